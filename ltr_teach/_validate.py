@@ -1,0 +1,112 @@
+"""Checks at the door: every public function validates its arguments here.
+
+Each check raises ``ValueError`` naming the argument, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping, Sequence
+
+import sympy
+
+from ._numbers import to_exact
+
+
+def _short(values, limit: int = 12) -> str:
+    values = list(values)
+    text = ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values[:limit])
+    return "[" + text + (", ..." if len(values) > limit else "") + "]"
+
+
+def as_sequence(values, name: str, allow_empty: bool = False) -> list:
+    """A list from a list, tuple or NumPy array; rejects strings, scalars and (by default) empties."""
+    if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+        raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
+    if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
+        values = values.tolist()
+    if not isinstance(values, (Sequence, set, frozenset)) and not hasattr(values, "__iter__"):
+        raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
+    values = list(values)
+    if not values and not allow_empty:
+        raise ValueError(f"{name} must not be empty; got []")
+    return values
+
+
+def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: bool = False) -> list:
+    """Exact non-negative grades; ``integer=True`` also requires whole numbers."""
+    out = []
+    for i, v in enumerate(as_sequence(values, name, allow_empty)):
+        g = to_exact(v, f"{name}[{i}]")
+        if g < 0:
+            raise ValueError(f"{name}[{i}] = {v} is negative; grades must be non-negative numbers")
+        if integer and not g.is_Integer:
+            raise ValueError(
+                f"{name}[{i}] = {v} is not a whole number; exponential gain 2^grade - 1 needs integer "
+                "grades (use gain='linear' for fractional grades)"
+            )
+        out.append(g)
+    return out
+
+
+def as_rels(values, name: str = "rels", threshold=None) -> list:
+    """0/1 relevance in ranked order; with ``threshold`` grades >= threshold count as relevant."""
+    if threshold is not None:
+        t = to_exact(threshold, "threshold")
+        if t <= 0:
+            raise ValueError(f"threshold = {threshold} must be > 0 (a grade of 0 is never relevant)")
+        return [sympy.Integer(1 if g >= t else 0) for g in as_grades(values, name)]
+    out = []
+    for i, v in enumerate(as_sequence(values, name)):
+        r = to_exact(v, f"{name}[{i}]")
+        if r not in (0, 1):
+            raise ValueError(
+                f"{name}[{i}] = {v} is not 0 or 1; binary metrics take 0/1 relevance "
+                "(pass threshold=1 to treat grades >= 1 as relevant)"
+            )
+        out.append(sympy.Integer(int(r)))
+    return out
+
+
+def as_k(k, name: str = "k", allow_none: bool = True):
+    """``None`` (the whole list) or an int >= 1."""
+    if k is None and allow_none:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        allowed = "an integer >= 1 or None" if allow_none else "an integer >= 1"
+        raise ValueError(f"{name} must be {allowed}; got {k!r}")
+    if k < 1:
+        allowed = "an integer >= 1 or None (the whole list)" if allow_none else "an integer >= 1"
+        raise ValueError(f"{name} must be {allowed}; got {k}")
+    return int(k)
+
+
+def as_count(n, name: str, minimum: int = 0) -> int:
+    """A whole count such as ``n_relevant`` or ``g_max``."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {n!r}")
+    if n < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {n}")
+    return int(n)
+
+
+def as_choice(value, name: str, allowed) -> str:
+    """One of a registry's names."""
+    if not isinstance(value, str) or value not in allowed:
+        names = ", ".join(repr(a) for a in allowed)
+        raise ValueError(f"{name} must be one of {names}; got {value!r}")
+    return value
+
+
+def as_queries(list_of_rels, name: str = "list_of_rels"):
+    """Queries for MRR/MAP: a list of rankings, or a dict ``{query name: ranking}``."""
+    if isinstance(list_of_rels, Mapping):
+        items = [(str(q), r) for q, r in list_of_rels.items()]
+    else:
+        items = [(f"q{i + 1}", r) for i, r in enumerate(as_sequence(list_of_rels, name))]
+    if not items:
+        raise ValueError(f"{name} must hold at least one query; got an empty collection")
+    return items
+
+
+__all__ = ["as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "_short"]

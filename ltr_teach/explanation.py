@@ -1,0 +1,189 @@
+"""The explanation object that every metric returns.
+
+An :class:`Explanation` holds the exact value (SymPy), the table of steps that produced it,
+named sub-explanations (an NDCG has ``dcg`` and ``idcg``), and the formula. Each metric builds the
+table first and takes its value from the table's last line, so the table and the number cannot
+disagree.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import sympy
+
+from ._numbers import fmt_cell, fmt_decimal, fmt_exact, terminates, to_float
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a steps table: the row key, its header, and how to show its cells."""
+
+    key: str
+    header: str
+    exact: bool = True  # False: show only the decimal (long sums such as a running DCG)
+
+
+@dataclass(frozen=True, eq=False)
+class Explanation:
+    """A metric's value with every intermediate quantity.
+
+    Attributes
+    ----------
+    metric : str
+        Registry name of the metric (``"ndcg"``).
+    name : str
+        Display name with its cut-off (``"NDCG@7"``).
+    exact : sympy.Expr
+        The exact value: a ``Rational`` wherever the value is rational, exact logs otherwise.
+    columns : tuple of Column
+        Column order and headers of the steps table.
+    steps : tuple of dict
+        One row per rank (or per query, per threshold ...), keyed by ``Column.key``.
+    parts : mapping of str to Explanation
+        Named sub-explanations.
+    params : mapping
+        The settings that produced the value (``k``, ``gain``, ``discount`` ...).
+    formula : str
+        The general formula in LaTeX.
+    substitution : str
+        The formula with this input's numbers substituted, in LaTeX.
+    notes : tuple of str
+        Plain-language remarks (an empty IDCG, a cut-off beyond the list ...).
+    """
+
+    metric: str
+    name: str
+    exact: Any
+    columns: tuple
+    steps: tuple
+    parts: Mapping[str, "Explanation"] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    formula: str = ""
+    substitution: str = ""
+    notes: tuple = ()
+
+    # -- numbers ---------------------------------------------------------------
+    @property
+    def value(self) -> float:
+        """The float of :attr:`exact`."""
+        return to_float(self.exact)
+
+    def __float__(self) -> float:
+        return self.value
+
+    @property
+    def exact_str(self) -> str:
+        """The exact value as text (``599/840``)."""
+        return fmt_exact(self.exact)
+
+    @property
+    def decimal_str(self) -> str:
+        """The value with six decimals (``0.713095``)."""
+        return fmt_decimal(self.value)
+
+    def result_line(self) -> str:
+        """``NDCG@7 = (exact) ≈ 0.944227``; ``=`` when the decimal is exact."""
+        exact = self.exact_str
+        if isinstance(self.exact, sympy.Integer) or self.exact is sympy.nan:
+            return f"{self.name} = {exact}"
+        sign = "=" if isinstance(self.exact, sympy.Rational) and terminates(self.exact) else "≈"
+        return f"{self.name} = {exact} {sign} {self.decimal_str}"
+
+    # -- tables ----------------------------------------------------------------
+    def table_rows(self) -> list[list[str]]:
+        """The steps as rows of display strings, in column order."""
+        rows = []
+        for step in self.steps:
+            row = []
+            for col in self.columns:
+                cell = step.get(col.key)
+                if not col.exact and isinstance(cell, sympy.Basic) and not isinstance(cell, sympy.Integer):
+                    row.append(f"≈ {fmt_decimal(to_float(cell))}" if not cell.is_Rational else fmt_cell(cell))
+                else:
+                    row.append(fmt_cell(cell))
+            rows.append(row)
+        return rows
+
+    def __str__(self) -> str:
+        headers = [c.header for c in self.columns]
+        rows = self.table_rows()
+        widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+        lines = [self.name, ""]
+        lines.append("  ".join(h.rjust(w) for h, w in zip(headers, widths)).rstrip())
+        lines.append("  ".join("-" * w for w in widths))
+        for r in rows:
+            lines.append("  ".join(c.rjust(w) for c, w in zip(r, widths)).rstrip())
+        lines.append("")
+        for note in self.notes:
+            lines.append(f"note: {note}")
+        for key, part in self.parts.items():
+            if part.metric != self.metric:
+                lines.append(f"{key}: {part.result_line()}")
+        lines.append(self.result_line())
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Explanation {self.result_line()}>"
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+        head = "".join(f"<th style='text-align:right;padding:2px 8px'>{esc(c.header)}</th>" for c in self.columns)
+        body = "".join(
+            "<tr>" + "".join(f"<td style='text-align:right;padding:2px 8px'>{esc(c)}</td>" for c in row) + "</tr>"
+            for row in self.table_rows()
+        )
+        notes = "".join(f"<p style='margin:2px 0'><i>note:</i> {esc(n)}</p>" for n in self.notes)
+        parts = "".join(
+            f"<p style='margin:2px 0'>{esc(k)}: <code>{esc(p.result_line())}</code></p>"
+            for k, p in self.parts.items()
+            if p.metric != self.metric
+        )
+        formula = f"<p>$${self.formula}$$</p>" if self.formula else ""
+        return (
+            f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
+            f"<table style='border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            f"{notes}{parts}<p style='font-size:110%'><b>{esc(self.result_line())}</b></p></div>"
+        )
+
+    def latex(self) -> str:
+        """The formula, the numbers substituted, the exact value and its decimal, in LaTeX."""
+        pieces = [self.formula] if self.formula else []
+        if self.substitution:
+            pieces.append(self.substitution)
+        exact_tex = sympy.latex(self.exact) if self.exact is not sympy.nan else r"\mathrm{NaN}"
+        if not pieces or pieces[-1] != exact_tex:
+            pieces.append(exact_tex)
+        decimal = self.decimal_str
+        text = " = ".join(pieces)
+        if decimal != fmt_exact(self.exact):
+            text += r" \approx " + decimal if not math.isnan(self.value) else ""
+        return text
+
+    # -- data --------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A JSON-ready dict: exact values as strings beside their floats."""
+
+        def cell(v):
+            if isinstance(v, sympy.Basic):
+                return {"exact": fmt_exact(v), "value": to_float(v)}
+            return v
+
+        return {
+            "metric": self.metric,
+            "name": self.name,
+            "exact": self.exact_str,
+            "value": self.value,
+            "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.params.items()},
+            "steps": [{k: cell(v) for k, v in step.items()} for step in self.steps],
+            "parts": {k: p.to_dict() for k, p in self.parts.items()},
+            "notes": list(self.notes),
+        }
+
+
+def column_values(steps: Sequence[Mapping], key: str) -> list:
+    """The cells of one column, in row order."""
+    return [s.get(key) for s in steps]

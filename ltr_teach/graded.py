@@ -1,0 +1,390 @@
+"""Graded-relevance metrics: CG, DCG, IDCG, NDCG and ERR (the cascade model).
+
+Grades are given in ranked order (rank 1 first). Gains and discounts are named entries of
+:data:`GAINS` and :data:`DISCOUNTS`; the widget controls, the command line and the error messages
+are generated from those two registries.
+
+References
+----------
+Järvelin, K. & Kekäläinen, J. (2002). Cumulated gain-based evaluation of IR techniques. ACM TOIS.
+Burges, C. et al. (2005). Learning to rank using gradient descent. ICML.
+Chapelle, O., Metzler, D., Zhang, Y. & Grinspan, P. (2009). Expected reciprocal rank for graded
+relevance. CIKM.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+import sympy
+from sympy import Integer
+
+from ._numbers import fmt_decimal, ln, log2, to_float
+from ._validate import as_choice, as_count, as_grades, as_k
+from .explanation import Column, Explanation
+
+
+@dataclass(frozen=True)
+class Gain:
+    """How a grade becomes a gain."""
+
+    name: str
+    description: str
+    latex: str
+    integer_grades: bool
+    fn: Callable
+
+
+@dataclass(frozen=True)
+class Discount:
+    """How the gain at rank i is discounted (the divisor at rank i)."""
+
+    name: str
+    description: str
+    latex: str
+    fn: Callable
+
+
+GAINS = {
+    "exp2": Gain("exp2", "2^grade - 1 (Burges et al. 2005): a grade-3 item is worth 7, a grade-1 item 1",
+                 r"2^{rel_i}-1", True, lambda g: 2**g - 1),
+    "linear": Gain("linear", "the grade itself (Järvelin & Kekäläinen 2002; trec_eval, scikit-learn)",
+                   r"rel_i", False, lambda g: g),
+}
+
+DISCOUNTS = {
+    "log2": Discount("log2", "log2(i + 1): rank 1 divides by 1, rank 3 by 2, rank 7 by 3",
+                     r"\log_2(i+1)", lambda i: log2(Integer(i + 1))),
+    "ln": Discount("ln", "ln(i + 1), the natural log: every discount is log2's times ln 2 (NDCG is unchanged)",
+                   r"\ln(i+1)", lambda i: ln(Integer(i + 1))),
+    "jarvelin": Discount("jarvelin", "rank 1 undiscounted, then log2(i) (Järvelin & Kekäläinen 2002)",
+                         r"\max(1, \log_2 i)", lambda i: Integer(1) if i == 1 else log2(Integer(i))),
+}
+
+ZERO_RULES = {
+    "zero": "an IDCG of 0 (no relevant item) gives NDCG 0 (trec_eval, scikit-learn)",
+    "one": "an IDCG of 0 gives NDCG 1 (LightGBM, XGBoost)",
+    "nan": "an IDCG of 0 gives NaN (undefined)",
+    "raise": "an IDCG of 0 raises ValueError",
+}
+
+
+def _at(name: str, k) -> str:
+    return name if k is None else f"{name}@{k}"
+
+
+def _setup(grades, k, gain, discount, name="grades"):
+    gain = as_choice(gain, "gain", GAINS)
+    discount = as_choice(discount, "discount", DISCOUNTS)
+    k = as_k(k)
+    grades = as_grades(grades, name, integer=GAINS[gain].integer_grades)
+    return grades, k, GAINS[gain], DISCOUNTS[discount]
+
+
+def _dcg_rows(grades, k, gain: Gain, discount: Discount) -> list[dict]:
+    """Rows of a DCG table; the last row's ``cumulative`` is the DCG (0 for an empty list)."""
+    n = len(grades) if k is None else min(k, len(grades))
+    rows, total = [], Integer(0)
+    for i in range(1, n + 1):
+        g = grades[i - 1]
+        gv = gain.fn(g)
+        dv = discount.fn(i)
+        c = gv / dv
+        total = total + c
+        rows.append({"rank": i, "grade": g, "gain": gv, "discount": dv, "contribution": c, "cumulative": total})
+    return rows
+
+
+def _sum_latex(rows) -> str:
+    if not rows:
+        return "0"
+    return " + ".join(r"\frac{%s}{%s}" % (sympy.latex(r["gain"]), sympy.latex(r["discount"])) for r in rows)
+
+
+def _dcg_formula(label: str, k, gain: Gain, discount: Discount, star: str = "") -> str:
+    upper = "k" if k is not None else "n"
+    rel = gain.latex.replace("rel_i", "rel^{*}_i") if star else gain.latex
+    return r"\mathrm{%s} = \sum_{i=1}^{%s} \frac{%s}{%s}" % (label, upper, rel, discount.latex)
+
+
+_DCG_COLUMNS = (
+    Column("rank", "rank"),
+    Column("grade", "grade"),
+    Column("gain", "gain"),
+    Column("discount", "discount"),
+    Column("contribution", "gain/discount"),
+    Column("cumulative", "DCG so far", exact=False),
+)
+
+
+def cg(grades, k=None) -> Explanation:
+    """Cumulative gain: the sum of the grades of the top ``k``; blind to their order.
+
+    Parameters
+    ----------
+    grades : sequence of non-negative numbers
+        Graded relevance in ranked order.
+    k : int >= 1 or None
+        Cut-off; ``None`` (or a ``k`` beyond the list) means the whole list.
+
+    Examples
+    --------
+    The movie example: ratings 5, 3, 2, 1, 2 add up to 13, whatever their order.
+
+    >>> import ltr_teach as lt
+    >>> lt.cg([5, 3, 2, 1, 2]).exact
+    13
+    >>> lt.cg([5, 2, 3, 1, 2], k=2).exact   # 5 + 2
+    7
+    """
+    k = as_k(k)
+    grades = as_grades(grades)
+    n = len(grades) if k is None else min(k, len(grades))
+    rows, total = [], Integer(0)
+    for i in range(1, n + 1):
+        total = total + grades[i - 1]
+        rows.append({"rank": i, "grade": grades[i - 1], "cumulative": total})
+    name = _at("CG", k)
+    return Explanation(
+        metric="cg", name=name, exact=rows[-1]["cumulative"],
+        columns=(Column("rank", "rank"), Column("grade", "grade"), Column("cumulative", "CG so far")),
+        steps=tuple(rows), params={"k": k},
+        formula=r"\mathrm{%s} = \sum_{i=1}^{%s} rel_i" % (name, "k" if k else "n"),
+        substitution=" + ".join(sympy.latex(r["grade"]) for r in rows),
+    )
+
+
+def dcg(grades, k=None, gain="exp2", discount="log2") -> Explanation:
+    """Discounted cumulative gain: each gain divided by its rank's discount, summed.
+
+    Parameters
+    ----------
+    grades : sequence of non-negative numbers
+        Graded relevance in ranked order (whole numbers for ``gain="exp2"``).
+    k : int >= 1 or None
+        Cut-off; ``None`` (or a ``k`` beyond the list) means the whole list.
+    gain : {"exp2", "linear"}
+        ``"exp2"``: 2^grade - 1 (default); ``"linear"``: the grade itself.
+    discount : {"log2", "ln", "jarvelin"}
+        ``"log2"``: log2(i + 1) (default); ``"ln"``: ln(i + 1); ``"jarvelin"``: 1 at rank 1,
+        then log2(i).
+
+    Examples
+    --------
+    Grades 3, 2, 3 with exponential gain: 7/log2(2) + 3/log2(3) + 7/log2(4) = 7 + 3/log2(3) + 7/2.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.dcg([3, 2, 3])
+    >>> ex.exact
+    3/log2(3) + 21/2
+    >>> round(float(ex), 6)
+    12.392789
+
+    With linear gain and the Järvelin discount, ranks 1 and 2 are both divided by 1 and rank 4 by 2:
+
+    >>> lt.dcg([3, 2, 0, 1], gain="linear", discount="jarvelin").exact   # 3 + 2 + 0 + 1/2
+    11/2
+    """
+    grades, k, g, d = _setup(grades, k, gain, discount)
+    rows = _dcg_rows(grades, k, g, d)
+    name = _at("DCG", k)
+    return Explanation(
+        metric="dcg", name=name, exact=rows[-1]["cumulative"], columns=_DCG_COLUMNS, steps=tuple(rows),
+        params={"k": k, "gain": g.name, "discount": d.name},
+        formula=_dcg_formula(name, k, g, d), substitution=_sum_latex(rows),
+    )
+
+
+def _ideal_pool(grades, ideal, integer: bool):
+    """The judged pool sorted best first; checks that it holds every positive grade of the list."""
+    if ideal is None:
+        return sorted(grades, reverse=True)
+    pool = as_grades(ideal, "ideal", integer=integer, allow_empty=True)
+    have, need = Counter(g for g in pool if g > 0), Counter(g for g in grades if g > 0)
+    for grade, count in sorted(need.items(), reverse=True):
+        if have[grade] < count:
+            raise ValueError(
+                f"ideal must hold every judged grade of the ranking (it is the query's whole judged pool); "
+                f"grade {grade} appears {count} time(s) in grades but {have[grade]} time(s) in ideal"
+            )
+    return sorted(pool, reverse=True)
+
+
+def idcg(grades, k=None, gain="exp2", discount="log2", ideal=None) -> Explanation:
+    """Ideal DCG: the DCG of the best possible order of the judged pool.
+
+    Parameters
+    ----------
+    grades : sequence of non-negative numbers
+        Graded relevance in ranked order.
+    k, gain, discount
+        As in :func:`dcg`.
+    ideal : sequence of non-negative numbers, optional
+        Every judged grade of the query, retrieved or not (the pool). By default the ideal order
+        is the given grades sorted best first, which cannot see relevant items the ranking missed.
+
+    Examples
+    --------
+    The movie example: five films rated 5, 3, 2, 1, 2 were shown, but the user rated seven
+    (5, 3, 2, 1, 2, 4, 0). The ideal top 5 is 5, 4, 3, 2, 2:
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.idcg([5, 3, 2, 1, 2], k=5, ideal=[5, 3, 2, 1, 2, 4, 0])
+    >>> [int(r["grade"]) for r in ex.steps]
+    [5, 4, 3, 2, 2]
+    >>> round(float(ex), 4)   # 31 + 15/log2(3) + 7/2 + 3/log2(5) + 3/log2(6)
+    46.4165
+    """
+    grades, k, g, d = _setup(grades, k, gain, discount)
+    pool = _ideal_pool(grades, ideal, g.integer_grades)
+    rows = _dcg_rows(pool, k, g, d)
+    name = _at("IDCG", k)
+    return Explanation(
+        metric="idcg", name=name, exact=rows[-1]["cumulative"] if rows else Integer(0),
+        columns=_DCG_COLUMNS[:-1] + (Column("cumulative", "IDCG so far", exact=False),), steps=tuple(rows),
+        params={"k": k, "gain": g.name, "discount": d.name, "ideal": None if ideal is None else tuple(pool)},
+        formula=_dcg_formula(name, k, g, d, star="*"), substitution=_sum_latex(rows),
+        notes=() if ideal is None else ("the ideal order comes from the judged pool (ideal=), not from the ranking",),
+    )
+
+
+def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") -> Explanation:
+    """Normalised DCG: DCG divided by the ideal DCG, 1 for the best possible order.
+
+    Parameters
+    ----------
+    grades, k, gain, discount, ideal
+        As in :func:`dcg` and :func:`idcg`.
+    zero : {"zero", "one", "nan", "raise"}
+        What NDCG is when IDCG is 0 (no relevant item): 0 (default, trec_eval and scikit-learn),
+        1 (LightGBM, XGBoost), NaN, or raise ``ValueError``.
+
+    Examples
+    --------
+    MAC口红 (document 000, query 1): grades 3, 2, 3, 0, 1, 2, 2; the ideal order is 3, 3, 2, 2, 2, 1, 0.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7)
+    >>> round(float(ex), 6)
+    0.944227
+    >>> round(float(ex.parts["dcg"]), 6), round(float(ex.parts["idcg"]), 6)
+    (14.848264, 15.725304)
+
+    The base of the logarithm cancels: with ``discount="ln"`` DCG and IDCG are both 1/ln 2 ≈ 1.4427 times larger
+    (document 000 printed 21.421516 and 22.686817), and NDCG is the same.
+
+    >>> round(float(lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7, discount="ln")), 6)
+    0.944227
+    """
+    zero = as_choice(zero, "zero", ZERO_RULES)
+    d_ex = dcg(grades, k=k, gain=gain, discount=discount)
+    i_ex = idcg(grades, k=k, gain=gain, discount=discount, ideal=ideal)
+    k = d_ex.params["k"]
+    rows = []
+    for i in range(max(len(d_ex.steps), len(i_ex.steps))):
+        row = {"rank": i + 1}
+        if i < len(d_ex.steps):
+            s = d_ex.steps[i]
+            row.update(grade=s["grade"], gain=s["gain"], discount=s["discount"],
+                       contribution=s["contribution"], dcg=s["cumulative"])
+        if i < len(i_ex.steps):
+            s = i_ex.steps[i]
+            row.update(ideal_grade=s["grade"], ideal_contribution=s["contribution"], idcg=s["cumulative"])
+            row.setdefault("discount", s["discount"])
+        rows.append(row)
+    dcg_value = d_ex.steps[-1]["cumulative"]
+    idcg_value = i_ex.steps[-1]["cumulative"] if i_ex.steps else Integer(0)
+    notes = list(i_ex.notes)
+    if idcg_value == 0:
+        notes.append(f"IDCG is 0 (no relevant item); zero={zero!r}: {ZERO_RULES[zero]}")
+        if zero == "raise":
+            raise ValueError(
+                "IDCG is 0 because no item is relevant, so NDCG is 0/0; pass zero='zero', 'one' or 'nan' "
+                "to choose a value"
+            )
+        exact = {"zero": Integer(0), "one": Integer(1), "nan": sympy.nan}[zero]
+    else:
+        exact = dcg_value / idcg_value
+    name = _at("NDCG", k)
+    if len(i_ex.steps) > len(d_ex.steps):
+        notes.append(
+            f"the judged pool fills {len(i_ex.steps)} ranks of the ideal list but the ranking has only "
+            f"{len(d_ex.steps)}: the missing ranks count as gain 0 in DCG"
+        )
+    return Explanation(
+        metric="ndcg", name=name, exact=exact,
+        columns=(
+            Column("rank", "rank"), Column("grade", "grade"), Column("gain", "gain"),
+            Column("discount", "discount"), Column("contribution", "gain/discount"),
+            Column("dcg", "DCG so far", exact=False), Column("ideal_grade", "ideal grade"),
+            Column("ideal_contribution", "ideal gain/discount"), Column("idcg", "IDCG so far", exact=False),
+        ),
+        steps=tuple(rows), parts={"dcg": d_ex, "idcg": i_ex},
+        params={**i_ex.params, "zero": zero},
+        formula=r"\mathrm{%s} = \frac{\mathrm{%s}}{\mathrm{%s}}" % (name, d_ex.name, i_ex.name),
+        substitution=r"\frac{%s}{%s}" % (fmt_decimal(to_float(dcg_value)), fmt_decimal(to_float(idcg_value))),
+        notes=tuple(notes),
+    )
+
+
+def err(grades, g_max, k=None) -> Explanation:
+    """Expected reciprocal rank under the cascade model (Chapelle et al. 2009).
+
+    The user reads from the top and stops at rank i with probability R_i = (2^g_i - 1) / 2^g_max,
+    having not stopped before; ERR is the expected 1/(stopping rank).
+
+    Parameters
+    ----------
+    grades : sequence of whole numbers in [0, g_max]
+        Graded relevance in ranked order.
+    g_max : int >= 1
+        The highest grade of the scale (gdeval fixes it at 4).
+    k : int >= 1 or None
+        Cut-off; ``None`` means the whole list.
+
+    Examples
+    --------
+    Document 000's lipstick query, g_max = 3: R = 7/8, 3/8, 7/8, 1/8.
+    ERR = 7/8 + (1/2)(1/8)(3/8) + (1/3)(1/8)(5/8)(7/8) + (1/4)(1/8)(5/8)(1/8)(1/8).
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.err([3, 2, 3, 1], g_max=3)
+    >>> ex.exact
+    45295/49152
+    >>> [str(r["R"]) for r in ex.steps]
+    ['7/8', '3/8', '7/8', '1/8']
+    """
+    g_max = as_count(g_max, "g_max", minimum=1)
+    k = as_k(k)
+    grades = as_grades(grades, integer=True)
+    for i, g in enumerate(grades):
+        if g > g_max:
+            raise ValueError(f"grades[{i}] = {g} is above g_max = {g_max}; grades must lie in 0..g_max")
+    n = len(grades) if k is None else min(k, len(grades))
+    rows, reach, total = [], Integer(1), Integer(0)
+    for i in range(1, n + 1):
+        g = grades[i - 1]
+        r = sympy.Rational(2**int(g) - 1, 2**g_max)
+        stop = reach * r
+        contribution = stop / i
+        total = total + contribution
+        rows.append({"rank": i, "grade": g, "R": r, "reach": reach, "stop": stop,
+                     "contribution": contribution, "cumulative": total})
+        reach = reach * (1 - r)
+    name = _at("ERR", k)
+    return Explanation(
+        metric="err", name=name, exact=rows[-1]["cumulative"],
+        columns=(
+            Column("rank", "rank"), Column("grade", "grade"), Column("R", "R_i = (2^g-1)/2^gmax"),
+            Column("reach", "P(reach i)"), Column("stop", "P(stop at i)"),
+            Column("contribution", "P(stop)/i"), Column("cumulative", "ERR so far"),
+        ),
+        steps=tuple(rows), params={"g_max": g_max, "k": k},
+        formula=r"\mathrm{%s} = \sum_{i=1}^{%s} \frac{1}{i} R_i \prod_{j=1}^{i-1} (1 - R_j),\quad R_i = \frac{2^{g_i}-1}{2^{%d}}"
+        % (name, "k" if k else "n", g_max),
+        substitution=" + ".join(
+            r"\frac{1}{%d}\cdot %s" % (r["rank"], sympy.latex(r["stop"])) for r in rows
+        ),
+    )
