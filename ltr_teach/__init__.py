@@ -10,6 +10,7 @@ float, and the table of steps that produced it.
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
+from . import exercises
 from .binary import (
     average_precision,
     eleven_point_ap,
@@ -21,6 +22,7 @@ from .binary import (
     recall_at_k,
     reciprocal_rank,
 )
+from .checker import Feedback, check
 from .explanation import Explanation
 from .graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .registry import METRICS
@@ -37,4 +39,5 @@ __all__ = [
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
+    "check", "Feedback", "exercises",
 ]
