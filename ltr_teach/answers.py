@@ -303,7 +303,7 @@ def _function(name: str, args: list):
             raise UnreadableAnswer("a logarithm's base cannot be 1")
         if b == 2:
             return log2(x)
-        return ln(x) / ln(b)
+        return _exact_log(x, b)
     if len(args) != 1:
         raise UnreadableAnswer(f"{name}(...) takes one number; only log(x, b) takes two")
     (x,) = args
@@ -316,7 +316,16 @@ def _function(name: str, args: list):
         return log2(x)
     if name == "ln":
         return ln(x)
-    return ln(x) / ln(Integer(10))
+    return _exact_log(x, Integer(10))
+
+
+def _exact_log(x: Rational, b: Rational):
+    """log_b(x): the whole number n when x = b^n (log(100, 10) is 2), else ln(x) / ln(b)."""
+    guess = round((math.log(x.p) - math.log(x.q)) / (math.log(b.p) - math.log(b.q)))
+    if abs(guess) <= MAX_EXPONENT and _bits(b) * abs(guess) <= MAX_POWER_BITS \
+            and b**guess == x:
+        return Integer(guess)
+    return ln(x) / ln(b)
 
 
 _LONE_DECIMAL = re.compile(r"^[+-]?(?P<int>\d*)\.?(?P<frac>\d*)(?P<pct>%?)$")

@@ -104,19 +104,12 @@ _SHIFT_SENTENCE = ("Your ranks are off by one: you divided rank i by log2(i + 2)
                    "(or from 0 with an extra + 1); rank 1 divides by log2(2) = 1.")
 
 
-def _graded_lists(ex: Explanation, context: dict):
-    """The ranking's top k, the ideal top k, the whole returned list and pool where known."""
-    dcg_ex = ex.parts["dcg"] if ex.metric == "ndcg" else ex
-    ranking = list(context.get("grades") or _col(dcg_ex, "grade")) if ex.metric != "idcg" else \
-        list(context.get("grades") or [])
+def _graded_lists(ex: Explanation):
+    """The ranking's top k (as the DCG saw it), the ideal top k, the cut-off and the judged pool."""
     k = ex.params.get("k")
-    pool = ex.params.get("ideal")
-    if ex.metric in ("ndcg", "idcg"):
-        ideal_ex = ex.parts["idcg"] if ex.metric == "ndcg" else ex
-        ideal_top = _col(ideal_ex, "grade")
-    else:
-        ideal_top = None
-    return ranking, k, ideal_top, pool
+    ranking = _col(ex.parts["dcg"] if ex.metric == "ndcg" else ex, "grade") if ex.metric != "idcg" else []
+    ideal_top = _col(ex.parts["idcg"] if ex.metric == "ndcg" else ex, "grade") if ex.metric != "dcg" else []
+    return ranking, k, ideal_top, ex.params.get("ideal")
 
 
 def _dcg_value(grades, k, gain, discount):
@@ -137,7 +130,7 @@ def _base_scale(base) -> object:
 
 def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     gain, discount = ex.params["gain"], ex.params["discount"]
-    ranking, k, ideal_top, pool = _graded_lists(ex, context)
+    ranking, k, ideal_top, pool = _graded_lists(ex)
     other_discount = "log2" if discount == "jarvelin" else "jarvelin"
     out = []
 
@@ -145,7 +138,7 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         return num / den if den != 0 else sympy.nan
 
     if ex.metric == "ndcg":
-        top = ranking[:k] if k else ranking
+        top = ranking
         variants = [
             ("gain", _other_gain(gain), discount, _GAIN_SENTENCE[gain]),
             ("discount", gain, other_discount, _DISCOUNT_SENTENCE[other_discount]),
@@ -154,8 +147,9 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
             if g == "exp2" and any(int(x) != x for x in top + ideal_top):
                 continue
             out.append(Mistake(key, ratio(_dcg_value(top, None, g, d), _dcg_value(ideal_top, None, g, d)), sentence))
-        out.append(Mistake("shift", ratio(_shifted_dcg(top, None, gain, discount),
-                                          _shifted_dcg(ideal_top, None, gain, discount)), _SHIFT_SENTENCE))
+        if discount != "jarvelin":  # shifted Järvelin ranks are exactly the log2(i + 1) discount, named above
+            out.append(Mistake("shift", ratio(_shifted_dcg(top, None, gain, discount),
+                                              _shifted_dcg(ideal_top, None, gain, discount)), _SHIFT_SENTENCE))
         dcg_v, idcg_v = ex.parts["dcg"].exact, ex.parts["idcg"].exact
         out.append(Mistake("dcg_for_ndcg", dcg_v, "That is the DCG; NDCG divides it by the ideal DCG (IDCG)."))
         out.append(Mistake("idcg_for_ndcg", idcg_v, "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."))
@@ -182,7 +176,8 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     if not (gain == "linear" and any(int(x) != x for x in rows)):
         out.append(Mistake("gain", _dcg_value(rows, None, _other_gain(gain), discount), _GAIN_SENTENCE[gain]))
     out.append(Mistake("discount", _dcg_value(rows, None, gain, other_discount), _DISCOUNT_SENTENCE[other_discount]))
-    out.append(Mistake("shift", _shifted_dcg(rows, None, gain, discount), _SHIFT_SENTENCE))
+    if discount != "jarvelin":
+        out.append(Mistake("shift", _shifted_dcg(rows, None, gain, discount), _SHIFT_SENTENCE))
     if discount == "log2":
         out.append(Mistake("base", _dcg_value(rows, None, gain, "ln"),
                            "You used the natural log ln(i + 1) as the discount; this exercise uses log2(i + 1). "
@@ -507,7 +502,8 @@ class Feedback:
 
     ``bool(feedback)`` is ``feedback.correct``. ``status`` is one of ``"right"``, ``"wrong"``,
     ``"too coarse"``, ``"unreadable"``, ``"not answered"``. ``expected`` is ``None`` unless the
-    check was asked to reveal it.
+    check was asked to reveal it. ``mistakes`` holds the keys of the slips that give the answer
+    (``("gain",)``), empty when none matches.
     """
 
     correct: bool
@@ -518,6 +514,7 @@ class Feedback:
     diagnosis: str | None = None
     hint: str | None = None
     expected: str | None = None
+    mistakes: tuple = ()
 
     def __bool__(self) -> bool:
         return self.correct
@@ -583,11 +580,17 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         return Feedback(False, "too coarse", f"{parsed.text} is too coarse: it has {parsed.significant} significant "
                         f"digit{'s' if parsed.significant > 1 else ''}; give at least {MIN_SIGNIFICANT} "
                         "(or the exact fraction).", target, answer=shown, expected=expected)
-    diagnosis = None
+    found = []
     for mistake in mistakes(ex, context):
-        if matches(parsed, mistake.value):
-            diagnosis = mistake.sentence
-            break
+        if matches(parsed, mistake.value) and mistake.sentence not in [m.sentence for m in found]:
+            found.append(mistake)
+    if len(found) == 1:
+        diagnosis = found[0].sentence
+    elif found:
+        diagnosis = f"{len(found)} different slips give this number. " + " ".join(
+            f"({n}) {m.sentence}" for n, m in enumerate(found, start=1))
+    else:
+        diagnosis = None
     message = f"not right: {parsed.text} is not {ex.name}."
     if diagnosis is None and parsed.has_decimal_inside and _close(parsed.value, right):
         message += (" It is close, but decimals inside an expression are taken literally (0.33 is 33/100): "
@@ -596,7 +599,7 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         message += " If you rounded, give at least three significant digits."
     hint = None if diagnosis else (hints[0] if hints else GENERIC_HINTS.get(ex.metric))
     return Feedback(False, "wrong", message, target, answer=shown, diagnosis=diagnosis, hint=hint,
-                    expected=expected)
+                    expected=expected, mistakes=tuple(m.key for m in found))
 
 
 def _close(a, b, tolerance=None) -> bool:

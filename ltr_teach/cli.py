@@ -123,10 +123,125 @@ def _add_errata(sub) -> None:
     sub.add_parser("errata", help="list what the five documents get wrong").set_defaults(run=run)
 
 
+def _check(args) -> int:
+    from .checker import check
+
+    feedback = check(args.exercise, args.answer, reveal=args.reveal, seed=args.seed)
+    print(feedback)
+    if feedback.status in ("unreadable", "not answered"):
+        return 2
+    return 0 if feedback.correct else 1
+
+
+def _add_check(sub) -> None:
+    p = sub.add_parser(
+        "check", help="check an answer to an exercise (exit 0 right, 1 wrong, 2 unreadable or unknown id)",
+        description="Check ANSWER to exercise ID: 599/840, 0.713, 71.3%% or 7 + 3/log2(3). Exit code 0: right; "
+                    "1: wrong (the likely mistake is named); 2: the answer could not be read or the id is unknown.")
+    p.add_argument("exercise", help="exercise id (see `ltr-teach exercises list`)")
+    p.add_argument("answer", help="your answer; quote it if it has spaces or parentheses")
+    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), help="your seed, for the version on your sheet")
+    p.add_argument("--reveal", action="store_true", help="also print the expected value")
+    p.set_defaults(run=_check)
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"1-30"``, ``"3,5,8"`` or ``"1-3,10"`` as a list of seeds, in order, without repeats."""
+    seeds = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", piece)
+        if m:
+            low, high = int(m.group(1)), int(m.group(2))
+            if high < low or high - low >= 1000:
+                raise UsageError(f"--seeds range {piece!r} must run upwards and hold at most 1000 seeds")
+            values = range(low, high + 1)
+        elif piece.isdigit():
+            values = [int(piece)]
+        else:
+            raise UsageError(f"--seeds = {text!r}: write a range 1-30, a list 3,5,8 or both 1-3,10")
+        seeds += [v for v in values if v not in seeds]
+    return seeds
+
+
+def _exercises(args) -> int:
+    from . import exercises
+
+    if args.action == "list":
+        chosen = [e for e in exercises.all() if args.family in (None, e.family)]
+        width = max(len(e.id) for e in chosen)
+        family = None
+        for e in chosen:
+            if e.family != family:
+                family = e.family
+                print(f"\n{exercises.FAMILIES[family]}  [{family}]")
+            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source})")
+        return 0
+    if args.action == "show":
+        if not args.ids:
+            raise UsageError("exercises show needs an exercise id")
+        for exercise_id in args.ids:
+            print(exercises.variant(exercise_id, (args.seed or [None])[0]))
+        return 0
+    seeds = list(args.seed or [])
+    if args.seeds:
+        seeds += [s for s in parse_seeds(args.seeds) if s not in seeds]
+    if not seeds:
+        raise UsageError("exercises sheet needs --seed S (repeatable) or --seeds 1-30: one sheet per seed")
+    if args.out and "{seed}" in args.out:
+        for seed in seeds:
+            text, _ = exercises.sheet([seed], args.ids or None)
+            _write(args.out.replace("{seed}", str(seed)), text)
+        _, key = exercises.sheet(seeds, args.ids or None)
+    else:
+        text, key = exercises.sheet(seeds, args.ids or None)
+        if args.out:
+            _write(args.out, text)
+        else:
+            print(text)
+    if args.key:
+        _write(args.key, key)
+    print(f"{len(seeds)} sheet(s) for seed(s) {', '.join(map(str, seeds))}"
+          + (f"; key in {args.key}" if args.key else ""), file=sys.stderr)
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _add_exercises(sub) -> None:
+    p = sub.add_parser(
+        "exercises", help="list exercises, show one, or write per-student sheets and the answer key",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="ltr-teach exercises list [--family F]\n"
+                    "ltr-teach exercises show ID [--seed S]\n"
+                    "ltr-teach exercises sheet --seeds 1-30 --out sheet.md --key key.md [ID ...]\n\n"
+                    "A sheet holds one version of every exercise (or of the IDs given) per seed: one seed per "
+                    "student. Give seeds with --seed S (repeatable: --seed 1 --seed 2) and/or --seeds with a range "
+                    "or list (1-30, 3,5,8). --out sheet.md writes every seed's sheet into one file; an --out "
+                    "containing {seed} (sheets/sheet-{seed}.md) writes one file per seed. --key writes the "
+                    "teacher's key for all the seeds into one file. Without --out the sheets go to stdout.\n\n"
+                    "Example, 30 students in one command:\n"
+                    "  ltr-teach exercises sheet --seeds 1-30 --out 'sheet-{seed}.md' --key key.md")
+    p.add_argument("action", choices=("list", "show", "sheet"))
+    p.add_argument("ids", nargs="*", help="exercise ids (show: which; sheet: a subset, default all)")
+    p.add_argument("--family", help="list only this family")
+    p.add_argument("--seed", action="append", type=lambda t: _int(t, "--seed"), help="a student's seed (repeatable)")
+    p.add_argument("--seeds", help="seeds as a range or list: 1-30, 3,5,8")
+    p.add_argument("--out", help="where to write the sheet(s); {seed} in the name gives one file per seed")
+    p.add_argument("--key", help="where to write the teacher's answer key")
+    p.set_defaults(run=_exercises)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_explain, _add_examples, _add_errata):
+    for add in (_add_explain, _add_examples, _add_errata, _add_check, _add_exercises):
         add(sub)
     return parser
 

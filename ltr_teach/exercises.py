@@ -171,7 +171,7 @@ def _binary_list(rng: random.Random, n: int, min_hits: int = 1) -> list:
 def _rels(rng: random.Random, data: dict) -> dict:
     k = data.get("k") or len(data["rels"])
     while True:
-        rels = _binary_list(rng, len(data["rels"]), 2)
+        rels = _binary_list(rng, len(data["rels"]), min(2, len(data["rels"]) - 1))
         if 0 < sum(rels[:k]):
             break
     out = dict(data, rels=rels)
@@ -200,7 +200,7 @@ def _queries(rng: random.Random, data: dict) -> dict:
     lists = list(old.values()) if keys else list(old)
     if data.get("_kind") == "mrr":
         new = [_first_hit(rng, len(q), allow_none=True) for q in lists]
-        while all(sum(q) == 0 for q in new):
+        while not any(sum(q) for q in new):
             new = [_first_hit(rng, len(q), allow_none=True) for q in lists]
     else:
         new = [_binary_list(rng, len(q)) for q in lists]
