@@ -1,0 +1,113 @@
+"""The exercise registry: every exercise's answer in every accepted form, variants, sheets."""
+
+from fractions import Fraction
+
+import pytest
+
+import ltr_teach as lt
+from answer_forms import one_unit_off, percent, rounded
+
+EXERCISES = lt.exercises.all()
+IDS = [e.id for e in EXERCISES]
+
+
+def test_at_least_thirty_exercises_covering_every_metric():
+    assert len(EXERCISES) >= 30
+    assert len(set(IDS)) == len(IDS)
+    covered = {e.metric for e in EXERCISES}
+    assert covered == set(lt.METRICS)
+    assert {e.family for e in EXERCISES} == set(lt.exercises.FAMILIES)
+
+
+def test_exercises_from_the_documents_and_new_ones():
+    sources = {e.source for e in EXERCISES}
+    assert {"doc 000", "doc 001", "doc 002", "doc 003", "doc 004", "new"} <= sources
+    # "this document says X: what is right?"
+    assert any("prints" in e.intro and "What is right?" in e.prompt for e in EXERCISES)
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_each_exercise_states_its_call_prompt_and_hints(exercise):
+    # the call text is the library call that defines the answer: running it gives the same value
+    assert eval(exercise.call, {"lt": lt, "Fraction": Fraction}).exact == exercise.answer  # noqa: S307 - our own text
+    assert exercise.explanation().exact == exercise.answer
+    assert exercise.hints
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in exercise.prompt + exercise.title), "no Chinese term"
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_each_exercise_accepts_its_answer_in_every_form(exercise):
+    exact = exercise.answer
+    assert lt.check(exercise.id, str(exact)).correct
+    for significant in (3, 4, 6):
+        assert lt.check(exercise.id, rounded(exact, significant)).correct, rounded(exact, significant)
+    assert lt.check(exercise.id, percent(exact, 4)).correct
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_each_exercise_rejects_near_misses(exercise):
+    exact = exercise.answer
+    for significant, direction in ((3, 1), (6, -1)):
+        miss = one_unit_off(exact, significant, direction)
+        assert not lt.check(exercise.id, miss).correct, miss
+
+
+def test_the_done_when_exercise_is_exponential_ndcg():
+    ex = lt.exercises.get("ndcg-lipstick")
+    assert ex.metric == "ndcg" and ex.explanation().params["gain"] == "exp2"
+    assert "2^rel − 1" in ex.prompt and "归一化折损累计增益" in ex.prompt
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_variants_are_deterministic_per_seed(exercise_id):
+    first, again = lt.exercises.variant(exercise_id, 11), lt.exercises.variant(exercise_id, 11)
+    assert first.data == again.data and first.prompt == again.prompt and first.answer == again.answer
+    assert first.seed == 11 and first.label == f"{exercise_id} (seed 11)"
+    # a variant drops the document's story, whose numbers it no longer uses
+    if lt.exercises.get(exercise_id).intro:
+        assert lt.exercises.get(exercise_id).intro not in first.prompt
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_variants_change_the_numbers_and_stay_small(exercise_id):
+    variants = [lt.exercises.variant(exercise_id, seed) for seed in range(1, 31)]
+    distinct = {v.call for v in variants}
+    assert len(distinct) >= 2
+    base = lt.exercises.get(exercise_id)
+    for v in variants:
+        grades = v.data.get("grades") or v.data.get("rels") or v.data.get("labels") or []
+        assert len(grades) == len(base.data.get("grades") or base.data.get("rels") or base.data.get("labels") or [])
+        assert all(0 <= g <= 5 for g in grades)
+
+
+def test_most_variants_differ():
+    # 30 seeds of a long-list exercise: almost all different
+    calls = {lt.exercises.variant("ndcg-lipstick", seed).call for seed in range(1, 31)}
+    assert len(calls) >= 25
+
+
+def test_a_variant_is_checked_with_its_seed():
+    v = lt.exercises.variant("map-doc000", 5)
+    assert lt.check("map-doc000", str(v.answer), seed=5).correct
+    assert lt.check("map-doc000", rounded(v.answer, 4), seed=5).correct
+
+
+def test_variants_keep_the_diagnosis_working():
+    v = lt.exercises.variant("ndcg-lipstick", 3)
+    linear = lt.ndcg(v.data["grades"], k=v.data["k"], gain="linear").exact
+    assert lt.check("ndcg-lipstick", rounded(linear, 6), seed=3).mistakes[:1] == ("gain",)
+
+
+def test_unknown_id_lists_close_ids():
+    with pytest.raises(ValueError, match=r"exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick"):
+        lt.exercises.get("ndcg-lipstik")
+    with pytest.raises(ValueError, match="seed = 'a' must be a whole number"):
+        lt.exercises.variant("ndcg-lipstick", "a")
+
+
+def test_a_sheet_has_one_section_per_seed_and_a_key():
+    sheet, key = lt.exercises.sheet([1, 2], ["map-doc000", "ndcg-lipstick"])
+    assert sheet.count("## Sheet for seed") == 2 and key.count("## Seed") == 2
+    v = lt.exercises.variant("map-doc000", 2)
+    assert v.prompt in sheet
+    assert f"`{v.call}`" in key
