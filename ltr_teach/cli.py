@@ -178,10 +178,8 @@ def _exercises(args) -> int:
             print(f"  {e.id.ljust(width)}  {e.title}  ({e.source})")
         return 0
     if args.action == "show":
-        if not args.ids:
-            raise UsageError("exercises show needs an exercise id")
         for exercise_id in args.ids:
-            print(exercises.variant(exercise_id, (args.seed or [None])[0]))
+            print(exercises.variant(exercise_id, args.seed))
         return 0
     seeds = list(args.seed or [])
     if args.seeds:
@@ -228,14 +226,27 @@ def _add_exercises(sub) -> None:
                     "teacher's key for all the seeds into one file. Without --out the sheets go to stdout.\n\n"
                     "Example, 30 students in one command:\n"
                     "  ltr-teach exercises sheet --seeds 1-30 --out 'sheet-{seed}.md' --key key.md")
-    p.add_argument("action", choices=("list", "show", "sheet"))
-    p.add_argument("ids", nargs="*", help="exercise ids (show: which; sheet: a subset, default all)")
-    p.add_argument("--family", help="list only this family")
-    p.add_argument("--seed", action="append", type=lambda t: _int(t, "--seed"), help="a student's seed (repeatable)")
-    p.add_argument("--seeds", help="seeds as a range or list: 1-30, 3,5,8")
-    p.add_argument("--out", help="where to write the sheet(s); {seed} in the name gives one file per seed")
-    p.add_argument("--key", help="where to write the teacher's answer key")
+    actions = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    listing = actions.add_parser("list", help="every exercise id, by family")
+    listing.add_argument("--family", choices=list(_families()), help="list only this family")
+    show = actions.add_parser("show", help="print an exercise (a student's version with --seed)")
+    show.add_argument("ids", nargs="+", help="exercise ids")
+    show.add_argument("--seed", type=lambda t: _int(t, "--seed"), help="the student's seed")
+    sheet = actions.add_parser("sheet", help="one sheet per seed and the teacher's key",
+                               description=p.description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sheet.add_argument("ids", nargs="*", help="a subset of exercise ids (default: all)")
+    sheet.add_argument("--seed", action="append", type=lambda t: _int(t, "--seed"),
+                       help="a student's seed (repeatable)")
+    sheet.add_argument("--seeds", help="seeds as a range or list: 1-30, 3,5,8")
+    sheet.add_argument("--out", help="where to write the sheet(s); {seed} in the name gives one file per seed")
+    sheet.add_argument("--key", help="where to write the teacher's answer key")
     p.set_defaults(run=_exercises)
+
+
+def _families():
+    from .exercises import FAMILIES
+
+    return FAMILIES
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -50,6 +50,10 @@ def _show(value) -> str:
     return repr(value)
 
 
+def _documents(n: int) -> str:
+    return f"{n} relevant document{'' if n == 1 else 's'}"
+
+
 def _nums(values) -> str:
     return ", ".join(str(v) for v in values)
 
@@ -267,7 +271,7 @@ def _err_task(d) -> str:
 
 
 def _rr_task(d) -> str:
-    return f"A ranking has relevance {_ranked(d, 'rels')} (1 = relevant). Compute its reciprocal rank (倒数排名)."
+    return f"A ranking has relevance {_ranked(d, 'rels')}, 1 = relevant. Compute its reciprocal rank (倒数排名)."
 
 
 def _queries_text(d) -> str:
@@ -277,12 +281,12 @@ def _queries_text(d) -> str:
 
 
 def _mrr_task(d) -> str:
-    return (f"Three queries return (1 = relevant, rank 1 first) {_queries_text(d)}. Compute MRR (平均倒数排名, "
+    return (f"{len(d['list_of_rels'])} queries return (1 = relevant, rank 1 first) {_queries_text(d)}. Compute MRR (平均倒数排名, "
             "mean reciprocal rank).")
 
 
 def _ap_task(d) -> str:
-    total = f" The collection holds {d['n_relevant']} relevant documents for this query." if "n_relevant" in d else \
+    total = f" The collection holds {_documents(d['n_relevant'])} for this query." if "n_relevant" in d else \
         " Every relevant document appears in the list."
     return (f"A ranking has relevance {_ranked(d, 'rels')}.{total} Compute AP (平均精度, average precision).")
 
@@ -298,24 +302,21 @@ def _map_task(d) -> str:
 
 
 def _p_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {d['total_relevant']} relevant "
-            f"documents. Compute P@{d['k']} (精确率/查准率, precision at {d['k']}).")
+    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['total_relevant'])}. Compute P@{d['k']} (精确率/查准率, precision at {d['k']}).")
 
 
 def _r_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {d['n_relevant']} relevant "
-            f"documents. Compute R@{d['k']} (召回率/查全率, recall at {d['k']}).")
+    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. Compute R@{d['k']} (召回率/查全率, recall at {d['k']}).")
 
 
 def _f_task(d) -> str:
     beta = d.get("beta", 1)
     name = "F1" if beta == 1 else f"F-beta with β = {beta}"
-    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {d['n_relevant']} relevant "
-            f"documents. Compute {name} (F值) at k = {d['k']}, from P@{d['k']} and R@{d['k']}.")
+    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. Compute {name} (F值) at k = {d['k']}, from P@{d['k']} and R@{d['k']}.")
 
 
 def _interp_task(d) -> str:
-    total = f"; the collection holds {d['n_relevant']} relevant documents" if "n_relevant" in d else ""
+    total = f"; the collection holds {_documents(d['n_relevant'])}" if "n_relevant" in d else ""
     if "recall" in d:
         return (f"A ranking has relevance {_ranked(d, 'rels')}{total}. Compute the interpolated precision "
                 f"(插值精确率) at recall {d['recall']}: the best precision at any rank whose recall is >= "
@@ -552,7 +553,7 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
         key_lines += [f"## Seed {seed}", "", "| exercise | answer | library call |", "|---|---|---|"]
         for n, base in enumerate(chosen, start=1):
             ex = variant(base.id, seed)
-            sheet_lines += [f"{n}. **{ex.id}** ({ex.title}): {ex.prompt}", ""]
+            sheet_lines += [f"{n}. **{ex.id}** · {ex.title}", "", f"   {ex.prompt}", ""]
             key_lines.append(f"| {ex.id} | {expected_text(ex.answer)} | `{ex.call}` |")
         sheet_lines.append("")
         key_lines.append("")
