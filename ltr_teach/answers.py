@@ -44,7 +44,8 @@ MAX_DEPTH = 20
 MAX_EXPONENT = 256
 MAX_POWER_BITS = 4096
 
-EXAMPLES = "599/840, 0.713, 71.3% or 7 + 3/log2(3)"
+#: Example answers shown in messages; none of them is the answer to an exercise.
+EXAMPLES = "5/12, 0.417, 41.7% or 1 + 1/log2(3)"
 
 
 class UnreadableAnswer(ValueError):

@@ -464,7 +464,7 @@ def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
     context = context or {}
     found = list(_MISTAKES[ex.metric](ex, context))
     found.append(Mistake("percent", ex.exact * 100,
-                         "You gave a percentage without the % sign: write 71.3% or 0.713."))
+                         "You gave a percentage without the % sign: add % or divide by 100."))
     kept = []
     for m in found:
         if m.value is sympy.nan or m.value.has(sympy.zoo, sympy.oo) or equal(m.value, ex.exact):
@@ -563,8 +563,8 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
     target = target or ex.name
     expected = expected_text(ex.exact) if reveal else None
     if answer is None or (isinstance(answer, str) and not answer.strip()):
-        return Feedback(False, "not answered", "not answered yet: write your answer (e.g. \"599/840\" or \"0.713\") "
-                        "and run the cell again.", target, expected=expected)
+        return Feedback(False, "not answered", "not answered yet: write your answer as text (a fraction, a decimal "
+                        "or a percentage) and run the cell again.", target, expected=expected)
     shown = answer if isinstance(answer, str) else repr(answer)
     try:
         parsed = parse_answer(answer)

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import difflib
+import html
 import inspect
 import random
 from dataclasses import dataclass, field
@@ -140,6 +141,29 @@ class Exercise:
 
     def __str__(self) -> str:
         return f"[{self.label}] {self.prompt}"
+
+    def hint_box(self) -> "HintBox":
+        """The hints folded away: in Jupyter a closed "Hint" box to click open."""
+        return HintBox(self.label, self.hints)
+
+
+@dataclass(frozen=True)
+class HintBox:
+    """An exercise's hints, closed until clicked in Jupyter; ``str()`` gives them as text."""
+
+    label: str
+    hints: tuple
+
+    def __str__(self) -> str:
+        return "\n".join(f"hint: {h}" for h in self.hints)
+
+    def __repr__(self) -> str:
+        return f"<{len(self.hints)} hint(s) for {self.label}: print() them or open the box in Jupyter>"
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(h)}</li>" for h in self.hints)
+        return (f"<details class='ltr-teach-hint'><summary>Hint (提示) for {html.escape(self.label)}: click to "
+                f"open</summary><ul>{items}</ul></details>")
 
 
 # -- random data for variants -------------------------------------------------------------------
