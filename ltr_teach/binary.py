@@ -357,8 +357,9 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     k = as_k(k)
     if n_relevant is None and k is not None and convention is not None \
             and get_convention(convention).ap_divisor == "min(relevant, k)":
-        n_relevant = min(int(sum(rels)), k)
-    n_rel = _n_relevant(n_relevant, rels)
+        n_rel = min(int(sum(rels)), k)  # LightGBM's map@k: at most k hits can be found in the top k
+    else:
+        n_rel = _n_relevant(n_relevant, rels)
     rows = _prefix_rows(rels, k)
     total = Integer(0)
     for row in rows:

@@ -97,11 +97,12 @@ class Evaluation:
 
     def table(self, per_query: bool = False) -> str:
         """A trec_eval-like table: ``metric  qid|all  value`` with four decimals."""
-        width = max(len(m) for m in self.metrics)
+        width = max(22, *(len(m) for m in self.metrics))  # trec_eval prints "%-22s\t%s\t%6.4f"
         lines = []
         if per_query:
             for qid, values in self.per_query.items():
                 lines += [f"{m.ljust(width)}\t{qid}\t{_four(values[m])}" for m in self.metrics]
+        lines.append(f"{'num_q'.ljust(width)}\tall\t{len(self.queries)}")
         lines += [f"{m.ljust(width)}\tall\t{_four(self.mean[m])}" for m in self.metrics]
         return "\n".join(lines)
 
@@ -207,6 +208,8 @@ def _chunk_metrics(qids, qrels, run, parsed, conv, settings):
     pool_sorted, pool_q = pools[p_order], pool_of[p_order]
     p_counts, p_starts = _segment_starts(pool_q, n_q)
     n_relevant = np.bincount(pool_q, weights=(pool_sorted >= threshold), minlength=n_q)
+    if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
+        n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
     gain_fn, disc_fn = _GAINS[settings["gain"]], _DISCOUNTS[settings["discount"]]
 
     valid = _dense(1.0, q_of, rank0, n_q, width)
@@ -348,11 +351,12 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     >>> import ltr_teach as lt
     >>> qrels = {"q1": {"d1": 3, "d2": 2, "d3": 0, "d4": 1, "d5": 2}}
     >>> run = {"q1": {"d3": 1.0, "d1": 0.8, "d2": 0.8, "d4": 0.5, "d9": 0.4}}
-    >>> print(lt.evaluate(qrels, run, ["ndcg", "map", "mrr", "p@3"]))
-    ndcg	all	0.5608
-    map 	all	0.4792
-    mrr 	all	0.5000
-    p@3 	all	0.6667
+    >>> print(lt.evaluate(qrels, run, ["ndcg", "map", "mrr", "p@3"]).table().expandtabs(4))
+    num_q                   all 1
+    ndcg                    all 0.5608
+    map                     all 0.4792
+    mrr                     all 0.5000
+    p@3                     all 0.6667
     >>> round(lt.evaluate(qrels, run, "ndcg@10", convention="lightgbm").mean["ndcg@10"], 4)
     0.6758
     """
