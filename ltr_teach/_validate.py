@@ -21,11 +21,11 @@ def _short(values, limit: int = 12) -> str:
 
 def as_sequence(values, name: str, allow_empty: bool = False) -> list:
     """A list from a list, tuple or NumPy array; rejects strings, scalars and (by default) empties."""
-    if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+    if isinstance(values, (str, bytes, Mapping, set, frozenset)):
         raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
-    if not isinstance(values, (Sequence, set, frozenset)) and not hasattr(values, "__iter__"):
+    if not isinstance(values, Sequence) and not hasattr(values, "__iter__"):
         raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
     values = list(values)
     if not values and not allow_empty:
@@ -33,18 +33,17 @@ def as_sequence(values, name: str, allow_empty: bool = False) -> list:
     return values
 
 
-def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: bool = False) -> list:
-    """Exact non-negative grades; ``integer=True`` also requires whole numbers."""
+def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: bool = False,
+              integer_reason: str = "exponential gain 2^grade - 1 needs integer grades "
+                                    "(use gain='linear' for fractional grades)") -> list:
+    """Exact non-negative grades; ``integer=True`` also requires whole numbers (``integer_reason`` says why)."""
     out = []
     for i, v in enumerate(as_sequence(values, name, allow_empty)):
         g = to_exact(v, f"{name}[{i}]")
         if g < 0:
             raise ValueError(f"{name}[{i}] = {v} is negative; grades must be non-negative numbers")
         if integer and not g.is_Integer:
-            raise ValueError(
-                f"{name}[{i}] = {v} is not a whole number; exponential gain 2^grade - 1 needs integer "
-                "grades (use gain='linear' for fractional grades)"
-            )
+            raise ValueError(f"{name}[{i}] = {v} is not a whole number; {integer_reason}")
         out.append(g)
     return out
 

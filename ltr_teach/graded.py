@@ -358,7 +358,7 @@ def err(grades, g_max, k=None) -> Explanation:
     """
     g_max = as_count(g_max, "g_max", minimum=1)
     k = as_k(k)
-    grades = as_grades(grades, integer=True)
+    grades = as_grades(grades, integer=True, integer_reason="ERR grades are whole numbers in 0..g_max")
     for i, g in enumerate(grades):
         if g > g_max:
             raise ValueError(f"grades[{i}] = {g} is above g_max = {g_max}; grades must lie in 0..g_max")
