@@ -356,6 +356,14 @@ def _pr_rows(rels, n_relevant):
         row["recall"] = Rational(row["hits"], n_rel)
         best = max(best, row["precision"])
         row["interpolated"] = best
+    # A miss shares its recall with the hit above it, whose precision is higher: P_interp at that
+    # recall is the hit's value, not the best of the ranks below the miss.
+    block_best = None
+    for row in rows:
+        if row["rel"]:
+            block_best = row["interpolated"]
+        elif block_best is not None:
+            row["interpolated"] = block_best
     return rows, n_rel
 
 
