@@ -48,7 +48,8 @@ def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: 
     return out
 
 
-def as_rels(values, name: str = "rels", threshold=None) -> list:
+def as_rels(values, name: str = "rels", threshold=None,
+            allowed: str = "binary metrics take 0/1 relevance (pass threshold=1 to treat grades >= 1 as relevant)") -> list:
     """0/1 relevance in ranked order; with ``threshold`` grades >= threshold count as relevant."""
     if threshold is not None:
         t = to_exact(threshold, "threshold")
@@ -59,10 +60,7 @@ def as_rels(values, name: str = "rels", threshold=None) -> list:
     for i, v in enumerate(as_sequence(values, name)):
         r = to_exact(v, f"{name}[{i}]")
         if r not in (0, 1):
-            raise ValueError(
-                f"{name}[{i}] = {v} is not 0 or 1; binary metrics take 0/1 relevance "
-                "(pass threshold=1 to treat grades >= 1 as relevant)"
-            )
+            raise ValueError(f"{name}[{i}] = {v} is not 0 or 1; {allowed}")
         out.append(sympy.Integer(int(r)))
     return out
 
