@@ -101,6 +101,12 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
         items = [(str(q), r) for q, r in list_of_rels.items()]
     else:
         items = [(f"q{i + 1}", r) for i, r in enumerate(as_sequence(list_of_rels, name))]
+    if any(isinstance(r, numbers.Number) for _, r in items):
+        shown = repr(list_of_rels) if len(repr(list_of_rels)) <= 80 else repr(list_of_rels)[:77] + "..."
+        raise ValueError(
+            f"{name} must hold one ranking per query, e.g. [[0, 1, 0], [1, 0, 0]]; got {shown}, "
+            "which holds numbers (for a single ranking wrap it in a list, or use the single-query metric)"
+        )
     if not items:
         raise ValueError(f"{name} must hold at least one query; got an empty collection")
     return items

@@ -22,7 +22,7 @@ import sympy
 from sympy import Integer
 
 from ._numbers import fmt_decimal, ln, log2, to_float
-from ._validate import as_choice, as_count, as_grades, as_k
+from ._validate import as_choice, as_count, as_grades, as_k, as_sequence
 from .explanation import Column, Explanation
 
 
@@ -279,6 +279,7 @@ def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") 
     0.944227
     """
     zero = as_choice(zero, "zero", ZERO_RULES)
+    grades = as_sequence(grades, "grades")  # read once: an iterator would be empty for the IDCG
     d_ex = dcg(grades, k=k, gain=gain, discount=discount)
     i_ex = idcg(grades, k=k, gain=gain, discount=discount, ideal=ideal)
     k = d_ex.params["k"]

@@ -189,6 +189,11 @@ class TestNDCG:
     def test_k_beyond_the_list_is_the_whole_list(self):
         assert lt.ndcg(GRADES, k=50).exact == lt.ndcg(GRADES).exact
 
+    @pytest.mark.parametrize("make", [tuple, iter, lambda g: (x for x in g), lambda g: __import__("numpy").array(g)])
+    def test_any_iterable_of_grades(self, make):
+        # an iterator is read once, so DCG and IDCG must see the same grades
+        assert lt.ndcg(make(GRADES)).exact == lt.ndcg(GRADES).exact
+
     def test_k_one(self):
         # rank 1 holds grade 3, the best grade: NDCG@1 = 7/7
         assert lt.ndcg(GRADES, k=1).exact == 1

@@ -53,6 +53,13 @@ class TestEmpty:
         with pytest.raises(ValueError, match=r"^list_of_rels must hold at least one query"):
             lt.mean_average_precision({})
 
+    @pytest.mark.parametrize("func", [lt.mrr, lt.mean_average_precision])
+    @pytest.mark.parametrize("bad", [[1, 0, 1], {"q": 1}])
+    def test_one_ranking_where_queries_are_expected(self, func, bad):
+        with pytest.raises(ValueError, match=r"^list_of_rels must hold one ranking per query, e\.g\. \[\[0, 1, 0\], "
+                                             r"\[1, 0, 0\]\]; got .*which holds numbers"):
+            func(bad)
+
     @pytest.mark.parametrize("func", [lt.auc, lt.roc_curve])
     def test_roc(self, func):
         with pytest.raises(ValueError, match=r"^labels must not be empty"):
