@@ -166,7 +166,9 @@ class Explanation:
             for k, p in self.parts.items()
             if p.metric != self.metric
         )
-        formula = f"<p>$${esc(self.formula, quote=False)}$$</p>" if self.formula else ""
+        # only & and < can break the markup; MathJax reads the text, so ">" stays as the formula wrote it
+        tex = self.formula.replace("&", "&amp;").replace("<", "&lt;")
+        formula = f"<p>$${tex}$$</p>" if self.formula else ""
         return (
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
             f"<table style='border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
