@@ -157,6 +157,12 @@ class TestHTML:
         text = lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7)._repr_html_()
         assert r"$$\mathrm{NDCG@7} = \frac{\mathrm{DCG@7}}{\mathrm{IDCG@7}}$$" in text
 
+    def test_formula_markup_is_escaped(self):
+        ex = Explanation(metric="demo", name="demo", exact=sympy.Integer(1), columns=(), steps=(),
+                         formula=r"\begin{aligned} a &< b \end{aligned}")
+        root = ET.fromstring(ex._repr_html_())
+        assert r"$$\begin{aligned} a &< b \end{aligned}$$" in "".join(root.itertext())
+
     def test_query_names_are_escaped(self):
         text = lt.mrr({"<b>&": [1, 0]})._repr_html_()
         assert "<b>&" not in text
