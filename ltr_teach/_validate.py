@@ -19,6 +19,10 @@ def _short(values, limit: int = 12) -> str:
     return "[" + text + (", ..." if len(values) > limit else "") + "]"
 
 
+#: Largest grade used as an exponent (2^grade): 2^1000 still has a float, 2^1024 does not.
+MAX_EXPONENT = 1000
+
+
 def as_sequence(values, name: str, allow_empty: bool = False) -> list:
     """A list from a list, tuple or NumPy array; rejects strings, scalars and (by default) empties."""
     if isinstance(values, (str, bytes, Mapping, set, frozenset)):
@@ -44,6 +48,11 @@ def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: 
             raise ValueError(f"{name}[{i}] = {v} is negative; grades must be non-negative numbers")
         if integer and not g.is_Integer:
             raise ValueError(f"{name}[{i}] = {v} is not a whole number; {integer_reason}")
+        if integer and g > MAX_EXPONENT:
+            raise ValueError(
+                f"{name}[{i}] = {v} is too large for an exponent 2^grade (at most {MAX_EXPONENT}); relevance grades "
+                "are small whole numbers such as 0..4"
+            )
         out.append(g)
     return out
 

@@ -22,7 +22,7 @@ import sympy
 from sympy import Integer
 
 from ._numbers import fmt_decimal, ln, log2, to_float
-from ._validate import as_choice, as_count, as_grades, as_k, as_sequence
+from ._validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .explanation import Column, Explanation
 
 
@@ -358,6 +358,8 @@ def err(grades, g_max, k=None) -> Explanation:
     ['7/8', '3/8', '7/8', '1/8']
     """
     g_max = as_count(g_max, "g_max", minimum=1)
+    if g_max > MAX_EXPONENT:
+        raise ValueError(f"g_max = {g_max} is too large for an exponent 2^g_max (at most {MAX_EXPONENT})")
     k = as_k(k)
     grades = as_grades(grades, integer=True, integer_reason="ERR grades are whole numbers in 0..g_max")
     for i, g in enumerate(grades):

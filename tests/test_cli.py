@@ -73,6 +73,8 @@ class TestErrors:
         (["explain", "ndcg", "3", "-2"], "grades[1] = -2 is negative"),
         (["explain", "ndcg", "3", "1.5"], "grades[1] = 3/2 is not a whole number"),
         (["explain", "ndcg", "3", "2", "--k", "0"], "k must be an integer >= 1"),
+        (["explain", "ndcg", "1e9"], "grades[0] = 1000000000 is too large for an exponent"),
+        (["explain", "err", "1", "--g-max", "1e9"], "g_max = 1000000000 is too large"),
         (["explain", "ndcg", "3", "2", "--k", "1.5"], "--k = '1.5' must be a whole number"),
         (["explain", "ndcg", "3", "2", "--k"], "argument --k: expected one argument"),
         (["explain", "ndcg", "3", "2", "--gain", "exp"], "gain must be one of 'exp2', 'linear'; got 'exp'"),

@@ -134,6 +134,20 @@ class TestGrades:
                                              r"time\(s\) in grades but 0 time\(s\) in ideal"):
             lt.ndcg([3, 2], ideal=[3, 1])
 
+    @pytest.mark.parametrize("func", [lt.dcg, lt.idcg, lt.ndcg, lambda g: lt.err(g, g_max=1000)])
+    def test_grade_too_large_for_an_exponent(self, func):
+        # 2^1001 - 1 has no float (and 2^(10^9) would never finish): refuse before computing
+        with pytest.raises(ValueError, match=r"^grades\[1\] = 1001 is too large for an exponent 2\^grade \(at most 1000\)"):
+            func([3, 1001])
+
+    def test_grade_1000_still_has_a_float(self):
+        assert float(lt.dcg([1000])) == pytest.approx(2.0**1000)
+        assert float(lt.dcg([1001], gain="linear")) == 1001
+
+    def test_g_max_too_large(self):
+        with pytest.raises(ValueError, match=r"^g_max = 1001 is too large for an exponent 2\^g_max \(at most 1000\)$"):
+            lt.err([1], g_max=1001)
+
     def test_err_fractional(self):
         with pytest.raises(ValueError, match=r"^grades\[0\] = 1\.5 is not a whole number; ERR grades are whole numbers "
                                              r"in 0\.\.g_max"):
