@@ -2,7 +2,6 @@
 
 from fractions import Fraction
 
-import pytest
 from sympy import Rational
 
 import ltr_teach as lt
