@@ -116,14 +116,20 @@ class TestNumbers:
         assert abs(float(ex) - reference) <= 1e-12 * max(1.0, abs(reference))
         assert ex.value == float(ex)
 
-    @each_metric
-    def test_value_is_the_last_step(self, call):
-        ex = call()
-        last = ex.steps[-1]
-        for key in ("cumulative", "result", "total"):
-            if key in last:
-                assert last[key] == ex.exact
-                break
+    @pytest.mark.parametrize("metric, key", [
+        ("cg", "cumulative"), ("dcg", "cumulative"), ("idcg", "cumulative"), ("err", "cumulative"),
+        ("reciprocal_rank", "result"), ("precision_at_k", "result"), ("recall_at_k", "recall"), ("f_beta", "f"),
+        ("roc_curve", "total"),
+    ])
+    def test_value_is_the_last_step(self, metric, key):
+        ex = EVERY_METRIC[metric]()
+        assert ex.steps[-1][key] == ex.exact
+
+    @pytest.mark.parametrize("metric", ["mrr", "mean_average_precision", "eleven_point_ap", "average_precision"])
+    def test_mean_is_the_last_running_sum_over_its_count(self, metric):
+        ex = EVERY_METRIC[metric]()
+        count = {"mrr": 3, "mean_average_precision": 2, "eleven_point_ap": 11, "average_precision": 5}[metric]
+        assert ex.steps[-1]["sum"] / count == ex.exact
 
     def test_ndcg_parts(self):
         ex = lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7)
