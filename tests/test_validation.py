@@ -159,7 +159,7 @@ class TestGrades:
 
     @pytest.mark.parametrize("g_max, shown", [(0, "0"), (-1, "-1"), (2.0, "2.0"), (None, "None"), (True, "True")])
     def test_err_bad_g_max(self, g_max, shown):
-        with pytest.raises(ValueError, match=rf"^g_max must be an integer >= 1; got {shown}$"):
+        with pytest.raises(ValueError, match=rf"^g_max must be .*an integer >= 1.*; got {shown}$"):
             lt.err([1], g_max=g_max)
 
 
