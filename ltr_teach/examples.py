@@ -471,7 +471,7 @@ ERRATA = (
     _er("003", "code-scores-as-gains", "NDCG code: `actual = dcg_score(y_score, k, gains)`",
         "DCG of the predicted scores themselves",
         _value_text(_TORCH_DEMO, "for grades 0, 1, 2 scored 0.1, 0.5, 0.9 the model's order is perfect; "
-                    "the code returns ≈ 0.3596"),
+                    "the code returns ≈ 0.3595"),
         "DCG must sum the true grades in the order the scores give (sort y_true by y_score); the code "
         "uses the scores as if they were grades.", _TORCH_DEMO),
     _er("003", "code-short-list", "NDCG code: `discounts = torch.log2(torch.arange(k) ... + 2)`, default k=10",
