@@ -414,3 +414,17 @@ def test_cli(command, expected, capsys):
     assert main([command]) == 0
     out = capsys.readouterr().out
     assert expected in out
+
+
+def test_cli_output_piped_into_head_ends_quietly():
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+    cli = subprocess.Popen([sys.executable, "-m", "ltr_teach.cli", "errata"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env)
+    cli.stdout.readline()
+    cli.stdout.close()                                # what `| head -1` does
+    stderr = cli.stderr.read()
+    assert cli.wait(timeout=60) == 0 and b"Traceback" not in stderr and stderr == b""
