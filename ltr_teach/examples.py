@@ -6,6 +6,9 @@ recomputes it exactly. Every place where a document is wrong (arithmetic, a form
 that does not do what it claims) is an :class:`Erratum`. Nothing here is typed twice: exact values
 and the ``matches`` flag are computed by the library.
 
+In an erratum's ``where``, text inside “ ” or backquotes is quoted verbatim from the document;
+formulas, which the documents typeset in LaTeX, are paraphrased and marked ``(formula)``.
+
 >>> import ltr_teach as lt
 >>> ex = lt.examples.by_id("000-map-two-queries")
 >>> ex.printed, ex.exact, ex.matches
@@ -17,7 +20,6 @@ and the ``matches`` flag are computed by the library.
 from __future__ import annotations
 
 import functools
-import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -111,6 +113,10 @@ class Call:
             raise ValueError(f"function = {self.function!r} is not a library function; use one of {sorted(_FUNCTIONS)}")
 
     def __call__(self) -> Explanation:
+        return self._result
+
+    @functools.cached_property
+    def _result(self) -> Explanation:  # explanations are immutable, so one run serves every caller
         ex = _FUNCTIONS[self.function](*self.args, **self.kwargs)
         return ex.parts[self.part] if self.part else ex
 
@@ -205,7 +211,7 @@ class WorkedExample:
     @property
     def exact(self):
         """The exact value (SymPy)."""
-        return _exact(self.call)
+        return self.call().exact
 
     @property
     def value(self) -> float:
@@ -251,21 +257,7 @@ class Erratum:
     @property
     def exact(self):
         """The exact correct value (SymPy), or None when the erratum is a statement."""
-        return None if self.call is None else _exact(self.call)
-
-
-@functools.lru_cache(maxsize=None)
-def _exact_cached(key):
-    return _by_key[key]().exact
-
-
-_by_key: dict = {}
-
-
-def _exact(call: Call):
-    key = str(call)
-    _by_key.setdefault(key, call)
-    return _exact_cached(key)
+        return None if self.call is None else self.call().exact
 
 
 def _ex(doc, slug, section, title, quantity, call, printed, **extra) -> WorkedExample:
@@ -365,13 +357,14 @@ def _er(doc, slug, where, printed, correct, explanation, call=None) -> Erratum:
     return Erratum(f"{doc}-{slug}", DOCUMENTS[doc], where, printed, correct, explanation, call)
 
 
-def _value_text(call: Call, extra: str = "") -> str:
-    exact = _exact(call)
+def _value_text(call: Call, reason: str) -> str:
+    """``599/840 ≈ 0.713095: reason``; long exact forms (sums of logs) show only the decimal."""
+    exact = call().exact
+    if isinstance(exact, sympy.Integer):
+        return f"{exact}: {reason}"
     text = fmt_exact(exact)
-    shown = text if len(text) <= 24 else ""
-    sign = "=" if isinstance(exact, sympy.Integer) else "≈"
-    body = f"{shown} {sign} {fmt_decimal(to_float(exact))}".strip() if not isinstance(exact, sympy.Integer) else text
-    return body + (f": {extra}" if extra else "")
+    shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
+    return f"{shown}{fmt_decimal(to_float(exact))}: {reason}"
 
 
 _MRR_000 = Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},))
