@@ -453,7 +453,8 @@ ERRATA = (
     _er("003", "code-dcg-gain", "NDCG: DCG_p = Σ rel_i / log2(i+1) (formula) beside `def ndcg_score(y_true, y_score, k=10, gains=\"exponential\"):`",
         "the text defines the linear gain rel_i, the code defaults to 2^rel − 1",
         _value_text(Call("dcg", ([3, 2, 3, 0, 1, 2, 2],), {"gain": "linear"}),
-                    "linear-gain DCG of 3, 2, 3, 0, 1, 2, 2; the code's default gives 14.848264"),
+                    "linear-gain DCG of 3, 2, 3, 0, 1, 2, 2; the code's default 2^rel − 1 gives "
+                    + fmt_decimal(to_float(Call("dcg", (_MAC,))().exact))),
         "Two DCG conventions side by side without a word: the numbers differ, so say which gain (增益) is used.",
         Call("dcg", ([3, 2, 3, 0, 1, 2, 2],), {"gain": "linear"})),
     _er("003", "code-ideal-unsorted", "NDCG code: `best = dcg_score(y_true, k, gains)`",
@@ -479,7 +480,7 @@ ERRATA = (
     _er("003", "err-to-dcg", "ERR: “若将$\\frac {1}{r}$换为$\\frac{1}{log_2r+1}$此时与DCG相同”",
         "ERR with 1/(log2 r + 1) instead of 1/r is DCG",
         _value_text(Call("dcg", ([3, 2, 3, 1],)), "DCG of 3, 2, 3, 1; the changed ERR is ≈ 0.939280 "
-                    "(g_max = 3), and 8 × that ≈ 7.514 is not DCG either"),
+                    "(g_max = 3)"),
         "The cascade factor Π(1 − R_i) stays, so the result is not DCG; only dropping it and using "
         "R_r = (2^l − 1)/2^{l_m} with 1/log2(r+1) gives DCG / 2^{l_m}. (log2 r + 1 also differs from "
         "log2(r+1) beyond rank 1.)", Call("dcg", ([3, 2, 3, 1],))),

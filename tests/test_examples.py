@@ -338,6 +338,12 @@ def test_erratum_printed_value_is_wrong(erratum_id):
     assert not examples.printed_agrees(erratum.printed, erratum.exact)
 
 
+def test_code_default_gain_value_in_the_text():
+    # exponential-gain DCG of 3, 2, 3, 0, 1, 2, 2: (2^g - 1)/log2(i+1) per rank
+    exp2 = 7 + 3 / L2(3) + R(7, 2) + 0 + 1 / L2(6) + 3 / L2(7) + R(3, 3)
+    assert f"gives {float(exp2):.6f}" in examples.by_id("003-code-dcg-gain").correct
+
+
 def test_errata_formulas_as_printed():
     p, r = R(1, 2), R(2, 3)
     assert (1 + 2**2) * (p + r) / (2**2 * p + r) == R(35, 16)       # 000's F_beta, beta = 2: above 1
@@ -428,3 +434,25 @@ def test_cli_output_piped_into_head_ends_quietly():
     cli.stdout.close()                                # what `| head -1` does
     stderr = cli.stderr.read()
     assert cli.wait(timeout=60) == 0 and b"Traceback" not in stderr and stderr == b""
+
+
+@pytest.mark.parametrize("record_id, decimal, hand, places", [
+    ("000-ndcg-log-base", "14.848264", DCG_MAC_LN * LN(2), 6),        # ln values times ln 2 are log2 values
+    ("000-ndcg-log-base", "15.725304", IDCG_MAC_LN * LN(2), 6),
+    ("000-map-value", "1.426", R(599, 420), 3),
+    ("004-idcg-value", "9.464", 15 / L2(3), 3),                       # rank 2 of the ideal: (2^4-1)/log2 3
+    ("004-idcg-value", "1.292", 3 / L2(5), 3),                        # rank 4: (2^2-1)/log2 5
+    ("004-idcg-value", "46.4165", IDCG_MOVIES, 4),
+    ("004-ndcg-value", "0.82796", R(385, 465), 5),                    # 38.5 / 46.5
+    ("004-ndcg-value", "0.8296", DCG_MOVIES / IDCG_MOVIES, 4),
+    ("004-dcg-movies", "38.5077", DCG_MOVIES, 4),
+    ("004-idcg-movies", "1.161", 3 / L2(6), 3),                       # rank 5: (2^2-1)/log2 6
+])
+def test_decimals_quoted_in_the_prose(record_id, decimal, hand, places):
+    record = examples.by_id(record_id)
+    if isinstance(record, examples.WorkedExample):
+        text = record.note
+    else:
+        text = f"{record.correct} {record.explanation}"
+    assert decimal in text
+    assert f"{float(sympy.N(hand, 30)):.{places}f}" == decimal
