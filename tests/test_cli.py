@@ -1,5 +1,6 @@
 """``ltr-teach explain``: the table on stdout, and one line on stderr with exit code 2 for bad input."""
 
+import inspect
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import pytest
 
 import ltr_teach as lt
 from ltr_teach.cli import main
+from ltr_teach.registry import ALIASES, METRICS, lookup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,3 +121,25 @@ class TestErrors:
             main(["explain", "--help"])
         assert exc.value.code == 0
         assert "Metrics: cg, dcg" in capsys.readouterr().out
+
+
+class TestRegistry:
+    """The command line is generated from the registry, so the registry must match the functions."""
+
+    @pytest.mark.parametrize("name", list(METRICS))
+    def test_entry_is_the_public_function(self, name):
+        assert getattr(lt, name) is METRICS[name].func
+
+    @pytest.mark.parametrize("name", list(METRICS))
+    def test_options_are_keywords_of_the_function(self, name):
+        parameters = inspect.signature(METRICS[name].func).parameters
+        for option in METRICS[name].options:
+            assert option in parameters
+
+    @pytest.mark.parametrize("alias, name", sorted(ALIASES.items()))
+    def test_aliases(self, alias, name):
+        assert lookup(alias) is METRICS[name]
+
+    def test_unknown_name_lists_the_choices(self):
+        with pytest.raises(ValueError, match=r"^metric must be one of cg, dcg, .*auc \(or rr, .*\); got 'ndgc'$"):
+            lookup("ndgc")
