@@ -57,8 +57,10 @@ def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: 
     return out
 
 
-def as_rels(values, name: str = "rels", threshold=None,
-            allowed: str = "binary metrics take 0/1 relevance (pass threshold=1 to treat grades >= 1 as relevant)") -> list:
+_BINARY_ALLOWED = "binary metrics take 0/1 relevance (pass threshold=1 to treat grades >= 1 as relevant)"
+
+
+def as_rels(values, name: str = "rels", threshold=None, allowed: str = _BINARY_ALLOWED) -> list:
     """0/1 relevance in ranked order; with ``threshold`` grades >= threshold count as relevant."""
     if threshold is not None:
         t = to_exact(threshold, "threshold")

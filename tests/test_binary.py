@@ -183,7 +183,8 @@ class TestMAP:
 
     def test_one_count_for_every_query(self):
         # q1 = 1, 0, 1 with 3 relevant: (1 + 2/3)/3 = 5/9; q2 = 0, 1: (1/2)/3 = 1/6
-        assert lt.mean_average_precision([[1, 0, 1], [0, 1]], n_relevant=3).exact == (Rational(5, 9) + Rational(1, 6)) / 2
+        expected = (Rational(5, 9) + Rational(1, 6)) / 2
+        assert lt.mean_average_precision([[1, 0, 1], [0, 1]], n_relevant=3).exact == expected
 
     def test_cutoff(self):
         # AP@2: q1 = 1, 0 of 1, 0, 1 -> 1/2; q2 = 0, 1 -> (1/2)/1

@@ -30,7 +30,7 @@ class TestExplain:
         assert out.splitlines()[-1].endswith("≈ 0.944227")
 
     @pytest.mark.parametrize("argv, last_line", [
-        (["map", "1", "1", "0", "0", "1", "0", "0", ",", "0", "1", "1", "0", "0", "1", "1"], "MAP = 599/840 ≈ 0.713095"),
+        ("map 1 1 0 0 1 0 0 , 0 1 1 0 0 1 1".split(), "MAP = 599/840 ≈ 0.713095"),
         (["mean_average_precision", "1", "0", "1,", "0", "1", "--n-relevant", "3"], "MAP = 13/36 ≈ 0.361111"),
         (["mrr", "0", "1", "0", ",", "1", "0", "0", ",", "0", "0", "1"], "MRR = 11/18 ≈ 0.611111"),
         (["rr", "0", "0", "1"], "RR = 1/3 ≈ 0.333333"),
@@ -55,8 +55,7 @@ class TestExplain:
         assert out.splitlines()[-1] == last_line
 
     def test_ideal_pool(self, capsys):
-        code, out, _ = run(capsys, "explain", "idcg", "5", "3", "2", "1", "2", "--k", "5", "--ideal", "5", "3", "2", "1",
-                           "2", "4", "0")
+        code, out, _ = run(capsys, *"explain idcg 5 3 2 1 2 --k 5 --ideal 5 3 2 1 2 4 0".split())
         assert code == 0
         assert out == str(lt.idcg([5, 3, 2, 1, 2], k=5, ideal=[5, 3, 2, 1, 2, 4, 0])) + "\n"
 

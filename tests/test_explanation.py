@@ -179,7 +179,8 @@ class TestHTML:
 class TestLatex:
     def test_ndcg(self):
         tex = lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7).latex()
-        assert tex.startswith(r"\mathrm{NDCG@7} = \frac{\mathrm{DCG@7}}{\mathrm{IDCG@7}} = \frac{14.848264}{15.725304} = ")
+        assert tex.startswith(r"\mathrm{NDCG@7} = \frac{\mathrm{DCG@7}}{\mathrm{IDCG@7}} = "
+                              r"\frac{14.848264}{15.725304} = ")
         assert tex.endswith(r"\approx 0.944227")
 
     def test_exact_decimal_uses_equals(self):

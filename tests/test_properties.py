@@ -158,3 +158,84 @@ def test_float_is_the_exact_value(g, gain, discount, k):
 def test_err_float_is_the_exact_value(g, k):
     ex = lt.err(g, g_max=4, k=k)
     assert abs(float(ex) - float(n30(ex.exact))) <= 1e-12
+
+
+def dcg_slow(g, k, gain, discount):
+    """DCG in floats, straight from the definitions."""
+    import math
+
+    total = 0.0
+    for i, grade in enumerate(g[:k] if k else g, start=1):
+        numerator = 2.0**grade - 1 if gain == "exp2" else float(grade)
+        if discount == "log2":
+            divisor = math.log2(i + 1)
+        elif discount == "ln":
+            divisor = math.log(i + 1)
+        else:
+            divisor = 1.0 if i == 1 else math.log2(i)
+        total += numerator / divisor
+    return total
+
+
+def err_slow(g, g_max, k):
+    """ERR with fractions: P(stop at i) = R_i times the chance of passing every earlier rank."""
+    total = Fraction(0)
+    for i, grade in enumerate(g[:k] if k else g, start=1):
+        passed = Fraction(1)
+        for earlier in g[: i - 1]:
+            passed *= 1 - Fraction(2**earlier - 1, 2**g_max)
+        total += passed * Fraction(2**grade - 1, 2**g_max) / i
+    return total
+
+
+def p_interp_slow(r, n_relevant, level):
+    """Best precision over every rank whose recall reaches ``level``; 0 if none does."""
+    best = Fraction(0)
+    for i in range(1, len(r) + 1):
+        if Fraction(sum(r[:i]), n_relevant) >= level:
+            best = max(best, Fraction(sum(r[:i]), i))
+    return best
+
+
+def as_rational(f):
+    return sympy.Rational(f.numerator, f.denominator)
+
+
+@FEW
+@given(grades, gains, discounts, cutoffs)
+def test_dcg_matches_the_float_definition(g, gain, discount, k):
+    expected = dcg_slow(g, k, gain, discount)
+    assert abs(float(lt.dcg(g, k=k, gain=gain, discount=discount)) - expected) <= 1e-9 * max(1.0, expected)
+
+
+@FEW
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=8), st.integers(4, 5), cutoffs)
+def test_err_matches_the_cascade_oracle(g, g_max, k):
+    assert lt.err(g, g_max=g_max, k=k).exact == as_rational(err_slow(g, g_max, k))
+
+
+@FEW
+@given(rels, st.integers(0, 3))
+def test_interpolated_precision_matches_its_definition(r, missed):
+    n_relevant = sum(r) + missed
+    assume(n_relevant > 0)
+    ex = lt.interpolated_precision(r, n_relevant=n_relevant)
+    for row in ex.steps:
+        assert row["interpolated"] == as_rational(p_interp_slow(r, n_relevant, Fraction(row["hits"], n_relevant)))
+    levels = [Fraction(j, 10) for j in range(11)]
+    expected = sum(p_interp_slow(r, n_relevant, level) for level in levels) / 11
+    assert lt.eleven_point_ap(r, n_relevant=n_relevant).exact == as_rational(expected)
+
+
+@FEW
+@given(labelled_scores())
+def test_roc_points_count_the_items_at_or_above_each_threshold(data):
+    labels, scores = data
+    n_pos = sum(labels)
+    n_neg = len(labels) - n_pos
+    for row in lt.roc_curve(labels, scores).steps[1:]:
+        t = Fraction(str(row["threshold"]))
+        # floats are read as their shortest decimal, as the library reads them
+        above = [y for y, s in zip(labels, scores) if Fraction(str(s)) >= t]
+        assert row["tpr"] == as_rational(Fraction(sum(above), n_pos))
+        assert row["fpr"] == as_rational(Fraction(len(above) - sum(above), n_neg))

@@ -113,8 +113,8 @@ class TestGrades:
 
     @pytest.mark.parametrize("func", [lt.dcg, lt.idcg, lt.ndcg])
     def test_fractional_with_exp2(self, func):
-        with pytest.raises(ValueError, match=r"^grades\[1\] = 1\.5 is not a whole number; exponential gain 2\^grade - 1 "
-                                             r"needs integer grades \(use gain='linear'"):
+        with pytest.raises(ValueError, match=r"^grades\[1\] = 1\.5 is not a whole number; exponential gain "
+                                             r"2\^grade - 1 needs integer grades \(use gain='linear'"):
             func([2, 1.5])
 
     @pytest.mark.parametrize("func", [lt.dcg, lt.idcg, lt.ndcg])
@@ -137,7 +137,8 @@ class TestGrades:
     @pytest.mark.parametrize("func", [lt.dcg, lt.idcg, lt.ndcg, lambda g: lt.err(g, g_max=1000)])
     def test_grade_too_large_for_an_exponent(self, func):
         # 2^1001 - 1 has no float (and 2^(10^9) would never finish): refuse before computing
-        with pytest.raises(ValueError, match=r"^grades\[1\] = 1001 is too large for an exponent 2\^grade \(at most 1000\)"):
+        with pytest.raises(ValueError, match=r"^grades\[1\] = 1001 is too large for an exponent 2\^grade "
+                                             r"\(at most 1000\)"):
             func([3, 1001])
 
     def test_grade_1000_still_has_a_float(self):
@@ -184,7 +185,9 @@ class TestRels:
 
 class TestK:
     @pytest.mark.parametrize("metric", WITH_K.values(), ids=WITH_K.keys())
-    @pytest.mark.parametrize("k, shown", [(0, "0"), (-3, "-3"), (2.0, "2.0"), (True, "True"), ("3", "'3'"), (1.5, "1.5")])
+    @pytest.mark.parametrize("k, shown", [
+        (0, "0"), (-3, "-3"), (2.0, "2.0"), (True, "True"), ("3", "'3'"), (1.5, "1.5"),
+    ])
     def test_bad_k(self, metric, k, shown):
         data = [1, 0, 1]
         with pytest.raises(ValueError, match=rf"^k must be an integer >= 1.*; got {shown}$"):
@@ -209,7 +212,8 @@ class TestNRelevant:
         lambda n: lt.eleven_point_ap([1, 0, 1], n_relevant=n),
     ])
     def test_smaller_than_the_hits(self, func):
-        with pytest.raises(ValueError, match=r"^n_relevant = 1 is smaller than the 2 relevant items already in the list"):
+        with pytest.raises(ValueError, match=r"^n_relevant = 1 is smaller than the 2 relevant items already in "
+                                             r"the list"):
             func(1)
 
     @pytest.mark.parametrize("n, shown", [(-1, "-1"), (2.0, "2.0"), (True, "True"), ("2", "'2'")])
@@ -274,19 +278,21 @@ class TestNames:
 class TestLabelsAndScores:
     @pytest.mark.parametrize("func", [lt.auc, lt.roc_curve])
     def test_lengths_differ(self, func):
-        with pytest.raises(ValueError, match=r"^labels and scores must have the same length; got 3 labels and 2 scores$"):
+        with pytest.raises(ValueError, match=r"^labels and scores must have the same length; "
+                                             r"got 3 labels and 2 scores$"):
             func([1, 0, 1], [0.5, 0.4])
 
     @pytest.mark.parametrize("func", [lt.auc, lt.roc_curve])
     @pytest.mark.parametrize("labels, only", [([1, 1], "positive"), ([0, 0, 0], "negative")])
     def test_single_class(self, func, labels, only):
-        with pytest.raises(ValueError, match=rf"^labels holds only one class \(every label is {only}.*at least one positive "
-                                             r"and one negative"):
+        with pytest.raises(ValueError, match=rf"^labels holds only one class \(every label is {only}"
+                                             r".*at least one positive and one negative"):
             func(labels, [0.1] * len(labels))
 
     @pytest.mark.parametrize("func", [lt.auc, lt.roc_curve])
     def test_label_not_binary(self, func):
-        with pytest.raises(ValueError, match=r"^labels\[2\] = 2 is not 0 or 1; labels are 1 \(positive\) or 0 \(negative\)$"):
+        with pytest.raises(ValueError, match=r"^labels\[2\] = 2 is not 0 or 1; "
+                                             r"labels are 1 \(positive\) or 0 \(negative\)$"):
             func([1, 0, 2], [0.3, 0.2, 0.1])
 
     def test_scores_not_a_list(self):
