@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
 import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -39,6 +40,10 @@ def _jsonable(v):
         return [_jsonable(x) for x in v]
     if isinstance(v, Mapping):
         return {str(key): _jsonable(x) for key, x in v.items()}
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return int(v)  # NumPy integers are not JSON numbers
+    if isinstance(v, numbers.Real):
+        return float(v)
     return v
 
 

@@ -220,6 +220,12 @@ class TestDict:
         assert d["steps"][0]["ap"] == {"exact": "13/15", "value": pytest.approx(13 / 15, abs=1e-15)}
         assert d["parts"]["q2"]["exact"] == "47/84"
 
+    def test_numpy_params(self):
+        import numpy as np
+
+        d = lt.precision_at_k([3, 0, 1], k=np.int64(2), threshold=np.int64(2)).to_dict()
+        assert json.loads(json.dumps(d))["params"] == {"k": 2, "threshold": 2}
+
     def test_exact_params(self):
         d = lt.f_beta([1, 0, 1, 1], k=4, beta=0.5, n_relevant=5).to_dict()
         assert d["params"]["beta"] == {"exact": "1/2", "value": 0.5}
