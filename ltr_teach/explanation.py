@@ -40,11 +40,9 @@ def _jsonable(v):
         return [_jsonable(x) for x in v]
     if isinstance(v, Mapping):
         return {str(key): _jsonable(x) for key, x in v.items()}
-    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
-        return int(v)  # NumPy integers are not JSON numbers
-    if isinstance(v, numbers.Real):
-        return float(v)
-    return v
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        return v
+    return int(v) if isinstance(v, numbers.Integral) else float(v)  # NumPy numbers are not JSON numbers
 
 
 @dataclass(frozen=True)
