@@ -21,6 +21,7 @@ from .binary import (
     recall_at_k,
     reciprocal_rank,
 )
+from . import examples
 from .conventions import CONVENTIONS, compare_conventions
 from .evaluate import evaluate
 from .explanation import Explanation

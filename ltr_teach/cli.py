@@ -7,6 +7,8 @@ traceback. Subcommands are added by small ``_add_*`` functions, one per command.
 from __future__ import annotations
 
 import argparse
+import inspect
+import os
 import re
 import sys
 from fractions import Fraction
@@ -14,6 +16,11 @@ from fractions import Fraction
 from .registry import ALIASES, METRICS, lookup
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?\d+/\d+$")
+
+
+#: Keywords that default to None only so that a convention can supply them (err's g_max: gdeval fixes
+#: it at 4); the command line has no --convention for explain, so they are required there.
+_SUPPLIED_ONLY_BY_CONVENTION = ("g_max",)
 
 
 class UsageError(Exception):
@@ -29,7 +36,10 @@ def parse_number(text: str, name: str):
     """An int, a decimal or a fraction ``1/2`` from the command line; never evaluated as code."""
     if not _NUMBER.match(text.strip()):
         raise UsageError(f"{name} = {text!r} is not a number (write 3, 0.5 or 1/2)")
-    value = Fraction(text.strip())
+    try:
+        value = Fraction(text.strip())
+    except ZeroDivisionError:
+        raise UsageError(f"{name} = {text!r} divides by zero (write 3, 0.5 or 1/2)") from None
     return int(value) if value.denominator == 1 else value
 
 
@@ -57,6 +67,13 @@ def _explain(args) -> int:
         if getattr(args, opt, None) is not None and opt not in info.options:
             raise UsageError(f"--{opt.replace('_', '-')} does not apply to {info.name} (it takes: "
                              f"{', '.join('--' + o.replace('_', '-') for o in info.options) or 'no options'})")
+    signature = inspect.signature(info.func).parameters
+    for opt in info.options:
+        if (signature[opt].default is inspect.Parameter.empty or opt in _SUPPLIED_ONLY_BY_CONVENTION) \
+                and opt not in kwargs:
+            raise UsageError(f"{info.name} needs --{opt.replace('_', '-')}")
+    if args.scores and info.takes != "labels_scores":
+        raise UsageError(f"--scores does not apply to {info.name} (only to roc_curve and auc)")
     if info.takes == "queries":
         queries = _split_queries(args.values)
         if any(not q for q in queries):
@@ -69,8 +86,6 @@ def _explain(args) -> int:
         ex = info.func([parse_number(v, "label") for v in args.values],
                        [parse_number(v, "score") for v in args.scores])
     else:
-        if info.name == "err" and "g_max" not in kwargs:
-            raise UsageError("err needs --g-max N, the highest grade of the scale")
         ex = info.func([parse_number(v, "value") for v in args.values], **kwargs)
     print(ex)
     return 0
@@ -165,6 +180,9 @@ def main(argv=None) -> int:
     except (UsageError, ValueError, TypeError) as exc:
         print(f"ltr-teach: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `ltr-teach errata | head` closed the pipe early: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

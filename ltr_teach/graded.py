@@ -22,8 +22,8 @@ import sympy
 from sympy import Integer
 
 from ._numbers import fmt_decimal, ln, log2, to_float
-from ._validate import as_choice, as_count, as_grades, as_k
-from .conventions import is_given, resolve, unset
+from ._validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
+from .conventions import resolve, unset
 from .explanation import Column, Explanation
 from .ordering import annotate, ranked_from_scores
 
@@ -338,6 +338,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     """
     s = resolve(convention, gain=gain, discount=discount, zero=zero, ties=ties)
     zero = as_choice(s["zero"], "zero", ZERO_RULES)
+    grades = as_sequence(grades, "grades")  # read once: an iterator would be empty for the IDCG
     exact_grades, k_checked, g, d = _setup(grades, k, s["gain"], s["discount"])
     ranked = ranked_from_scores(exact_grades, scores, docids, s["ties"] if scores is not None else ties, "ndcg")
     d_ex = _dcg_explanation(exact_grades, k_checked, g, d, ranked)
@@ -432,8 +433,10 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
     if s["g_max"] is None:
         raise ValueError("g_max must be given (the highest grade of the scale, an integer >= 1); got None")
     g_max = as_count(s["g_max"], "g_max", minimum=1)
+    if g_max > MAX_EXPONENT:
+        raise ValueError(f"g_max = {g_max} is too large for an exponent 2^g_max (at most {MAX_EXPONENT})")
     k = as_k(k)
-    grades = as_grades(grades, integer=True)
+    grades = as_grades(grades, integer=True, integer_reason="ERR grades are whole numbers in 0..g_max")
     for i, g in enumerate(grades):
         if g > g_max:
             raise ValueError(f"grades[{i}] = {g} is above g_max = {g_max}; grades must lie in 0..g_max")
