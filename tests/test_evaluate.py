@@ -91,8 +91,7 @@ def test_cli_prints_a_trec_eval_table(tmp_path, capsys):
     qrels = {"q1": {"d1": 3, "d2": 2, "d3": 0, "d4": 1, "d5": 2}}
     run = {"q1": {"d3": 1.0, "d1": 0.8, "d2": 0.8, "d4": 0.5, "d9": 0.4}}
     write_qrels(qrels, tmp_path / "qrels")
-    (tmp_path / "run").write_text("q1 Q0 d3 1 1.0 t\nq1 Q0 d1 2 0.8 t\nq1 Q0 d2 3 0.8 t\n"
-                                  "q1 Q0 d4 4 0.5 t\nq1 Q0 d9 5 0.4 t\n")
+    write_run(run, tmp_path / "run")
     assert main(["eval", str(tmp_path / "qrels"), str(tmp_path / "run"), "-m", "ndcg", "-m", "map",
                  "--per-query"]) == 0
     lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]

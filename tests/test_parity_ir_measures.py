@@ -7,6 +7,8 @@ five decimals (so that preset is checked to 5e-6), gdeval's provider rejects non
 ids, and ``RR@k`` goes to another provider that breaks ties the other way.
 """
 
+import subprocess
+
 import ir_measures
 import pytest
 from ir_measures import AP, ERR, P, R, RR, nDCG
@@ -78,7 +80,7 @@ def test_gdeval_exact_functions(collection):
 def test_gdeval_provider_rejects_non_numeric_query_ids():
     qrels = {"q1": {"d1": 1}}
     run = {"q1": {"d1": 1.0}}
-    with pytest.raises(Exception):
+    with pytest.raises(subprocess.CalledProcessError):  # gdeval.pl: "format error on line 1"
         ir_measures.calc_aggregate([ERR @ 10], qrels, run)
     assert lt.evaluate(qrels, run, "err@10", convention="gdeval").mean["err@10"] == pytest.approx(1 / 16)
 

@@ -75,6 +75,10 @@ def test_renaming_tied_documents_changes_trec_eval_ndcg():
 def test_which_queries_trec_eval_scores():
     # Quirk: pytrec_eval (like trec_eval without -c) returns nothing for a judged topic absent from the
     # run, and nothing for a run topic without judgments; a judged topic whose grades are all 0 scores 0.
+    # trec_eval's help for -c: "Average over the complete set of queries in the relevance judgements
+    # instead of the queries in the intersection of relevance judgements and results. Missing queries
+    # will contribute a value of 0". (conventions.md says trec_eval 10 exits with an error on topics
+    # missing from the run unless -c; no trec_eval 10 binary is installed here to check it.)
     qrels = {"1": {"a": 1}, "2": {"a": 0}, "3": {"z": 1}}
     run = {"1": {"a": 1.0}, "2": {"a": 1.0}, "4": {"a": 1.0}}
     reference = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg", "map"}).evaluate(run)
