@@ -22,6 +22,7 @@ import math
 import re
 import sys
 from itertools import chain, repeat
+from operator import itemgetter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -156,9 +157,9 @@ def _order_chunk(qids, qrels, run, ties, threshold):
     pool_of = np.repeat(np.arange(len(qids)), n_judged)
     total = int(n_ranked.sum())
     # chain + fromiter keeps the per-document work in C: this loop is most of evaluate's time
-    pools = _numbers(list(chain.from_iterable(j.values() for j in judged)),
+    pools = _numbers(lambda: chain.from_iterable(j.values() for j in judged), len(pool_of),
                      lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade", non_negative=True)
-    scores = _numbers(list(chain.from_iterable(r.values() for r in ranked)),
+    scores = _numbers(lambda: chain.from_iterable(r.values() for r in ranked), total,
                       lambda i: f"run[{qids[q_of[i]]!r}]", "score")
     grades = np.fromiter(chain.from_iterable(map(j.get, r, repeat(0)) for j, r in zip(judged, ranked)),
                          dtype=np.float64, count=total)
@@ -182,7 +183,7 @@ def _order_chunk(qids, qrels, run, ties, threshold):
         if len(tied_pos):
             items = order[tied_pos]
             docs = list(chain.from_iterable(ranked))
-            tied_docs = np.array([docs[j] for j in items.tolist()])
+            tied_docs = np.array(itemgetter(*items.tolist())(docs))  # a tie has two or more items
             _, doc_rank = np.unique(tied_docs, return_inverse=True)
             order[tied_pos] = items[np.lexsort((-doc_rank, group[tied_pos]))]
     return (q_sorted, grades[order], group, np.asarray(pools, dtype=np.float64),
@@ -292,15 +293,16 @@ def _as_dict(data, what: str, reader) -> dict:
     return reader(data)
 
 
-def _numbers(values: list, where, what: str, non_negative: bool = False) -> np.ndarray:
-    """The values as a float array; ``ValueError`` naming the first bad one (``where(i)`` says where)."""
+def _numbers(values, count: int, where, what: str, non_negative: bool = False) -> np.ndarray:
+    """A float array from ``values()`` (a fresh iterator each call); ``ValueError`` naming the first bad
+    value (``where(i)`` says where) for non-numbers, NaN, infinities and, if asked, negatives."""
     try:
-        array = np.asarray(values, dtype=np.float64)
+        array = np.fromiter(values(), dtype=np.float64, count=count)
     except (TypeError, ValueError):
         array = None
     ok = None if array is None else np.isfinite(array) & ((array >= 0) if non_negative else True)
     if array is None or not ok.all():
-        for i, v in enumerate(values):
+        for i, v in enumerate(values()):
             try:
                 bad = not (math.isfinite(float(v)) and (float(v) >= 0 or not non_negative))
             except (TypeError, ValueError):
@@ -397,7 +399,8 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         bar.update(start + len(chunk))
     columns = {m: (np.concatenate(v) if v else np.zeros(0)) for m, v in per_metric.items()}
     order = sorted(range(len(scored)), key=lambda i: scored[i])
-    per_query = {scored[i]: {m: float(columns[m][i]) for m in parsed} for i in order}
+    as_lists = {m: col.tolist() for m, col in columns.items()}
+    per_query = {scored[i]: {m: as_lists[m][i] for m in parsed} for i in order}
     mean = {}
     for m, col in columns.items():
         defined = col[~np.isnan(col)] if parse_metric(m)[0] == "auc" else col
