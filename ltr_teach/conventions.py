@@ -149,10 +149,11 @@ CONVENTIONS = {
             "mean over the query groups", ap_divisor="min(relevant, k)",
         ),
         Convention(
-            "xgboost", "XGBoost ndcg@k (ndcg_exp_gain=true)", "xgboost 3.2.0",
+            "xgboost", "XGBoost ndcg@k (ndcg_exp_gain=true) and map@k (binary labels)", "xgboost 3.2.0",
             "exponential gain, ideal from the group, stable ties, a group without positives scores 1 "
             "(the 'ndcg@k-' metric gives 0)",
             "exp2", "log2", "list", "stable", "one", _GROUP_K, "mean over the query groups",
+            ap_divisor="min(relevant, k)",
         ),
         Convention(
             "doc000", "document 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",

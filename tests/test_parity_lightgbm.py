@@ -97,6 +97,16 @@ def test_xgboost_ndcg_mean_over_groups(groups):
     assert theirs["ndcg@10-"] == pytest.approx(expected_minus, abs=1e-9)
 
 
+def test_xgboost_map_mean_over_groups(groups):
+    # XGBoost's map needs 0/1 labels; like LightGBM it divides by min(relevant, k), and an empty group gets 1
+    binary = [(d, s, [int(x > 0) for x in g], p) for d, s, g, p in groups]
+    theirs = xgboost_metrics(binary, ["map", "map@3", "map@10"])
+    qrels, run = as_dicts(binary)
+    ours = lt.evaluate(qrels, run, ["map", "map@3", "map@10"], convention="xgboost")
+    for name in ("map", "map@3", "map@10"):
+        assert ours.mean[name] == pytest.approx(theirs[name], abs=1e-9)
+
+
 def test_xgboost_group_by_group_with_the_exact_functions(groups):
     for docids, scores, grades, _ in groups[:40]:
         theirs = xgboost_metrics([(docids, scores, grades, None)], ["ndcg@3", "ndcg@10"])
