@@ -6,7 +6,7 @@ the gains of tied scores (McSherry & Najork), and gives 0 to a row without any r
 
 import numpy as np
 import pytest
-from sklearn.metrics import dcg_score, ndcg_score
+from sklearn.metrics import dcg_score, ndcg_score, roc_auc_score
 
 import ltr_teach as lt
 from parity_data import random_collection, split
@@ -64,3 +64,19 @@ def test_log_base_only_rescales_dcg():
     # dividing by ln(i + 1) instead of log2(i + 1) multiplies every term by 1/ln 2
     assert ratio == pytest.approx(float(lt.dcg(grades, gain="linear", discount="ln"))
                                   / float(lt.dcg(grades, gain="linear", discount="log2")), abs=1e-12)
+
+
+def test_bulk_auc_matches_roc_auc_score(rows):
+    # per query, over the retrieved documents: relevant = grade >= 1, a tied pair is worth 1/2
+    qrels = {str(i): dict(zip(d, g)) for i, (d, s, g, _) in enumerate(rows)}
+    run = {str(i): dict(zip(d, s)) for i, (d, s, g, _) in enumerate(rows)}
+    ours = lt.evaluate(qrels, run, "auc").per_query
+    checked = 0
+    for i, (docids, scores, grades, _) in enumerate(rows):
+        labels = [int(g >= 1) for g in grades]
+        if 0 < sum(labels) < len(labels):
+            assert ours[str(i)]["auc"] == pytest.approx(roc_auc_score(labels, scores), abs=1e-12)
+            checked += 1
+        else:
+            assert np.isnan(ours[str(i)]["auc"])  # one class only: scikit-learn warns and gives nan too
+    assert checked >= 100
