@@ -101,3 +101,28 @@ def test_conventions_md_example_with_trec_eval():
     for name, trec_name in measures.items():
         assert round(reference[trec_name], 4) == printed[trec_name]
         assert ours[name] == pytest.approx(reference[trec_name], abs=1e-12)
+
+
+def test_cli_on_trec_files_agrees_with_trec_eval(tmp_path, capsys):
+    from ltr_teach.cli import main
+    from ltr_teach.trec import write_qrels, write_run
+
+    qrels, run = random_collection(seed=37, n_queries=200)
+    write_qrels(qrels, tmp_path / "qrels.txt")
+    write_run(run, tmp_path / "run.txt")
+    with open(tmp_path / "qrels.txt") as f_qrels, open(tmp_path / "run.txt") as f_run:
+        trec_qrels, trec_run = pytrec_eval.parse_qrel(f_qrels), pytrec_eval.parse_run(f_run)
+    reference = pytrec_eval.RelevanceEvaluator(trec_qrels, {"ndcg_cut_10", "map", "P_5"}).evaluate(trec_run)
+    assert main(["eval", str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), "-m", "ndcg@10", "-m", "map",
+                 "-m", "p@5", "--per-query"]) == 0
+    printed = {}
+    for line in capsys.readouterr().out.splitlines():
+        metric, qid, value = (cell.strip() for cell in line.split("\t"))
+        printed[(metric, qid)] = value
+    for qid, values in reference.items():
+        for ours, theirs in (("ndcg@10", "ndcg_cut_10"), ("map", "map"), ("p@5", "P_5")):
+            assert printed[(ours, qid)] == f"{values[theirs]:.4f}", (qid, ours)
+    for ours, theirs in (("ndcg@10", "ndcg_cut_10"), ("map", "map")):
+        mean = sum(v[theirs] for v in reference.values()) / len(reference)
+        assert printed[(ours, "all")] == f"{mean:.4f}"
+    assert printed[("num_q", "all")] == str(len(reference))
