@@ -10,7 +10,7 @@ float, and the table of steps that produced it.
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
-from . import exercises
+from . import examples, exercises
 from .binary import (
     average_precision,
     eleven_point_ap,
@@ -23,6 +23,8 @@ from .binary import (
     reciprocal_rank,
 )
 from .checker import Feedback, check
+from .conventions import CONVENTIONS, compare_conventions
+from .evaluate import evaluate
 from .explanation import Explanation
 from .graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .registry import METRICS
@@ -39,5 +41,6 @@ __all__ = [
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
+    "CONVENTIONS", "compare_conventions", "evaluate",
     "check", "Feedback", "exercises",
 ]
