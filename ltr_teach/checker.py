@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable
 
 import mpmath
@@ -123,6 +124,15 @@ def _shifted_dcg(grades, k, gain, discount):
     return _dcg_value([0] + list(grades[: k] if k else grades), None, gain, discount)
 
 
+def _rounded_sum(contributions, places: int):
+    """The sum after rounding every term to ``places`` decimals, as a hand computation does."""
+    return sum((Rational(round(Fraction(str(sympy.N(c, 30))), places)) for c in contributions), Integer(0))
+
+
+_ROUNDED_SENTENCE = ("You rounded each term to {places} decimal{s} before adding (as document 004 does); the "
+                     "rounding errors add up. Keep fractions and logs exact, or six decimals, until the end.")
+
+
 def _base_scale(base) -> object:
     """DCG with log_b(i + 1) discounts is DCG with log2(i + 1) discounts times log2(b)."""
     return sympy.log(base) / sympy.log(2)
@@ -151,6 +161,10 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
             out.append(Mistake("shift", ratio(_shifted_dcg(top, None, gain, discount),
                                               _shifted_dcg(ideal_top, None, gain, discount)), _SHIFT_SENTENCE))
         dcg_v, idcg_v = ex.parts["dcg"].exact, ex.parts["idcg"].exact
+        for places in (1, 2):
+            out.append(Mistake("rounded_terms", ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
+                                                      _rounded_sum(_col(ex.parts["idcg"], "contribution"), places)),
+                               _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")))
         out.append(Mistake("dcg_for_ndcg", dcg_v, "That is the DCG; NDCG divides it by the ideal DCG (IDCG)."))
         out.append(Mistake("idcg_for_ndcg", idcg_v, "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."))
         out.append(Mistake("inverted", ratio(idcg_v, dcg_v), "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1)."))
@@ -188,6 +202,9 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     elif discount == "ln":
         out.append(Mistake("base", _dcg_value(rows, None, gain, "log2"),
                            "You used log2(i + 1) as the discount; this exercise uses the natural log ln(i + 1)."))
+    for places in (1, 2):
+        out.append(Mistake("rounded_terms", _rounded_sum(_col(ex, "contribution"), places),
+                           _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")))
     out.append(Mistake("no_discount", sum((GAINS[gain].fn(g) for g in rows), Integer(0)),
                        "You added the gains without dividing by the discount: that is the cumulative gain of the "
                        "gains; DCG divides the gain at rank i by its discount."))
@@ -573,7 +590,8 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
                         target, answer=shown[:80], expected=expected)
     right = ex.exact
     if matches(parsed, right):
-        how = "exactly" if equal(parsed.value, right) else f"to {parsed.decimals} decimal places"
+        how = "exactly" if equal(parsed.value, right) else \
+            f"to {parsed.decimals} decimal place{'' if parsed.decimals == 1 else 's'}"
         return Feedback(True, "right", f"right: {parsed.text} is {ex.name} {how}.", target, answer=shown,
                         expected=expected)
     if parsed.is_rounded and rounds_to(right, parsed):

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Mapping
 
+from . import examples
 from .checker import GENERIC_HINTS, expected_text
 from .explanation import Explanation
 from .registry import METRICS
@@ -251,7 +252,16 @@ def _labels_scores(rng: random.Random, data: dict) -> dict:
 
 
 # -- the registry --------------------------------------------------------------------------------
-def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None) -> Exercise:
+def _document_says(worked_id: str) -> str:
+    """What a document prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
+    w = examples.by_id(worked_id)
+    verdict = "" if w.matches else " What is right?"
+    return f"Document {w.id[:3]} prints {w.quantity} = {w.printed} for {w.title}.{verdict}"
+
+
+def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None) -> Exercise:
+    if worked:
+        intro = f"{intro} {_document_says(worked)}".strip()
     return Exercise(id=id, family=family, metric=metric, data=data, task=task, hints=tuple(hints),
                     intro=intro, source=source, randomize=randomize)
 
@@ -376,12 +386,12 @@ _EXERCISES = [
        randomize=_graded),
     _e("dcg-movies", "dcg_ndcg", "dcg", {"grades": _MOVIES, "k": 5}, _graded_task("DCG"),
        ["Gains are 31, 7, 3, 1, 3; discounts log2(2), log2(3), log2(4), log2(5), log2(6)."],
-       intro="Document 004 rounds every term to one decimal and prints DCG_5 = 38.5.", source="doc 004",
+       intro="Document 004 rounds every term to one decimal before adding.", source="doc 004",
        randomize=_graded),
     _e("dcg-lipstick-log2", "dcg_ndcg", "dcg", {"grades": _LIPSTICK, "k": 7}, _graded_task("DCG"),
        ["Rank 1: 7/1; rank 2: 3/log2(3); rank 3: 7/2; rank 4 adds nothing."],
-       intro="Document 000 (MAC口红) prints DCG_7 = 21.421516, computed with the natural log ln(1 + m).",
-       source="doc 000", randomize=_graded),
+       intro="Document 000 uses the natural log ln(1 + m) as the discount.", source="doc 000", randomize=_graded,
+       worked="000-dcg-mac-lipstick"),
     _e("idcg-lipstick", "dcg_ndcg", "idcg", {"grades": _LIPSTICK, "k": 7}, _graded_task("IDCG (理想折损累计增益)"),
        ["The ideal order is 3, 3, 2, 2, 2, 1, 0."], intro="Document 000, query 1 (MAC口红).", source="doc 000",
        randomize=_graded),
@@ -399,12 +409,11 @@ _EXERCISES = [
     _e("idcg-movies-pool", "dcg_ndcg", "idcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
        _graded_task("IDCG (理想折损累计增益)"), ["The ideal top 5 of the pool is 5, 4, 3, 2, 2."],
        intro="Document 004: the user rated seven films, five of them recommended.", source="doc 004",
-       randomize=_graded),
+       randomize=_graded, worked="004-idcg-movies"),
     _e("ndcg-movies-pool", "dcg_ndcg", "ndcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
        _graded_task("NDCG (归一化折损累计增益)"),
        ["The ideal comes from the pool, which holds a film rated 4 that the ranking missed."],
-       intro="Document 004 prints NDCG_5 = 38.5 / 46.5 = 0.827. What is right?", source="doc 004",
-       randomize=_graded),
+       source="doc 004", randomize=_graded, worked="004-ndcg-movies"),
     _e("dcg-jarvelin-doc001", "dcg_ndcg", "dcg", {"grades": [3, 2, 3, 0, 1, 2], "gain": "linear",
                                                    "discount": "jarvelin"},
        _graded_task("DCG"), ["Ranks 1 and 2 both divide by 1; rank 4 by log2(4) = 2."],
@@ -422,8 +431,8 @@ _EXERCISES = [
        _graded_task("NDCG (归一化折损累计增益)"), ["Ranks 1 and 2 both divide by 1."], randomize=_graded),
     # -- ERR ------------------------------------------------------------------------------------------
     _e("err-lipstick", "err", "err", {"grades": [3, 2, 3, 1], "g_max": 3}, _err_task,
-       ["R = 7/8, 3/8, 7/8, 1/8; P(reach rank 2) = 1/8."], intro="Document 000 (MAC口红), top four results.",
-       source="doc 000", randomize=_err_data),
+       ["R = 7/8, 3/8, 7/8, 1/8; P(reach rank 2) = 1/8."], source="doc 000", randomize=_err_data,
+       worked="000-err-lipstick"),
     _e("err-doc003", "err", "err", {"grades": [1, 2, 0, 2], "g_max": 2}, _err_task,
        ["R_i = (2^g − 1)/4: 1/4, 3/4, 0, 3/4."],
        intro="Document 003 defines ERR = Σ_r (1/r) R_r Π_{i<r} (1 − R_i) with R_i = (2^{l_i} − 1)/2^{l_m}.",
@@ -451,8 +460,7 @@ _EXERCISES = [
        ["Hits at ranks 2, 3, 6, 7."], intro="Document 000, 神仙水.", source="doc 000", randomize=_rels),
     _e("map-doc000", "mrr_map", "mean_average_precision",
        {"list_of_rels": [[1, 1, 0, 0, 1, 0, 0], [0, 1, 1, 0, 0, 1, 1]]}, _map_task,
-       ["MAP is the mean of the two APs."], intro="Document 000: the queries MAC口红 and 神仙水.", source="doc 000",
-       randomize=_queries),
+       ["MAP is the mean of the two APs."], source="doc 000", randomize=_queries, worked="000-map-two-queries"),
     _e("ap-doc004-topic1", "mrr_map", "average_precision", {"rels": [1, 1, 0, 1, 0, 0, 1], "n_relevant": 4},
        _ap_task, ["Hits at ranks 1, 2, 4, 7."], intro="Document 004, topic 1: 4 relevant pages, found at ranks 1, 2, "
                                                       "4, 7.", source="doc 004", randomize=_rels),

@@ -23,7 +23,7 @@ def test_exercises_from_the_documents_and_new_ones():
     sources = {e.source for e in EXERCISES}
     assert {"doc 000", "doc 001", "doc 002", "doc 003", "doc 004", "new"} <= sources
     # "this document says X: what is right?"
-    assert any("prints" in e.intro and "What is right?" in e.prompt for e in EXERCISES)
+    assert sum("prints" in e.intro and "What is right?" in e.prompt for e in EXERCISES) >= 4
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
@@ -111,3 +111,32 @@ def test_a_sheet_has_one_section_per_seed_and_a_key():
     v = lt.exercises.variant("map-doc000", 2)
     assert v.prompt in sheet
     assert f"`{v.call}`" in key
+
+
+@pytest.mark.parametrize("exercise_id, worked_id", [
+    ("map-doc000", "000-map-two-queries"), ("err-lipstick", "000-err-lipstick"),
+    ("idcg-movies-pool", "004-idcg-movies"), ("ndcg-movies-pool", "004-ndcg-movies"),
+])
+def test_document_says_x_what_is_right(exercise_id, worked_id):
+    # the printed number comes from lt.examples, where a test pins it as wrong; the checker rejects it
+    worked = lt.examples.by_id(worked_id)
+    exercise = lt.exercises.get(exercise_id)
+    assert not worked.matches and worked.exact == exercise.answer
+    assert f"= {worked.printed}" in exercise.prompt and "What is right?" in exercise.prompt
+    assert not lt.check(exercise_id, worked.printed).correct
+
+
+def test_document_000_map_is_the_sum_of_the_aps():
+    # 13/15 + 47/84 = 599/420: the document added the two APs and forgot to divide by 2
+    assert Fraction(13, 15) + Fraction(47, 84) == Fraction(599, 420)
+    assert lt.check("map-doc000", "599/420").mistakes == ("sum_not_mean",)
+
+
+def test_document_004_idcg_rounded_each_term():
+    # 31 + 15/log2(3) + 7/2 + 3/log2(5) + 3/log2(6) with each term rounded to one decimal:
+    # 31 + 9.5 + 3.5 + 1.3 + 1.2 = 46.5 (the document's sum)
+    from math import log2
+
+    terms = [31, 15 / log2(3), 7 / 2, 3 / log2(5), 3 / log2(6)]
+    assert [round(t, 1) for t in terms] == [31, 9.5, 3.5, 1.3, 1.2]
+    assert lt.check("idcg-movies-pool", "46.5").mistakes == ("rounded_terms",)
