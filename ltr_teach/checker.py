@@ -96,8 +96,8 @@ _GAIN_SENTENCE = {
     "linear": "You used gains 2^rel - 1; this exercise uses the grade itself as the gain (linear gain).",
 }
 _DISCOUNT_SENTENCE = {
-    "jarvelin": "You left rank 1 undiscounted and divided rank i by log2(i) (the Järvelin discount); this "
-                "exercise divides rank i by log2(i + 1).",
+    "jarvelin": "You left rank 1 undiscounted and divided rank i by log2(i) (the Järvelin discount, or a rank "
+                "off by one); this exercise divides rank i by log2(i + 1).",
     "log2": "You divided rank i by log2(i + 1); this exercise uses the Järvelin discount: rank 1 undiscounted, "
             "then log2(i).",
 }

@@ -291,3 +291,58 @@ def test_the_checker_finds_nothing_for_a_right_answer_in_percent():
 
 def test_exact_values_of_sympy_type_are_answers():
     assert lt.check("map-doc000", sympy.Rational(599, 840)).correct
+
+
+def _lipstick_dcg(discount) -> float:
+    return sum((2**g - 1) / discount(i) for i, g in enumerate(LIPSTICK, start=1))
+
+
+F = Fraction
+# err-doc003 (grades 1, 2, 0, 2) with gdeval's maximum grade 4: R = 1/16, 3/16, 0, 3/16
+_GDEVAL = F(1, 16) + (1 - F(1, 16)) * F(3, 16) / 2 + (1 - F(1, 16)) * (1 - F(3, 16)) * 1 * F(3, 16) / 4
+
+MORE_SLIPS = [
+    # ERR: no cascade, R = grade / g_max, R over 2^g_max - 1, gdeval's maximum grade 4
+    ("err-lipstick", str(F(7, 8) + F(3, 8) / 2 + F(7, 8) / 3 + F(1, 8) / 4), "err_no_cascade"),
+    ("err-doc003", str(F(1, 2) + F(1, 2) * 1 / 2), "err_linear"),            # R = 1/2, 1, 0, 1
+    ("err-doc003", str(F(1, 3) + F(2, 3) * 1 / 2), "err_gmax_minus"),        # R = 1/3, 1, 0, 1
+    ("err-doc003", str(_GDEVAL), "err_gmax"),
+    # F: arithmetic mean, beta on the wrong side, beta not squared, F1 for F-beta (f-half: P = 1/2, R = 3/4)
+    ("f1-doc000", str((F(3, 5) + F(1, 2)) / 2), "f_arithmetic"),             # P = 3/5, R = 3/6
+    ("f-half", str(F(5, 4) * F(3, 8) / (F(1, 4) * F(3, 4) + F(1, 2))), "f_swapped"),
+    ("f-half", str(F(3, 2) * F(3, 8) / (F(1, 2) * F(1, 2) + F(3, 4))), "f_beta_not_squared"),
+    ("f-half", str(2 * F(3, 8) / (F(1, 2) + F(3, 4))), "f1"),
+    # AP: precision averaged over every rank; precisions added but not divided
+    ("ap-lipstick", str((1 + 1 + F(2, 3) + F(2, 4) + F(3, 5) + F(3, 6) + F(3, 7)) / 7), "ap_all_ranks"),
+    ("ap-lipstick", str(1 + 1 + F(3, 5)), "sum_not_mean"),
+    # interpolation: the plain AP; the raw precision where recall reaches 1/2; 11 points without level 0
+    ("interp-ap", str((1 + F(2, 4) + F(3, 5) + F(4, 7)) / 4), "not_interpolated"),
+    ("interp-precision-half", "2/5", "not_interpolated"),
+    ("eleven-point-ap", str((3 * 1 + 3 * F(2, 3) + 4 * F(1, 2)) / 10), "eleven_skip0"),
+    # CG: discounted, gains summed, one item too few or too many
+    ("cg-movies", _fmt(5 + 3 / log2(3) + 2 / 2 + 1 / log2(5) + 2 / log2(6)), "dcg_for_cg"),
+    ("cg-movies", "45", "gain"),                                               # 31 + 7 + 3 + 1 + 3
+    ("cg-at-2-swapped", "10", "k"),                                            # 5 + 2 + 3
+    # P and R: the top 4, the items returned instead of k, recall over the relevant retrieved
+    ("p-at-5", "3/4", "k"),                                                    # 1, 0, 1, 1
+    ("p-at-5-short", "2/3", "short_list"),                                     # 0, 1, 1 and k = 5
+    ("r-at-5", "3/4", "retrieved_only"),                                       # 3 of the 4 relevant in the list
+    # AUC: pairs the wrong way round; pairs not divided (auc-no-ties: 4 of 6 pairs won)
+    ("auc-no-ties", "1/3", "reversed"),
+    ("auc-no-ties", "4", "not_divided"),
+    # NDCG: IDCG given, IDCG / DCG, DCG with log10 discounts
+    ("ndcg-lipstick", _fmt(sum((2**g - 1) / log2(i + 1) for i, g in enumerate([3, 3, 2, 2, 2, 1, 0], 1))),
+     "idcg_for_ndcg"),
+    ("ndcg-lipstick", _fmt(1 / _lipstick_ndcg(lambda g: 2**g - 1, lambda i: log2(i + 1))), "inverted"),
+    ("ndcg-lipstick", _fmt(_lipstick_dcg(lambda i: log(i + 1, 10)), 4), "base_dcg"),
+    # DCG / IDCG: no discount at all; the ranking's own order taken as ideal
+    ("dcg-lipstick-log2", "24", "no_discount"),                                # 7 + 3 + 7 + 0 + 1 + 3 + 3
+    ("idcg-lipstick", _fmt(_lipstick_dcg(lambda i: log2(i + 1))), "unsorted"),
+]
+
+
+@pytest.mark.parametrize("exercise_id, answer, key", MORE_SLIPS, ids=[f"{e}-{k}" for e, _, k in MORE_SLIPS])
+def test_more_slips_are_named(exercise_id, answer, key):
+    feedback = lt.check(exercise_id, answer)
+    assert not feedback.correct
+    assert key in feedback.mistakes, (feedback.mistakes, feedback.diagnosis)
