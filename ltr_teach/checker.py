@@ -23,16 +23,16 @@ How answers are compared
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 import mpmath
 import sympy
 from sympy import Integer, Rational
 
-from . import binary, graded, roc
-from ._numbers import fmt_cell, fmt_decimal, to_float
+from . import binary, graded
+from ._numbers import fmt_cell, to_float
 from .answers import EXAMPLES, ParsedAnswer, UnreadableAnswer, parse_answer
 from .explanation import Explanation
 from .graded import DISCOUNTS, GAINS
@@ -372,7 +372,7 @@ def _f_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
 
 
 def _ap_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    rels, n_rel, k = _col(ex, "rel"), ex.params["n_relevant"], ex.params.get("k")
+    rels, n_rel = _col(ex, "rel"), ex.params["n_relevant"]
     found = sum(rels)
     out = []
     if found and n_rel > found:

@@ -21,9 +21,9 @@ import difflib
 import html
 import inspect
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Mapping
 
 from . import examples
 from .checker import GENERIC_HINTS, expected_text
@@ -143,7 +143,7 @@ class Exercise:
     def __str__(self) -> str:
         return f"[{self.label}] {self.prompt}"
 
-    def hint_box(self) -> "HintBox":
+    def hint_box(self) -> HintBox:
         """The hints folded away: in Jupyter a closed "Hint" box to click open."""
         return HintBox(self.label, self.hints)
 
@@ -518,7 +518,7 @@ _EXERCISES = [
 _REGISTRY = {ex.id: ex for ex in _EXERCISES}
 
 
-def all() -> list[Exercise]:  # noqa: A001 - the issue names it so: lt.exercises.all()
+def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names it lt.exercises.all()
     """Every registered exercise, grouped by family in :data:`FAMILIES` order."""
     order = list(FAMILIES)
     return sorted(_EXERCISES, key=lambda e: order.index(e.family))
@@ -579,9 +579,8 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
     seeds = list(seeds)
     sheet_lines, key_lines = ["# Ranking evaluation exercises (排序评价指标练习)", ""], ["# Answer key", ""]
     for seed in seeds:
-        sheet_lines += [f"## Sheet for seed {seed}", "",
-                        f"Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or "
-                        f"`lt.check(\"ID\", answer, seed={seed})`.", ""]
+        how = f"Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or `lt.check(\"ID\", answer, seed={seed})`."
+        sheet_lines += [f"## Sheet for seed {seed}", "", how, ""]
         key_lines += [f"## Seed {seed}", "", "| exercise | answer | library call |", "|---|---|---|"]
         for n, base in enumerate(chosen, start=1):
             ex = variant(base.id, seed)
@@ -592,4 +591,4 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
     return "\n".join(sheet_lines), "\n".join(key_lines)
 
 
-__all__ = ["Exercise", "FAMILIES", "all", "ids", "get", "variant", "sheet"]
+__all__ = ["FAMILIES", "Exercise", "all", "get", "ids", "sheet", "variant"]

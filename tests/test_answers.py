@@ -186,7 +186,7 @@ def nothing_runs_code(monkeypatch):
     lt.check(lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7), "0.944")
     import sys
 
-    import sympy.parsing.sympy_parser as sympy_parser
+    from sympy.parsing import sympy_parser
 
     def refuse(*args, **kwargs):
         raise AssertionError("the answer reader tried to evaluate text as code")

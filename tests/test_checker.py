@@ -5,13 +5,13 @@ rank, or with a different library call), never taken from the checker.
 """
 
 from fractions import Fraction
-from math import log, log2
+from math import log, log2, log10
 
 import pytest
 import sympy
+from answer_forms import one_unit_off, percent, rounded
 
 import ltr_teach as lt
-from answer_forms import one_unit_off, percent, rounded
 
 LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
 
@@ -334,7 +334,7 @@ MORE_SLIPS = [
     ("ndcg-lipstick", _fmt(sum((2**g - 1) / log2(i + 1) for i, g in enumerate([3, 3, 2, 2, 2, 1, 0], 1))),
      "idcg_for_ndcg"),
     ("ndcg-lipstick", _fmt(1 / _lipstick_ndcg(lambda g: 2**g - 1, lambda i: log2(i + 1))), "inverted"),
-    ("ndcg-lipstick", _fmt(_lipstick_dcg(lambda i: log(i + 1, 10)), 4), "base_dcg"),
+    ("ndcg-lipstick", _fmt(_lipstick_dcg(lambda i: log10(i + 1)), 4), "base_dcg"),
     # DCG / IDCG: no discount at all; the ranking's own order taken as ideal
     ("dcg-lipstick-log2", "24", "no_discount"),                                # 7 + 3 + 7 + 0 + 1 + 3 + 3
     ("idcg-lipstick", _fmt(_lipstick_dcg(lambda i: log2(i + 1))), "unsorted"),

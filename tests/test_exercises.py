@@ -3,9 +3,9 @@
 from fractions import Fraction
 
 import pytest
+from answer_forms import one_unit_off, percent, rounded
 
 import ltr_teach as lt
-from answer_forms import one_unit_off, percent, rounded
 
 EXERCISES = lt.exercises.all()
 IDS = [e.id for e in EXERCISES]
@@ -29,7 +29,7 @@ def test_exercises_from_the_documents_and_new_ones():
 @pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
 def test_each_exercise_states_its_call_prompt_and_hints(exercise):
     # the call text is the library call that defines the answer: running it gives the same value
-    assert eval(exercise.call, {"lt": lt, "Fraction": Fraction}).exact == exercise.answer  # noqa: S307 - our own text
+    assert eval(exercise.call, {"lt": lt, "Fraction": Fraction}).exact == exercise.answer
     assert exercise.explanation().exact == exercise.answer
     assert exercise.hints
     assert any("\u4e00" <= ch <= "\u9fff" for ch in exercise.prompt + exercise.title), "no Chinese term"
