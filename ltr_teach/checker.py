@@ -479,7 +479,7 @@ def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
         cut-off hides its tail, or ``n_relevant`` for a precision exercise.
     """
     context = context or {}
-    found = list(_MISTAKES[ex.metric](ex, context))
+    found = list(_MISTAKES[ex.metric](ex, context)) if ex.metric in _MISTAKES else []
     found.append(Mistake("percent", ex.exact * 100,
                          "You gave a percentage without the % sign: add % or divide by 100."))
     kept = []
@@ -589,6 +589,9 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         return Feedback(False, "unreadable", f"could not read that answer: {exc}. Write for example {EXAMPLES}.",
                         target, answer=shown[:80], expected=expected)
     right = ex.exact
+    if right is sympy.nan:
+        return Feedback(False, "wrong", f"{ex.name} is undefined (NaN) for this input, so no number is right: "
+                        f"{' '.join(ex.notes)}", target, answer=shown, expected=expected)
     if matches(parsed, right):
         how = "exactly" if equal(parsed.value, right) else \
             f"to {parsed.decimals} decimal place{'' if parsed.decimals == 1 else 's'}"

@@ -346,3 +346,14 @@ def test_more_slips_are_named(exercise_id, answer, key):
     feedback = lt.check(exercise_id, answer)
     assert not feedback.correct
     assert key in feedback.mistakes, (feedback.mistakes, feedback.diagnosis)
+
+
+def test_any_explanation_can_be_checked():
+    # document 000's mean NDCG has no registered slips: it still gets a verdict and a hint-free answer
+    ex = lt.examples.mean_ndcg([[3, 2], [1, 0]], k=2)         # both rankings are already ideal: mean 1
+    assert lt.check(ex, "1").correct and not lt.check(ex, "0.5").correct
+
+
+def test_an_undefined_value_has_no_right_answer():
+    feedback = lt.check(lt.ndcg([0, 0], zero="nan"), "0")
+    assert not feedback.correct and "undefined" in feedback.message
