@@ -63,9 +63,19 @@ def rounds_to(value, answer: ParsedAnswer) -> bool:
         return abs(_high(value) - written) <= half_unit * (1 + mpmath.mpf(10) ** -30)
 
 
+def _far_apart(answer: ParsedAnswer, value) -> bool:
+    """A quick float test that rules out most candidates before the 50-digit comparison."""
+    try:
+        x, y = to_float(answer.value), to_float(value)
+    except OverflowError:
+        return False
+    slack = 1e-9 * max(1.0, abs(y)) + (0.5 * 10.0 ** -answer.decimals if answer.is_rounded else 0.0)
+    return abs(x - y) > slack
+
+
 def matches(answer: ParsedAnswer, value) -> bool:
     """Whether ``answer`` states ``value``: exactly, or as a fine enough rounded decimal."""
-    if value is sympy.nan:
+    if value is sympy.nan or _far_apart(answer, value):
         return False
     if equal(answer.value, value):
         return True
@@ -635,9 +645,9 @@ def check(target, answer, reveal: bool = False, seed=None) -> Feedback:
 
     Parameters
     ----------
-    target : str or Explanation
-        An exercise id (see ``lt.exercises.all()``) or any explanation object, such as
-        ``lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7)``.
+    target : str, Exercise or Explanation
+        An exercise id (see ``lt.exercises.all()``), an exercise (``lt.exercises.variant(id, seed)``),
+        or any explanation object, such as ``lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7)``.
     answer : str, number or None
         What the student typed: ``"599/840"``, ``"0.713"``, ``"71.3%"``, ``"7 + 3/log2(3)"``.
         ``None`` or an empty string means "not answered yet" (no error, so notebooks run).
@@ -677,6 +687,9 @@ def check(target, answer, reveal: bool = False, seed=None) -> Feedback:
         return judge(target, answer, reveal=reveal)
     from . import exercises
 
-    exercise = exercises.variant(target, seed) if seed is not None else exercises.get(target)
+    if isinstance(target, exercises.Exercise):
+        exercise = target if seed is None else exercises.variant(target.id, seed)
+    else:
+        exercise = exercises.variant(target, seed) if seed is not None else exercises.get(target)
     return judge(exercise.explanation(), answer, reveal=reveal, context=exercise.context,
                  target=exercise.label, hints=exercise.hints)

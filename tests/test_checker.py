@@ -357,3 +357,9 @@ def test_any_explanation_can_be_checked():
 def test_an_undefined_value_has_no_right_answer():
     feedback = lt.check(lt.ndcg([0, 0], zero="nan"), "0")
     assert not feedback.correct and "undefined" in feedback.message
+
+
+def test_an_exercise_object_is_a_target():
+    mine = lt.exercises.variant("ap-lipstick", 9)
+    assert lt.check(mine, str(mine.answer)).correct
+    assert lt.check(mine, str(mine.answer)).target == "ap-lipstick (seed 9)"
