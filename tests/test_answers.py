@@ -5,6 +5,8 @@ import time
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sympy import Rational
 
 import ltr_teach as lt
@@ -236,3 +238,39 @@ def test_the_length_bound_is_checked_before_any_work():
 
 def test_a_long_flat_expression_within_the_bound_is_read():
     assert parse_answer("1" + "/1" * 99).value == 1
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+_ANSWER_ALPHABET = st.sampled_from(list("0123456789.+-*/^()%, ") + ["log2(", "ln(", "log(", "sqrt(", "√", "**",
+                                                                     "９", "（", "）", "。", "，", "−", "x", "e"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ANSWER_ALPHABET, max_size=40).map("".join))
+def test_any_text_is_read_or_refused_with_a_reason(text):
+    # never an exception other than UnreadableAnswer, whatever the student types
+    try:
+        parse_answer(text)
+    except UnreadableAnswer as exc:
+        assert str(exc)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_arbitrary_unicode_is_read_or_refused(text):
+    try:
+        parse_answer(text)
+    except UnreadableAnswer:
+        pass
+
+
+@given(st.integers(-10**6, 10**6), st.integers(1, 10**6))
+def test_fractions_read_exactly(p, q):
+    assert parse_answer(f"{p}/{q}").value == Rational(p, q)
+
+
+@given(st.decimals(min_value=-1000, max_value=1000, places=4, allow_nan=False, allow_infinity=False))
+def test_decimals_read_exactly(d):
+    text = format(d, "f")
+    assert parse_answer(text).value == Rational(text)
