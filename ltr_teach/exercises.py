@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 
 from . import examples
 from .checker import GENERIC_HINTS, expected_text
@@ -45,7 +46,7 @@ _FIRST_ARGUMENT = ("grades", "rels", "list_of_rels", "labels")
 def _show(value) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_show(v) for v in value) + "]"
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return "{" + ", ".join(f"{k!r}: {_show(v)}" for k, v in value.items()) + "}"
     if isinstance(value, Fraction):
         return f"Fraction({value.numerator}, {value.denominator})"
@@ -58,6 +59,24 @@ def _documents(n: int) -> str:
 
 def _nums(values) -> str:
     return ", ".join(str(v) for v in values)
+
+
+def _freeze(value):
+    """Read-only data: tuples for lists, read-only mappings for dicts, so no caller can change an exercise."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value):
+    """Plain lists and dicts again, for the library call."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,10 +127,13 @@ class Exercise:
             text = f"{self.intro} {text}"
         return text
 
+    def __post_init__(self):
+        object.__setattr__(self, "data", _freeze(self.data))
+
     def kwargs(self) -> dict:
-        """The metric call's arguments, by keyword."""
+        """The metric call's arguments, by keyword (fresh lists and dicts: the exercise stays as it is)."""
         names = inspect.signature(METRICS[self.metric].func).parameters
-        return {k: v for k, v in self.data.items() if k in names}
+        return {k: _thaw(v) for k, v in self.data.items() if k in names}
 
     @property
     def call(self) -> str:
@@ -135,7 +157,7 @@ class Exercise:
     @property
     def context(self) -> dict:
         """Facts for the checker's diagnosis that the explanation cannot show (whole lists, totals)."""
-        ctx = dict(self.data)
+        ctx = _thaw(self.data)
         if "total_relevant" in ctx:
             ctx["n_relevant"] = ctx["total_relevant"]
         return ctx
@@ -210,6 +232,13 @@ def _rels(rng: random.Random, data: dict) -> dict:
     return out
 
 
+def _precision_longer(rng: random.Random, data: dict) -> dict:
+    """A two-item list has too few versions: a student's version is 3 to 6 items long, cut at k >= 2."""
+    n = rng.randint(3, 6)
+    rels = _binary_list(rng, n, 1)
+    return dict(data, rels=rels, k=rng.randint(2, n), total_relevant=sum(rels) + rng.randint(0, 2))
+
+
 def _first_hit(rng: random.Random, n: int, allow_none: bool) -> list:
     position = rng.randint(1, n + (1 if allow_none else 0))
     rels = [0] * n
@@ -225,7 +254,7 @@ def _rr(rng: random.Random, data: dict) -> dict:
 
 def _queries(rng: random.Random, data: dict) -> dict:
     old = data["list_of_rels"]
-    keys = list(old) if isinstance(old, dict) else None
+    keys = list(old) if isinstance(old, Mapping) else None
     lists = list(old.values()) if keys else list(old)
     if data.get("_kind") == "mrr":
         new = [_first_hit(rng, len(q), allow_none=True) for q in lists]
@@ -310,7 +339,7 @@ def _rr_task(d) -> str:
 
 def _queries_text(d) -> str:
     q = d["list_of_rels"]
-    items = q.items() if isinstance(q, dict) else ((f"q{i}", r) for i, r in enumerate(q, start=1))
+    items = q.items() if isinstance(q, Mapping) else ((f"q{i}", r) for i, r in enumerate(q, start=1))
     return "; ".join(f"{name}: [{_nums(r)}]" for name, r in items)
 
 
@@ -483,7 +512,7 @@ _EXERCISES = [
     # -- precision, recall, F -----------------------------------------------------------------------------
     _e("p-at-2-doc001", "precision_recall", "precision_at_k", {"rels": [1, 0], "k": 2, "total_relevant": 3},
        _p_task, ["One hit in two slots."], intro="Document 001: l(1) = 1, l(2) = 0.", source="doc 001",
-       randomize=_rels),
+       randomize=_precision_longer),
     _e("p-at-5", "precision_recall", "precision_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "total_relevant": 6},
        _p_task, ["Count the hits among the first five."], randomize=_rels),
     _e("r-at-5", "precision_recall", "recall_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "n_relevant": 6},
@@ -559,7 +588,11 @@ def variant(exercise_id: str, seed) -> Exercise:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed = {seed!r} must be a whole number (one per student)")
     rng = random.Random(f"{exercise_id}:{seed}")
-    data = base.randomize(rng, dict(base.data))
+    names = inspect.signature(METRICS[base.metric].func).parameters
+    worked = {k: v for k, v in _thaw(base.data).items() if k in names}
+    data = base.randomize(rng, _thaw(base.data))
+    while {k: v for k, v in data.items() if k in names} == worked:  # never the worked numbers again
+        data = base.randomize(rng, _thaw(base.data))
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
                     hints=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source, randomize=base.randomize, seed=seed)
 
