@@ -263,7 +263,7 @@ def _queries(rng: random.Random, data: dict) -> dict:
     else:
         new = [_binary_list(rng, len(q)) for q in lists]
     out = dict(data, list_of_rels=dict(zip(keys, new)) if keys else new)
-    if isinstance(data.get("n_relevant"), list):
+    if isinstance(data.get("n_relevant"), (list, tuple)):
         out["n_relevant"] = [sum(q) + rng.randint(0, 2) for q in new]
     return out
 
@@ -356,7 +356,7 @@ def _ap_task(d) -> str:
 
 def _map_task(d) -> str:
     totals = ""
-    if isinstance(d.get("n_relevant"), list):
+    if isinstance(d.get("n_relevant"), (list, tuple)):
         totals = f" The queries have {', '.join(map(str, d['n_relevant']))} relevant documents in all."
     else:
         totals = " Every relevant document appears in its list."

@@ -153,3 +153,14 @@ def test_exercises_are_read_only():
 def test_a_variant_never_repeats_the_worked_numbers(exercise_id):
     base = lt.exercises.get(exercise_id)
     assert all(lt.exercises.variant(exercise_id, seed).call != base.call for seed in range(1, 21))
+
+
+@pytest.mark.parametrize("seed", [None, 1, 2])
+def test_a_prompt_states_every_fact_the_call_uses(seed):
+    # map-doc004 divides by 4 and 5 relevant documents: the prompt must say so, in every version
+    ex = lt.exercises.variant("map-doc004", seed)
+    counts = ex.kwargs()["n_relevant"]
+    assert f"have {', '.join(map(str, counts))} relevant documents" in ex.prompt
+    for exercise in lt.exercises.all():
+        if "n_relevant" in exercise.kwargs() and exercise.metric != "mean_average_precision":
+            assert f"{exercise.kwargs()['n_relevant']} relevant document" in exercise.prompt, exercise.id
