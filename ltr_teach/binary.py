@@ -76,6 +76,14 @@ def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, t
     convention : str, optional
         A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
+    Returns
+    -------
+    Explanation
+        ``.exact`` is 1/rank of the first relevant item, or 0; ``.steps`` run from rank 1 down to
+        that item (the whole list, or the top ``k``, when there is none).
+        With ``scores`` the steps also show each rank's document, score and tie group, and
+        ``.params["order"]`` holds the document ids in ranked order.
+
     Examples
     --------
     眼霜: 小棕瓶精华, 小棕瓶眼霜, 面霜, and the wanted 小棕瓶眼霜 is second.
@@ -123,6 +131,13 @@ def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
         Each ranking is 0/1 relevance in ranked order.
     threshold, k
         As in :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the mean of the reciprocal ranks; ``.steps`` has one row per query (its
+        ``first`` relevant rank, ``rr`` and the running ``sum``); ``.parts[query]`` is each query's
+        :func:`reciprocal_rank`.
 
     Examples
     --------
@@ -179,6 +194,14 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     convention : str, optional
         A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
+    Returns
+    -------
+    Explanation
+        ``.exact`` is hits/k, a fraction; ``.steps`` has one row per rank of the top ``k``: ``rel``,
+        ``hits`` so far and the ``precision`` at that rank.
+        With ``scores`` the steps also show each rank's document, score and tie group, and
+        ``.params["order"]`` holds the document ids in ranked order.
+
     Examples
     --------
     Document 001: l(1) = 1, l(2) = 0, so P@2 = (1 + 0) / 2.
@@ -229,6 +252,14 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
     convention : str, optional
         A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
+    Returns
+    -------
+    Explanation
+        ``.exact`` is hits/``n_relevant`` (0 when nothing is relevant); ``.steps`` has one row per
+        rank of the top ``k`` with the ``recall`` at that rank.
+        With ``scores`` the steps also show each rank's document, score and tie group, and
+        ``.params["order"]`` holds the document ids in ranked order.
+
     Examples
     --------
     Two of the four relevant documents in the top 3:
@@ -268,6 +299,26 @@ def f_beta(rels, k, beta=1, n_relevant=None, threshold=None) -> Explanation:
 
     β > 1 weighs recall more, β < 1 precision more; β = 1 gives F1 = 2PR / (P + R). Documents 000 and
     003 print other formulas; see ``lt.examples.ERRATA``.
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order (or grades with ``threshold=``).
+    k : int >= 1
+        The cut-off: precision and recall of the top ``k``.
+    beta : positive number
+        The weight of recall against precision (default 1: F1); fractions such as ``1/2`` stay exact.
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list).
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is F-beta at k (0 when P and R are both 0); ``.steps`` show precision, recall and
+        F at each rank of the top ``k``; ``.parts["precision"]`` and ``.parts["recall"]`` are
+        :func:`precision_at_k` and :func:`recall_at_k`.
 
     Examples
     --------
@@ -336,6 +387,15 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
         How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
     convention : str, optional
         A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the AP, a fraction; ``.steps`` has one row per rank: ``rel``, ``hits``,
+        ``precision`` at the rank, the ``counted`` precision (0 at a miss) and the running ``sum``;
+        ``.params["n_relevant"]`` is the divisor used.
+        With ``scores`` the steps also show each rank's document, score and tie group, and
+        ``.params["order"]`` holds the document ids in ranked order.
 
     Examples
     --------
@@ -411,8 +471,18 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
     Parameters
     ----------
     list_of_rels : list of rankings, or dict ``{query: ranking}``
+        Each ranking is 0/1 relevance in ranked order (or grades with ``threshold=``).
     n_relevant : int, list of int (one per query), dict, or None
-        Relevant documents per query in the whole collection.
+        Relevant documents per query in the whole collection (default: those in each list).
+    k, threshold
+        As in :func:`average_precision`; MAP@k averages the queries' AP@k.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the mean of the APs; ``.steps`` has one row per query (its divisor
+        ``n_relevant``, ``ap`` and the running ``sum``); ``.parts[query]`` is each query's
+        :func:`average_precision`.
 
     Examples
     --------
@@ -475,6 +545,21 @@ def interpolated_precision(rels, n_relevant=None, recall=None) -> Explanation:
     value is the area under the interpolated precision-recall curve (all-point interpolated AP):
     the interpolated precision at each relevant rank, summed, divided by ``n_relevant``.
 
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order.
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list); must be >= 1.
+    recall : number in [0, 1], optional
+        One recall level; without it the value is the all-point interpolated AP.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the interpolated precision at ``recall`` (or the all-point interpolated AP);
+        ``.steps`` has one row per rank: ``precision``, ``recall`` and ``interpolated`` precision.
+
     Examples
     --------
     MAC口红 (1, 1, 0, 0, 1, 0, 0): precision 3/5 at rank 5 (recall 1); at recall 1/2 the best
@@ -511,6 +596,19 @@ def interpolated_precision(rels, n_relevant=None, recall=None) -> Explanation:
 
 def eleven_point_ap(rels, n_relevant=None) -> Explanation:
     """11-point interpolated AP: the mean interpolated precision at recall 0, 0.1, ..., 1.0.
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order.
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list); must be >= 1.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the mean over the 11 levels; ``.steps`` has one row per recall ``level`` with
+        its ``interpolated`` precision; ``.parts["pr"]`` is the :func:`interpolated_precision` table.
 
     Examples
     --------
