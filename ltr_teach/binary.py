@@ -14,7 +14,7 @@ import sympy
 from sympy import Integer, Rational
 
 from ._numbers import fmt_decimal, to_exact, to_float
-from ._validate import as_count, as_k, as_queries, as_rels, as_sequence
+from ._validate import as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
 from .conventions import get_convention, resolve
 from .explanation import Column, Explanation
 from .ordering import annotate, ranked_from_scores
@@ -373,10 +373,13 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     rels : sequence of 0/1
         Relevance in ranked order (or grades with ``threshold=``).
     n_relevant : int, optional
-        Relevant documents in the whole collection (default: those in the list). Under
-        ``convention="lightgbm"`` with ``k`` the divisor is min(relevant, k), as LightGBM's map@k.
+        Relevant documents in the whole collection (default: those in the whole list, not only
+        the top ``k``). Under ``convention="lightgbm"`` or ``"xgboost"`` with ``k`` the divisor is
+        min(relevant, k), as their map@k.
     k : int >= 1 or None
-        Only the top ``k`` count (AP@k).
+        Only the top ``k`` count (AP@k): a relevant item below rank ``k`` adds precision 0 but still
+        counts in the divisor, as in trec_eval's ``map_cut_k``, ir_measures' ``AP@k`` and ranx's
+        ``map@k``. So AP@k can stay below 1 even when the top ``k`` are all relevant.
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
     scores : sequence of numbers, optional
@@ -409,6 +412,12 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
 
     >>> lt.average_precision([1, 0, 1, 0, 1], n_relevant=5).exact   # (1 + 2/3 + 3/5) / 5
     34/75
+
+    AP@2 of the same ranking, with the default divisor: only the hit at rank 1 is counted, but the
+    divisor is still the 3 relevant items of the whole list, as trec_eval's map_cut_k divides:
+
+    >>> lt.average_precision([1, 0, 1, 0, 1], k=2).exact   # (1/1) / 3
+    1/3
 
     LightGBM's map@3 divides by min(relevant in the group, 3): hits at ranks 2 and 3 of a group with
     three relevant items give (1/2 + 2/3) / 3 = 7/18.
@@ -453,10 +462,11 @@ def _per_query(n_relevant, queries):
     if n_relevant is None or isinstance(n_relevant, (numbers.Number, str)):
         return {q: n_relevant for q, _ in queries}  # one count for every query, checked by average_precision
     if isinstance(n_relevant, Mapping):
-        missing = [q for q, _ in queries if q not in n_relevant]
+        counts = by_query_name(n_relevant, "n_relevant")  # keys matched as text, like the query names
+        missing = [q for q, _ in queries if q not in counts]
         if missing:
             raise ValueError(f"n_relevant has no entry for query {missing[0]!r}; give one count per query")
-        return {q: n_relevant[q] for q, _ in queries}
+        return {q: counts[q] for q, _ in queries}
     counts = as_sequence(n_relevant, "n_relevant")
     if len(counts) != len(queries):
         raise ValueError(
