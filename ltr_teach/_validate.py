@@ -147,4 +147,5 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
     return items
 
 
-__all__ = ["as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name", "_short"]
+__all__ = ["as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
+           "_short"]

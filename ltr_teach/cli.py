@@ -209,8 +209,8 @@ def _add_eval(sub) -> None:
     def run(args) -> int:
         from .evaluate import evaluate
 
-        result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention, missing=args.missing,
-                          progress=None)
+        result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
+                          missing=args.missing, progress=None)
         print(result.table(per_query=args.per_query))
         return 0
 

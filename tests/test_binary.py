@@ -242,7 +242,7 @@ class TestAPAtKDivisor:
     """AP@k divides by every relevant item of the list (the whole collection with n_relevant=), not by
     the relevant items in the top k nor min(relevant, k): trec_eval's map_cut_k and ranx's map@k agree."""
 
-    RANKINGS = [[1, 0, 0, 0, 0, 0, 1, 1], [0, 1, 1, 1, 1, 1, 0, 1], [0, 0, 0, 0, 0, 0, 1, 0], [1, 1, 1, 1, 1, 0, 0, 1]]
+    RANKINGS = ((1, 0, 0, 0, 0, 0, 1, 1), (0, 1, 1, 1, 1, 1, 0, 1), (0, 0, 0, 0, 0, 0, 1, 0), (1, 1, 1, 1, 1, 0, 0, 1))
 
     def test_by_hand(self):
         # 1, 0, 0, 0, 0 | 0, 1, 1 at k = 5: one hit at rank 1 (precision 1); 3 relevant in the list
