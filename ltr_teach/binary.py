@@ -148,23 +148,28 @@ def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
     >>> lt.mrr({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}).exact
     11/18
     """
-    queries = as_queries(list_of_rels)
-    parts, rows, total = {}, [], Integer(0)
-    for q, rels in queries:
-        ex = reciprocal_rank(rels, threshold=threshold, k=k)
-        parts[q] = ex
-        total = total + ex.exact
-        first = ex.steps[-1]["rank"] if ex.exact != 0 else None
-        rows.append({"query": q, "first": first if first else "none", "rr": ex.exact, "sum": total})
-    exact = total / len(queries)
+    parts = {q: reciprocal_rank(rels, threshold=threshold, k=k) for q, rels in as_queries(list_of_rels)}
+    rows, exact, substitution = _mean_over_queries(
+        parts, "rr", lambda ex: {"first": ex.steps[-1]["rank"] if ex.exact != 0 else "none"})
     return Explanation(
         metric="mrr", name="MRR" if k is None else f"MRR@{k}", exact=exact,
         columns=(Column("query", "query"), Column("first", "first relevant rank"),
                  Column("rr", "reciprocal rank"), Column("sum", "sum so far")),
-        steps=tuple(rows), parts=parts, params={"threshold": threshold, "k": k, "n_queries": len(queries)},
+        steps=rows, parts=parts, params={"threshold": threshold, "k": k, "n_queries": len(parts)},
         formula=r"\mathrm{MRR} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \frac{1}{\mathrm{rank}_q}",
-        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["rr"]) for r in rows), len(rows)),
+        substitution=substitution,
     )
+
+
+def _mean_over_queries(parts: dict, key: str, columns) -> tuple:
+    """The per-query rows (query, ``columns(ex)``, the value under ``key``, the running sum), the exact
+    mean of the queries' values and its LaTeX substitution."""
+    rows, total = [], Integer(0)
+    for q, ex in parts.items():
+        total = total + ex.exact
+        rows.append({"query": q, **columns(ex), key: ex.exact, "sum": total})
+    substitution = r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r[key]) for r in rows), len(rows))
+    return tuple(rows), total / len(rows), substitution
 
 
 def _cut(k, n, note_list):
@@ -185,22 +190,16 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     k : int >= 1
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
-    scores : sequence of numbers, optional
-        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
-    docids : sequence of str, optional
-        Document ids, shown in the steps and used by ``ties="docid_desc"``.
-    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
-    convention : str, optional
-        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
+    scores, docids, ties, convention
+        Rank by the model's scores under a tie rule or a tool's convention, as in
+        :func:`reciprocal_rank`.
 
     Returns
     -------
     Explanation
         ``.exact`` is hits/k, a fraction; ``.steps`` has one row per rank of the top ``k``: ``rel``,
         ``hits`` so far and the ``precision`` at that rank.
-        With ``scores`` the steps also show each rank's document, score and tie group, and
-        ``.params["order"]`` holds the document ids in ranked order.
+        With ``scores``, document columns as in :func:`reciprocal_rank`.
 
     Examples
     --------
@@ -243,22 +242,16 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
         Relevant documents in the whole collection (default: those in the list).
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
-    scores : sequence of numbers, optional
-        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
-    docids : sequence of str, optional
-        Document ids, shown in the steps and used by ``ties="docid_desc"``.
-    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
-    convention : str, optional
-        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
+    scores, docids, ties, convention
+        Rank by the model's scores under a tie rule or a tool's convention, as in
+        :func:`reciprocal_rank`.
 
     Returns
     -------
     Explanation
         ``.exact`` is hits/``n_relevant`` (0 when nothing is relevant); ``.steps`` has one row per
         rank of the top ``k`` with the ``recall`` at that rank.
-        With ``scores`` the steps also show each rank's document, score and tie group, and
-        ``.params["order"]`` holds the document ids in ranked order.
+        With ``scores``, document columns as in :func:`reciprocal_rank`.
 
     Examples
     --------
@@ -382,14 +375,9 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
         ``map@k``. So AP@k can stay below 1 even when the top ``k`` are all relevant.
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
-    scores : sequence of numbers, optional
-        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
-    docids : sequence of str, optional
-        Document ids, shown in the steps and used by ``ties="docid_desc"``.
-    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
-    convention : str, optional
-        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
+    scores, docids, ties, convention
+        Rank by the model's scores under a tie rule or a tool's convention, as in
+        :func:`reciprocal_rank`.
 
     Returns
     -------
@@ -397,8 +385,7 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
         ``.exact`` is the AP, a fraction; ``.steps`` has one row per rank: ``rel``, ``hits``,
         ``precision`` at the rank, the ``counted`` precision (0 at a miss) and the running ``sum``;
         ``.params["n_relevant"]`` is the divisor used.
-        With ``scores`` the steps also show each rank's document, score and tie group, and
-        ``.params["order"]`` holds the document ids in ranked order.
+        With ``scores``, document columns as in :func:`reciprocal_rank`.
 
     Examples
     --------
@@ -504,20 +491,15 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
     """
     queries = as_queries(list_of_rels)
     counts = _per_query(n_relevant, queries)
-    parts, rows, total = {}, [], Integer(0)
-    for q, rels in queries:
-        ex = average_precision(rels, n_relevant=counts[q], k=k, threshold=threshold)
-        parts[q] = ex
-        total = total + ex.exact
-        rows.append({"query": q, "n_relevant": ex.params["n_relevant"], "ap": ex.exact, "sum": total})
-    exact = total / len(queries)
+    parts = {q: average_precision(rels, n_relevant=counts[q], k=k, threshold=threshold) for q, rels in queries}
+    rows, exact, substitution = _mean_over_queries(parts, "ap", lambda ex: {"n_relevant": ex.params["n_relevant"]})
     return Explanation(
         metric="mean_average_precision", name="MAP" if k is None else f"MAP@{k}", exact=exact,
         columns=(Column("query", "query"), Column("n_relevant", "relevant in all"), Column("ap", "AP"),
                  Column("sum", "sum so far")),
-        steps=tuple(rows), parts=parts, params={"k": k, "threshold": threshold, "n_queries": len(queries)},
+        steps=rows, parts=parts, params={"k": k, "threshold": threshold, "n_queries": len(parts)},
         formula=r"\mathrm{MAP} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \mathrm{AP}_q",
-        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["ap"]) for r in rows), len(rows)),
+        substitution=substitution,
     )
 
 

@@ -162,33 +162,13 @@ def _int(text: str, name: str) -> int:
     return value
 
 
-def _add_examples(sub) -> None:
+def _add_listing(sub, name: str, summary: str, text) -> None:
+    """A subcommand that prints ``text()``."""
     def run(args) -> int:
-        from .examples import format_examples
-
-        print(format_examples())
+        print(text())
         return 0
 
-    sub.add_parser("examples", help="list the worked examples of the five documents").set_defaults(run=run)
-
-
-def _add_errata(sub) -> None:
-    def run(args) -> int:
-        from .examples import format_errata
-
-        print(format_errata())
-        return 0
-
-    sub.add_parser("errata", help="list what the five documents get wrong").set_defaults(run=run)
-
-
-def _add_conventions(sub) -> None:
-    def run(args) -> int:
-        print(format_conventions())
-        return 0
-
-    sub.add_parser("conventions", help="list the tools' conventions (--convention) and the tie rules (--ties)") \
-        .set_defaults(run=run)
+    sub.add_parser(name, help=summary).set_defaults(run=run)
 
 
 def format_conventions() -> str:
@@ -201,6 +181,15 @@ def format_conventions() -> str:
     lines += ["", "tie rules (--ties), used when --scores are given:", ""]
     lines += [f"  {name.ljust(width)}  {rule}" for name, rule in TIE_RULES.items()]
     return "\n".join(lines)
+
+
+def _add_listings(sub) -> None:
+    from .examples import format_errata, format_examples
+
+    _add_listing(sub, "conventions", "list the tools' conventions (--convention) and the tie rules (--ties)",
+                 format_conventions)
+    _add_listing(sub, "examples", "list the worked examples of the five documents", format_examples)
+    _add_listing(sub, "errata", "list what the five documents get wrong", format_errata)
 
 
 def _add_eval(sub) -> None:
@@ -232,7 +221,7 @@ def _add_eval(sub) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_explain, _add_conventions, _add_examples, _add_errata, _add_eval):
+    for add in (_add_explain, _add_listings, _add_eval):
         add(sub)
     return parser
 

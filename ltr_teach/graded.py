@@ -335,8 +335,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
         ``.exact`` is DCG/IDCG (or the ``zero`` rule's value); ``.steps`` put each rank's DCG row
         beside the ideal list's (``ideal_grade``, ``ideal_contribution``, ``idcg``);
         ``.parts["dcg"]`` and ``.parts["idcg"]`` are the two explanations divided.
-        With ``scores`` the steps also show each rank's document, score and tie group, and
-        ``.params["order"]`` holds the document ids in ranked order.
+        With ``scores``, document columns as in :func:`dcg`.
 
     Examples
     --------
@@ -446,8 +445,7 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
         ``.exact`` is the ERR, a fraction; ``.steps`` has one row per rank: ``R`` (the stop
         probability of its grade), ``reach`` (the chance the user gets there), ``stop``,
         ``contribution`` (stop / rank) and the running ``cumulative`` ERR.
-        With ``scores`` the steps also show each rank's document, score and tie group, and
-        ``.params["order"]`` holds the document ids in ranked order.
+        With ``scores``, document columns as in :func:`dcg`.
 
     Examples
     --------

@@ -100,10 +100,8 @@ def auc(labels, scores) -> Explanation:
 
     Parameters
     ----------
-    labels : sequence of 0/1
-        1 for a positive item, 0 for a negative; both classes must occur.
-    scores : sequence of numbers
-        The model's score for each item, one per label.
+    labels, scores
+        As in :func:`roc_curve`.
 
     Returns
     -------
