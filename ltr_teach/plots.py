@@ -34,18 +34,16 @@ COLORS = {"bar": "#0072B2", "miss": "#BBBBBB", "line": "#D55E00", "ideal": "#009
 def register_fonts() -> list[str]:
     """Register the bundled fonts with matplotlib; return their family names.
 
-    The families are appended to ``font.sans-serif`` right after DejaVu Sans, so Latin text keeps
-    its usual look and CJK characters fall back to the bundled font (matplotlib >= 3.6 falls back
-    glyph by glyph along the family list). Calling it twice changes nothing.
+    The families are appended to ``font.family`` (after ``sans-serif``, i.e. DejaVu Sans), because
+    matplotlib (>= 3.6) falls back glyph by glyph along that list: Latin text keeps its usual look
+    and each Chinese character comes from the bundled font. Calling it twice changes nothing.
     """
     families = []
     for path in sorted(FONT_DIR.glob("*.[ot]tf")):
         font_manager.fontManager.addfont(str(path))
         families.append(font_manager.FontProperties(fname=str(path)).get_name())
-    current = list(matplotlib.rcParams["font.sans-serif"])
-    head = [f for f in current if f == "DejaVu Sans"] or ["DejaVu Sans"]
-    rest = [f for f in current if f not in head and f not in families]
-    matplotlib.rcParams["font.sans-serif"] = head + families + rest
+    current = list(matplotlib.rcParams["font.family"])
+    matplotlib.rcParams["font.family"] = current + [f for f in families if f not in current]
     return families
 
 
