@@ -30,7 +30,7 @@ from matplotlib.figure import Figure
 from ._numbers import to_exact
 from ._validate import as_grades, as_rels, as_sequence
 from .graded import DISCOUNTS, GAINS, ZERO_RULES
-from .plots import render_png
+from .plots import legend_html, render_png
 from .registry import lookup
 
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
@@ -75,11 +75,15 @@ class RankingEditor:
 
     Examples
     --------
-    >>> import ltr_teach as lt
+    Grades 3, 2, 3: DCG = 7/1 + 3/log2(3) + 7/2, while the ideal order 3, 3, 2 gives
+    IDCG = 7/1 + 7/log2(3) + 3/2.
+
     >>> ed = RankingEditor(["MAC口红", "神仙水", "兰蔻粉水"], [3, 2, 3])
-    >>> ed.explanation.result_line()
-    'NDCG ≈ 0.946893'
-    >>> ed.move(2, 1)      # 兰蔻粉水 (grade 3) up to rank 2: the ideal order 3, 3, 2
+    >>> ed.explanation.exact
+    (3/log2(3) + 21/2)/(7/log2(3) + 17/2)
+    >>> round(float(ed.explanation), 6)
+    0.959454
+    >>> ed.move(2, 1)      # 兰蔻粉水 (grade 3) up to rank 2: now the ranking is the ideal order
     >>> ed.items, ed.grades
     (('MAC口红', '兰蔻粉水', '神仙水'), (3, 3, 2))
     >>> ed.explanation.exact
@@ -366,8 +370,10 @@ class RankingEditor:
         self.table.add_class("ltr-table")
         self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
         self.plot.add_class("ltr-plot")
+        self._legend = W.HTML()
+        self._legend.add_class("ltr-legend")
         self.widget = W.VBox([
-            self._title, W.HBox([rows_box, controls_box]), self._result, self._error, self.plot, self.table,
+            self._title, W.HBox([rows_box, controls_box]), self._result, self._error, self.plot, self._legend, self.table,
         ])
         self.widget.add_class("ltr-editor")
 
@@ -520,7 +526,8 @@ class RankingEditor:
         self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
         self.table.value = ex._repr_html_()
         names = None if self._labelled else self._items
-        self.plot.value = render_png(ex, names=names, figure=self._figure)
+        self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
+        self._legend.value = legend_html(self._figure)
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
