@@ -117,7 +117,7 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
     colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
     if ex.metric == "reciprocal_rank":
         heights = [1.0 / r["rank"] for r in rows]
-        ax.bar(ranks, heights, color=colors, width=0.6)
+        ax.bar(ranks, heights, color=colors, width=0.6, label="1 / rank")
         ax.set_ylabel("1 / rank (blue: relevant)")
     elif ex.metric == "recall_at_k":
         ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
@@ -239,7 +239,7 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
 
         _, ax = plt.subplots(figsize=(7, 3.6))
     plotter(ex, ax, names)
-    if legend:
+    if legend and ax.get_legend_handles_labels()[0]:
         ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False)
     if title:
         ax.set_title(short_title(ex), fontsize=10)
