@@ -705,7 +705,8 @@ def erratum_card(erratum) -> Card:
     rows = [("where", er.where), ("document says", er.printed), ("correct", er.correct), ("why", er.explanation)]
     if er.call is not None:
         rows.append(("computed by", str(er.call)))
-    return Card(f"erratum {er.id} ({er.document})", rows, "corrected", False)
+    verdict = "the document is wrong here; the correct version is above"
+    return Card(f"erratum {er.id} ({er.document})", rows, verdict, False)
 
 
 __all__ = ["RankingEditor", "MultiQueryEditor", "Card", "example_card", "erratum_card"]
