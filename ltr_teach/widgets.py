@@ -522,7 +522,13 @@ class RankingEditor:
                     control.min = max(1, max(self._grades))
                     control.value = self._options["g_max"]
                 else:
-                    control.value = self._options.get(key)
+                    value = self._options.get(key)
+                    listed = [o[1] if isinstance(o, tuple) else o for o in getattr(control, "options", ())]
+                    if isinstance(control, W.Dropdown) and value not in listed:
+                        # a value set in code beyond the listed choices (k = 20, beta = 3/2): list it too
+                        control.options = [o if isinstance(o, tuple) else (str(o), o) for o in control.options] + \
+                            [(str(value), value)]
+                    control.value = value
         finally:
             self._syncing = False
 

@@ -361,3 +361,13 @@ def test_erratum_card_and_bad_ids():
     assert "查准率" in text and "the document is wrong here" in text
     with pytest.raises(ValueError, match="is not a worked example or erratum"):
         example_card("no-such-example")
+
+
+def test_option_values_beyond_the_listed_choices():
+    ed = RankingEditor(["a", "b", "c"], [1, 0, 1], metric="p", k=2)
+    ed.set_option("k", 6)                  # 2 hits in 6 slots (ranks 4..6 are empty)
+    assert ed.explanation.exact == sympy.Rational(1, 3)
+    assert find(ed.widget, "ltr-option-k")[0].value == 6
+    f = RankingEditor(["a", "b", "c"], [1, 0, 1], metric="f1", k=3)
+    f.set_option("beta", sympy.Rational(3, 2))   # P = 2/3, R = 2/2: (13/4)(2/3) / ((9/4)(2/3) + 1) = 13/15
+    assert f.explanation.exact == sympy.Rational(13, 15) and f.explanation.name == "F3/2@3"
