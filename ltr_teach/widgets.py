@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import numbers
 from collections import Counter
+from typing import ClassVar
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -201,9 +202,8 @@ class RankingEditor:
             return default
         if isinstance(max_grade, bool) or not isinstance(max_grade, numbers.Integral) or max_grade < 1:
             raise ValueError(f"max_grade must be an integer >= 1; got {max_grade!r}")
-        if self._binary or self._labelled:
-            if max_grade != 1:
-                raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
+        if (self._binary or self._labelled) and max_grade != 1:
+            raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
         if max(self._grades) > max_grade:
             raise ValueError(f"max_grade = {max_grade} is below the highest grade given ({max(self._grades)})")
         return int(max_grade)
@@ -580,7 +580,7 @@ class MultiQueryEditor:
     5/6
     """
 
-    _SINGLE = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision"}
+    _SINGLE: ClassVar[dict] = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision"}
 
     def __init__(self, queries, metric="mrr", n_relevant=None, **metric_kwargs):
         self._info = lookup(metric)
@@ -715,4 +715,4 @@ def erratum_card(erratum) -> Card:
     return Card(f"erratum {er.id} ({er.document})", rows, verdict, False)
 
 
-__all__ = ["RankingEditor", "MultiQueryEditor", "Card", "example_card", "erratum_card"]
+__all__ = ["Card", "MultiQueryEditor", "RankingEditor", "erratum_card", "example_card"]
