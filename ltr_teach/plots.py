@@ -263,6 +263,7 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
     if title:
         ax.set_title(short_title(ex), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)  # grid under the data, as when the widgets draw the data over a cached grid
     return ax
 
 
@@ -315,7 +316,9 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
 
 def _blit_png(fig: Figure, ax, key) -> bytes:
     """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
-    moving = [*ax.patches, *ax.lines, *ax.collections, ax.title]
+    # The spines are drawn above the data (zorder 2.5), so they are redrawn with it, in zorder.
+    moving = sorted([*ax.patches, *ax.lines, *ax.collections, ax.title, *ax.spines.values()],
+                    key=lambda a: a.get_zorder())
     for artist in moving:
         artist.set_animated(True)
     canvas = fig.canvas
