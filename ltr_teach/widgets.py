@@ -37,6 +37,8 @@ from .registry import lookup
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
 _BINARY = "rels"
 _BETAS = (0.5, 1, 2, 3)
+#: Metrics whose cut-off k cannot be None; their editors start at k = the length of the list.
+_K_REQUIRED = ("precision_at_k", "recall_at_k", "f_beta")
 
 
 class RankingEditor:
@@ -184,8 +186,7 @@ class RankingEditor:
                     f"n_relevant = {n_rel!r} must be an integer >= {found}, the relevant items already in the ranking"
                 )
             self._missing_relevant = 0 if n_rel is None else int(n_rel) - found
-        if self._info.options and "k" in self._info.options and self._info.takes == _BINARY \
-                and self._info.name in ("precision_at_k", "recall_at_k", "f_beta") and options.get("k") is None:
+        if self._info.name in _K_REQUIRED and options.get("k") is None:
             options["k"] = len(self._items)
         if self._info.name == "err" and "g_max" not in options:
             options["g_max"] = max(3, max(self._grades))
@@ -432,7 +433,7 @@ class RankingEditor:
                                                    tooltips=[d.description for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
-            required = self._info.name in ("precision_at_k", "recall_at_k", "f_beta")
+            required = self._info.name in _K_REQUIRED
             # 0 stands for "all" (k=None): a Dropdown shows the value None as an empty selection
             choices = ([] if required else [("all", 0)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
             controls["k"] = W.Dropdown(options=choices, value=k or 0, description="k (cut-off)",
