@@ -3,19 +3,26 @@
 :class:`RankingEditor` shows a ranking (item names as in the documents, e.g. 小棕瓶眼霜, MAC口红,
 神仙水), a grade slider and move-up/move-down buttons per item, controls for the metric's
 variants (generated from ``lt.METRICS[metric].options`` and the registries ``lt.GAINS``,
-``lt.DISCOUNTS``, ``lt.ZERO_RULES``), and a live panel: the result line, the explanation table
-and a plot (:func:`ltr_teach.plots.render_png`).
+``lt.DISCOUNTS``, ``lt.ZERO_RULES``), and a live panel: the result line, the plot
+(:func:`ltr_teach.plots.render_png`) with its legend, and the explanation table. For AUC and the
+ROC curve the editor takes 0/1 labels and ``scores=[...]`` and shows a label slider and a score
+slider per item (the scores decide the order, so there are no move buttons).
+:class:`MultiQueryEditor` puts one editor per query in tabs under a live MRR or MAP.
+:func:`example_card` and :func:`erratum_card` show a document's number beside the exact one.
 
 All the logic lives in plain methods that tests call without a browser: :meth:`~RankingEditor.set_grade`,
 :meth:`~RankingEditor.move`, :meth:`~RankingEditor.set_option`, :meth:`~RankingEditor.set_score`,
 :attr:`~RankingEditor.explanation`. The ipywidgets controls only call those methods.
 
-CSS classes (for browser tests): ``ltr-editor`` (the container), ``ltr-row`` and ``ltr-row-<rank>``
-(one row per rank), ``ltr-name``, ``ltr-grade-slider``, ``ltr-score-slider``, ``ltr-move-up``,
-``ltr-move-down``, ``ltr-option`` plus ``ltr-option-<name>`` (``ltr-option-gain``,
-``ltr-option-discount``, ``ltr-option-k``, ``ltr-option-ideal``, ``ltr-option-g_max``,
-``ltr-option-zero``, ``ltr-option-n_relevant``, ``ltr-option-beta``), ``ltr-result`` (the result
-line), ``ltr-error`` (why the last change was refused), ``ltr-table``, ``ltr-plot``.
+CSS classes (for browser tests): ``ltr-editor`` (the container), ``ltr-title``, ``ltr-rows``,
+``ltr-row`` and ``ltr-row-<rank>`` (one row per rank), ``ltr-name``, ``ltr-grade-slider``,
+``ltr-score-slider``, ``ltr-move-up``, ``ltr-move-down``, ``ltr-options``, ``ltr-option`` plus
+``ltr-option-<name>`` (``ltr-option-gain``, ``ltr-option-discount``, ``ltr-option-k`` (its "all"
+entry has the value 0), ``ltr-option-ideal``, ``ltr-option-g_max``, ``ltr-option-zero``,
+``ltr-option-n_relevant``, ``ltr-option-beta``), ``ltr-result`` (the result line), ``ltr-error``
+(why the last change was refused), ``ltr-plot`` (an ``Image`` whose PNG changes on every
+redraw), ``ltr-legend``, ``ltr-table``; ``ltr-multi-editor`` and ``ltr-query-tabs`` for
+:class:`MultiQueryEditor`; ``ltr-card`` for the cards' HTML.
 """
 
 from __future__ import annotations
