@@ -201,8 +201,10 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
     ax.set_ylabel("true positive rate (TPR)")
 
 
-_LEGEND_PLACES = {_plot_gain_sums: "upper left", _plot_err: "upper left", _plot_precision: "upper left",
-                  _plot_per_query: "upper left", _plot_pr_curve: "lower left", _plot_roc: "lower right"}
+#: Where each kind of plot keeps its legend, and in how many columns: a row above the bars, a column in
+#: the empty corner of a curve.
+_LEGEND_PLACES = {_plot_gain_sums: ("upper left", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
+                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
@@ -259,7 +261,8 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
         _, ax = plt.subplots(figsize=(7, 3.6))
     plotter(ex, ax, names)
     if legend and ax.get_legend_handles_labels()[0]:
-        ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False, ncol=3)
+        place, columns = _LEGEND_PLACES[plotter]
+        ax.legend(loc=place, fontsize=8, frameon=False, ncol=columns)
     if title:
         ax.set_title(short_title(ex), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
