@@ -154,12 +154,12 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
 
 
 def _plot_per_query(ex: Explanation, ax, names) -> None:
-    """MRR and MAP: one bar per query, the mean as a dashed line."""
+    """MRR, MAP and mean NDCG: one bar per query, the mean as a dashed line."""
     rows = ex.steps
-    key = "rr" if ex.metric == "mrr" else "ap"
+    key, label = {"mrr": ("rr", "reciprocal rank"), "mean_average_precision": ("ap", "AP"),
+                  "mean_ndcg": ("ndcg", "NDCG")}[ex.metric]
     xs = list(range(1, len(rows) + 1))
-    ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6,
-           label="reciprocal rank" if key == "rr" else "AP")
+    ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6, label=label)
     ax.axhline(ex.value, color=COLORS["line"], linestyle="--", label=ex.name)
     ax.set_xticks(xs)
     ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
@@ -211,7 +211,7 @@ _PLOTTERS = {
     "err": _plot_err,
     "precision_at_k": _plot_precision, "recall_at_k": _plot_precision, "f_beta": _plot_precision,
     "average_precision": _plot_precision, "reciprocal_rank": _plot_precision,
-    "mrr": _plot_per_query, "mean_average_precision": _plot_per_query,
+    "mrr": _plot_per_query, "mean_average_precision": _plot_per_query, "mean_ndcg": _plot_per_query,
     "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
     "roc_curve": _plot_roc, "auc": _plot_roc,
 }

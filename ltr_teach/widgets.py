@@ -571,13 +571,16 @@ class MultiQueryEditor:
     Parameters
     ----------
     queries : dict
-        ``{query name: (item names, 0/1 relevance)}`` in ranked order.
-    metric : {"mrr", "map"} or their registry names
-        ``"mrr"`` edits each query's reciprocal rank, ``"map"`` each query's average precision.
+        ``{query name: (item names, relevance)}`` in ranked order: 0/1 for MRR and MAP, grades for NDCG.
+    metric : {"mrr", "map", "ndcg"} or their registry names
+        ``"mrr"`` edits each query's reciprocal rank, ``"map"`` each query's average precision,
+        ``"ndcg"`` each query's NDCG (the mean is document 000's NDCG(Q, k),
+        :func:`ltr_teach.examples.mean_ndcg`). For NDCG the variants (gain, discount, k, zero) are
+        shared: changing one in any tab changes it in every tab.
     n_relevant : dict, optional
         For ``"map"``: ``{query name: relevant documents in the collection}``.
     **metric_kwargs
-        Passed to every query's editor (``k``, ``threshold``).
+        Passed to every query's editor (``k``, ``threshold``; for NDCG ``gain``, ``discount``, ``zero``).
 
     Examples
     --------
@@ -593,12 +596,17 @@ class MultiQueryEditor:
     5/6
     """
 
-    _SINGLE: ClassVar[dict] = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision"}
+    _SINGLE: ClassVar[dict] = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision",
+                               "ndcg": "ndcg"}
+    _SHARED: ClassVar[tuple] = ("gain", "discount", "k", "zero")
 
     def __init__(self, queries, metric="mrr", n_relevant=None, **metric_kwargs):
         self._info = lookup(metric)
         if self._info.name not in self._SINGLE:
-            raise ValueError(f"metric must be 'mrr' or 'map' (a mean over queries); got {metric!r}")
+            raise ValueError(f"metric must be 'mrr', 'map' or 'ndcg' (a mean over queries); got {metric!r}")
+        if self._info.name == "ndcg" and "ideal" in metric_kwargs:
+            raise ValueError("ideal (a judged pool) differs per query; MultiQueryEditor's NDCG takes the ideal "
+                             "from each ranking")
         if not isinstance(queries, dict) or not queries:
             raise ValueError("queries must be a non-empty dict {query name: (item names, relevance)}; "
                              f"got {queries!r}")
@@ -615,7 +623,7 @@ class MultiQueryEditor:
                 raise ValueError(f"queries[{name!r}] must be a pair (item names, relevance); got {pair!r}")
             extra = {"n_relevant": counts[name]} if name in counts else {}
             editor = RankingEditor(pair[0], pair[1], self._SINGLE[self._info.name], **metric_kwargs, **extra)
-            editor.on_change(lambda _ed: self._refresh())
+            editor.on_change(self._on_query_change)
             self.editors[name] = editor
         self._result = W.HTML()
         self._result.add_class("ltr-result")
@@ -632,12 +640,33 @@ class MultiQueryEditor:
                               self._legend,
                               self.table, tabs])
         self.widget.add_class("ltr-multi-editor")
+        self._syncing = False
+        self._refresh()
+
+    def _on_query_change(self, editor) -> None:
+        """Recompute the mean; for NDCG first copy the changed tab's variants to the other tabs."""
+        if self._syncing:
+            return
+        if self._info.name == "ndcg":
+            self._syncing = True
+            try:
+                for other in self.editors.values():
+                    for key in self._SHARED:
+                        if other is not editor and other.options[key] != editor.options[key]:
+                            other.set_option(key, editor.options[key])
+            finally:
+                self._syncing = False
         self._refresh()
 
     @property
     def explanation(self):
-        """The current mean over the queries (an MRR or MAP explanation)."""
+        """The current mean over the queries (an MRR, MAP or mean-NDCG explanation)."""
         rankings = {name: list(ed.grades) for name, ed in self.editors.items()}
+        if self._info.name == "ndcg":
+            from .examples import mean_ndcg
+
+            first = next(iter(self.editors.values()))
+            return mean_ndcg(rankings, **{key: first.options[key] for key in self._SHARED})
         kwargs = dict(self._kwargs)
         if self._info.name == "mean_average_precision":
             kwargs["n_relevant"] = {name: ed.options["n_relevant"] for name, ed in self.editors.items()}

@@ -336,7 +336,7 @@ def test_multi_query_editor_map_keeps_n_relevant_per_query():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"queries": {}}, "queries must be a non-empty dict"),
-    ({"queries": {"q": (["a"], [1])}, "metric": "ndcg"}, "metric must be 'mrr' or 'map'"),
+    ({"queries": {"q": (["a"], [1])}, "metric": "err"}, "metric must be 'mrr', 'map' or 'ndcg'"),
     ({"queries": {"q": ["a"]}}, r"queries\['q'\] must be a pair"),
     ({"queries": {"q": (["a"], [1])}, "n_relevant": {"q": 2}}, "n_relevant is for metric 'map' only"),
     ({"queries": {"q": (["a"], [1])}, "metric": "map", "n_relevant": {"x": 2}}, "names query 'x'"),
@@ -394,3 +394,20 @@ def test_fast_redraw_matches_a_fresh_drawing(before, after):
     pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")) for png in (redrawn, fresh)]
     assert pixels[0].shape == pixels[1].shape
     assert (pixels[0] != pixels[1]).any(axis=2).sum() == 0
+
+
+def test_multi_query_editor_mean_ndcg_shares_its_variants():
+    # Document 000's two queries at k = 7; the oracle is the slow exp2 / log2 DCG above.
+    mac, sxs = [3, 2, 3, 0, 1, 2, 2], [2, 2, 3, 1, 2, 3, 1]
+    ed = MultiQueryEditor({"MAC口红": (NAMES, mac), "神仙水": (NAMES, sxs)}, metric="ndcg", k=7)
+    expected = (exp2_dcg(mac) / exp2_dcg(sorted(mac, reverse=True))
+                + exp2_dcg(sxs) / exp2_dcg(sorted(sxs, reverse=True))) / 2
+    assert float(ed.explanation) == pytest.approx(expected, rel=1e-12)
+    ed.editors["神仙水"].set_option("discount", "ln")          # copied to the MAC口红 tab; NDCG ignores the base
+    assert ed.editors["MAC口红"].options["discount"] == "ln"
+    assert float(ed.explanation) == pytest.approx(expected, rel=1e-12)
+    ed.editors["MAC口红"].set_option("k", 1)                  # both at k = 1: grades 3 and 2 against ideal 3 and 3
+    assert ed.editors["神仙水"].options["k"] == 1
+    assert ed.explanation.exact == (1 + sympy.Rational(3, 7)) / 2
+    with pytest.raises(ValueError, match="ideal .* differs per query"):
+        MultiQueryEditor({"q": (["a"], [1])}, metric="ndcg", ideal=[1, 2])
