@@ -14,10 +14,13 @@ widgets use it.
 
 from __future__ import annotations
 
+import html
 import io
+import math
 from pathlib import Path
 
 import matplotlib
+import PIL.Image
 from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -55,12 +58,11 @@ def _f(x) -> float:
 
 
 def _labels(n: int, names) -> list[str]:
+    """Tick labels ``1. 小棕瓶眼霜``; ranks past the names (an ideal pool longer than the list) show the rank alone."""
     if names is None:
         return [str(i) for i in range(1, n + 1)]
     names = list(names)
-    if len(names) < n:
-        raise ValueError(f"names has {len(names)} entries but the explanation has {n} ranks; give one name per rank")
-    return [f"{i}. {name}" for i, name in enumerate(names[:n], start=1)]
+    return [f"{i}. {names[i - 1]}" if i <= len(names) else f"{i}." for i in range(1, n + 1)]
 
 
 def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
@@ -72,6 +74,18 @@ def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
         ax.set_xticklabels(labels)
         ax.set_xlabel(xlabel)
     ax.set_xlim(0.4, n + 0.6)
+
+
+def _nice_top(value: float) -> float:
+    """A round upper limit a little above ``value`` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of 10).
+
+    Round limits keep the y axis still while a slider moves the data a little, which keeps the
+    widget's cached axes image valid.
+    """
+    if not value > 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value * 1.05))
+    return next(m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05)
 
 
 def _plot_gain_sums(ex: Explanation, ax, names) -> None:
@@ -95,8 +109,9 @@ def _plot_gain_sums(ex: Explanation, ax, names) -> None:
         ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=label)
         ylabel = "grade, running sum" if ex.metric == "cg" else "gain / discount, running sum"
     ax.set_ylabel(ylabel)
+    heights = [y for _, y in shown] + [line.get_ydata().max() for line in ax.lines if len(line.get_ydata())]
+    ax.set_ylim(0, _nice_top(max(heights, default=0.0)))
     _rank_axis(ax, len(ranks), names if ex.metric != "idcg" else None)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
 
 
 def _plot_err(ex: Explanation, ax, names) -> None:
@@ -109,7 +124,6 @@ def _plot_err(ex: Explanation, ax, names) -> None:
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("probability")
     _rank_axis(ax, len(ranks), names)
-    ax.legend(loc="upper right", fontsize=8, frameon=False)
 
 
 def _plot_precision(ex: Explanation, ax, names) -> None:
@@ -119,7 +133,7 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
     colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
     if ex.metric == "reciprocal_rank":
         heights = [1.0 / r["rank"] for r in rows]
-        ax.bar(ranks, heights, color=colors, width=0.6)
+        ax.bar(ranks, heights, color=colors, width=0.6, label="1 / rank")
         ax.set_ylabel("1 / rank (blue: relevant)")
     elif ex.metric == "recall_at_k":
         ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
@@ -135,7 +149,6 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
         ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
     ax.set_ylim(0, 1.08)
     _rank_axis(ax, len(ranks), names)
-    ax.legend(loc="upper right", fontsize=8, frameon=False)
 
 
 def _plot_per_query(ex: Explanation, ax, names) -> None:
@@ -150,7 +163,6 @@ def _plot_per_query(ex: Explanation, ax, names) -> None:
     ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
     ax.set_xlabel("query")
     ax.set_ylim(0, 1.08)
-    ax.legend(loc="upper right", fontsize=8, frameon=False)
 
 
 def _plot_pr_curve(ex: Explanation, ax, names) -> None:
@@ -169,7 +181,6 @@ def _plot_pr_curve(ex: Explanation, ax, names) -> None:
     ax.set_ylim(0, 1.08)
     ax.set_xlabel("recall")
     ax.set_ylabel("precision")
-    ax.legend(loc="lower left", fontsize=8, frameon=False)
 
 
 def _plot_roc(ex: Explanation, ax, names) -> None:
@@ -185,8 +196,10 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
     ax.set_aspect("equal")
     ax.set_xlabel("false positive rate (FPR)")
     ax.set_ylabel("true positive rate (TPR)")
-    ax.legend(loc="lower right", fontsize=8, frameon=False)
 
+
+_LEGEND_PLACES = {_plot_gain_sums: "upper left", _plot_err: "upper right", _plot_precision: "upper right",
+                  _plot_per_query: "upper right", _plot_pr_curve: "lower left", _plot_roc: "lower right"}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
@@ -199,7 +212,11 @@ _PLOTTERS = {
 }
 
 
-def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True):
+#: Metrics plotted against rank, whose tick labels are item names.
+_RANKED = {m for m, f in _PLOTTERS.items() if f in (_plot_gain_sums, _plot_err, _plot_precision)}
+
+
+def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, legend: bool = True):
     """Draw the picture that explains ``ex`` and return the axes.
 
     Parameters
@@ -212,6 +229,8 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True):
         Item names in ranked order, used as tick labels (Chinese names render with the bundled font).
     title : bool
         Put the result line (``NDCG@7 = ... ≈ 0.944227``) above the plot.
+    legend : bool
+        Draw the legend inside the axes (the widgets show it as HTML instead: :func:`legend_html`).
 
     Returns
     -------
@@ -236,30 +255,105 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True):
 
         _, ax = plt.subplots(figsize=(7, 3.6))
     plotter(ex, ax, names)
+    if legend and ax.get_legend_handles_labels()[0]:
+        ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False)
     if title:
-        ax.set_title(ex.result_line(), fontsize=10)
+        ax.set_title(short_title(ex), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     return ax
 
 
-def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(7, 3.6), dpi: int = 80) -> bytes:
+def short_title(ex: Explanation, limit: int = 28) -> str:
+    """The result line, or ``NDCG@7 ≈ 0.944227`` when the exact form is too long for a plot title."""
+    return ex.result_line() if len(ex.exact_str) <= limit else f"{ex.name} ≈ {ex.decimal_str}"
+
+
+def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(7, 3.6), dpi: int = 80,
+               legend: bool = True) -> bytes:
     """The plot of ``ex`` as PNG bytes, drawn with the Agg backend (no pyplot, no global figure state).
 
-    Passing the same ``figure`` again reuses it, which is what the widgets do on every slider move.
-    The PNG carries no software-version metadata, so the bytes depend only on the picture.
+    Passing the same ``figure`` again redraws into its axes: the data artists and the title are
+    replaced, and when the axes would look the same as last time (same names, limits and labels)
+    only those are drawn over a cached image of the axes (blitting). Text is the slow part of a
+    matplotlib frame, and rotated Chinese tick labels are most of the text, so a slider move that
+    changes only the bars costs a fraction of a full draw. ``legend=False`` leaves the legend out
+    (pair it with :func:`legend_html`). The PNG carries no software-version metadata.
     """
     fig = figure if figure is not None else Figure(figsize=size, dpi=dpi)
-    if fig.canvas is None or not isinstance(fig.canvas, FigureCanvasAgg):
+    if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
-    fig.clear()
-    ax = fig.add_subplot()
-    plot_explanation(ex, ax=ax, names=names)
-    bottom = 0.3 if names is not None and ex.metric not in ("roc_curve", "auc", "interpolated_precision",
-                                                             "eleven_point_ap", "mrr", "mean_average_precision") else 0.15
-    fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=bottom)
+    if len(fig.axes) == 1:
+        ax = fig.axes[0]
+        for container in list(ax.containers):
+            container.remove()
+        for artist in [*ax.patches, *ax.lines, *ax.collections, *ax.texts]:
+            artist.remove()
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+        ax.relim()
+        ax.set_autoscale_on(True)
+        ax.set_aspect("auto")
+    else:
+        fig.clear()
+        ax = fig.add_subplot()
+    plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
+    ax.set_title(short_title(ex), fontsize=10)
+    wide_labels = names is not None and ex.metric in _RANKED
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.24 if wide_labels else 0.15)
+    if figure is None:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+        return buf.getvalue()
+    return _blit_png(fig, ax, key=(ex.metric, None if names is None else tuple(names), len(ex.steps),
+                                   ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
+                                   wide_labels))
+
+
+def _blit_png(fig: Figure, ax, key) -> bytes:
+    """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
+    moving = [*ax.patches, *ax.lines, *ax.collections, ax.title]
+    for artist in moving:
+        artist.set_animated(True)
+    canvas = fig.canvas
+    cache = getattr(fig, "_ltr_background", None)
+    if cache is None or cache[0] != key:
+        canvas.draw()  # everything but the animated artists
+        fig._ltr_background = (key, canvas.copy_from_bbox(fig.bbox))
+    else:
+        canvas.restore_region(cache[1])
+    for artist in moving:
+        ax.draw_artist(artist)
+    width, height = canvas.get_width_height()
+    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
+    image.save(buf, format="png", compress_level=1)
     return buf.getvalue()
 
 
-__all__ = ["plot_explanation", "render_png", "register_fonts", "CJK_FAMILIES", "FONT_DIR"]
+def _swatch(handle) -> str:
+    """A small HTML sample of a legend handle: a bar, a solid or dashed line, or a marker."""
+    if hasattr(handle, "patches"):  # a BarContainer
+        color = matplotlib.colors.to_hex(handle.patches[0].get_facecolor())
+        return f"display:inline-block;width:12px;height:12px;background:{color}"
+    if hasattr(handle, "get_linestyle") and hasattr(handle, "get_color"):  # a Line2D
+        color = matplotlib.colors.to_hex(handle.get_color())
+        style = handle.get_linestyle()
+        if style in ("None", "", " "):
+            return f"display:inline-block;width:9px;height:9px;border-radius:50%;background:{color}"
+        border = {"--": "dashed", ":": "dotted"}.get(style, "solid")
+        return f"display:inline-block;width:22px;height:0;border-top:3px {border} {color}"
+    color = matplotlib.colors.to_hex(handle.get_facecolor()[0])  # a filled area
+    return f"display:inline-block;width:12px;height:12px;background:{color};opacity:0.5"
+
+
+def legend_html(figure: Figure) -> str:
+    """The legend of the figure's plot as one line of HTML: a swatch and a label per series."""
+    if not figure.axes:
+        return ""
+    handles, labels = figure.axes[0].get_legend_handles_labels()
+    pieces = [f"<span style='{_swatch(h)};vertical-align:middle;margin:0 4px 0 12px'></span>{html.escape(label)}"
+              for h, label in zip(handles, labels)]
+    return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
+
+
+__all__ = ["legend_html", "plot_explanation", "render_png", "short_title", "register_fonts", "CJK_FAMILIES", "FONT_DIR"]
