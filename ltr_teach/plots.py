@@ -246,7 +246,7 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
     ['DCG so far', 'IDCG so far (ideal order)']
     """
     if not isinstance(ex, Explanation):
-        raise ValueError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
+        raise TypeError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
     plotter = _PLOTTERS.get(ex.metric)
     if plotter is None:
         raise ValueError(f"no plot for metric {ex.metric!r}; plots exist for {', '.join(_PLOTTERS)}")
@@ -356,4 +356,4 @@ def legend_html(figure: Figure) -> str:
     return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
 
 
-__all__ = ["legend_html", "plot_explanation", "render_png", "short_title", "register_fonts", "CJK_FAMILIES", "FONT_DIR"]
+__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "register_fonts", "render_png", "short_title"]

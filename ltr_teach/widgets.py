@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import numbers
 from collections import Counter
+from typing import ClassVar
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -201,9 +202,8 @@ class RankingEditor:
             return default
         if isinstance(max_grade, bool) or not isinstance(max_grade, numbers.Integral) or max_grade < 1:
             raise ValueError(f"max_grade must be an integer >= 1; got {max_grade!r}")
-        if self._binary or self._labelled:
-            if max_grade != 1:
-                raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
+        if (self._binary or self._labelled) and max_grade != 1:
+            raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
         if max(self._grades) > max_grade:
             raise ValueError(f"max_grade = {max_grade} is below the highest grade given ({max(self._grades)})")
         return int(max_grade)
@@ -522,7 +522,13 @@ class RankingEditor:
                     control.min = max(1, max(self._grades))
                     control.value = self._options["g_max"]
                 else:
-                    control.value = self._options.get(key)
+                    value = self._options.get(key)
+                    listed = [o[1] if isinstance(o, tuple) else o for o in getattr(control, "options", ())]
+                    if isinstance(control, W.Dropdown) and value not in listed:
+                        # a value set in code beyond the listed choices (k = 20, beta = 3/2): list it too
+                        control.options = [o if isinstance(o, tuple) else (str(o), o) for o in control.options] + \
+                            [(str(value), value)]
+                    control.value = value
         finally:
             self._syncing = False
 
@@ -574,7 +580,7 @@ class MultiQueryEditor:
     5/6
     """
 
-    _SINGLE = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision"}
+    _SINGLE: ClassVar[dict] = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision"}
 
     def __init__(self, queries, metric="mrr", n_relevant=None, **metric_kwargs):
         self._info = lookup(metric)
@@ -705,7 +711,8 @@ def erratum_card(erratum) -> Card:
     rows = [("where", er.where), ("document says", er.printed), ("correct", er.correct), ("why", er.explanation)]
     if er.call is not None:
         rows.append(("computed by", str(er.call)))
-    return Card(f"erratum {er.id} ({er.document})", rows, "corrected", False)
+    verdict = "the document is wrong here; the correct version is above"
+    return Card(f"erratum {er.id} ({er.document})", rows, verdict, False)
 
 
-__all__ = ["RankingEditor", "MultiQueryEditor", "Card", "example_card", "erratum_card"]
+__all__ = ["Card", "MultiQueryEditor", "RankingEditor", "erratum_card", "example_card"]
