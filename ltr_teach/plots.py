@@ -121,7 +121,8 @@ def _plot_err(ex: Explanation, ax, names) -> None:
     ax.bar(ranks, [_f(r["stop"]) for r in rows], color=COLORS["bar"], width=0.6, label="P(stop at i)")
     ax.plot(ranks, [_f(r["reach"]) for r in rows], "o-", color=COLORS["line"], label="P(reach i)")
     ax.plot(ranks, [_f(r["contribution"]) for r in rows], "d:", color=COLORS["ideal"], label="P(stop at i) / i")
-    ax.set_ylim(0, 1.05)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.set_ylabel("probability")
     _rank_axis(ax, len(ranks), names)
 
@@ -147,7 +148,8 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
         ax.set_ylabel("precision at rank (blue: relevant)")
     if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
         ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
-    ax.set_ylim(0, 1.08)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     _rank_axis(ax, len(ranks), names)
 
 
@@ -162,7 +164,8 @@ def _plot_per_query(ex: Explanation, ax, names) -> None:
     ax.set_xticks(xs)
     ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
     ax.set_xlabel("query")
-    ax.set_ylim(0, 1.08)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
 
 
 def _plot_pr_curve(ex: Explanation, ax, names) -> None:
@@ -198,8 +201,8 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
     ax.set_ylabel("true positive rate (TPR)")
 
 
-_LEGEND_PLACES = {_plot_gain_sums: "upper left", _plot_err: "upper right", _plot_precision: "upper right",
-                  _plot_per_query: "upper right", _plot_pr_curve: "lower left", _plot_roc: "lower right"}
+_LEGEND_PLACES = {_plot_gain_sums: "upper left", _plot_err: "upper left", _plot_precision: "upper left",
+                  _plot_per_query: "upper left", _plot_pr_curve: "lower left", _plot_roc: "lower right"}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
@@ -256,10 +259,11 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
         _, ax = plt.subplots(figsize=(7, 3.6))
     plotter(ex, ax, names)
     if legend and ax.get_legend_handles_labels()[0]:
-        ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False)
+        ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False, ncol=3)
     if title:
         ax.set_title(short_title(ex), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)  # grid under the data, as when the widgets draw the data over a cached grid
     return ax
 
 
@@ -304,14 +308,17 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
         buf = io.BytesIO()
         fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
         return buf.getvalue()
-    return _blit_png(fig, ax, key=(ex.metric, None if names is None else tuple(names), len(ex.steps),
+    ax.apply_aspect()  # the ROC's equal aspect moves the axes box: fix it before caching or blitting
+    return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, None if names is None else tuple(names), len(ex.steps),
                                    ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
                                    wide_labels))
 
 
 def _blit_png(fig: Figure, ax, key) -> bytes:
     """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
-    moving = [*ax.patches, *ax.lines, *ax.collections, ax.title]
+    # The spines are drawn above the data (zorder 2.5), so they are redrawn with it, in zorder.
+    moving = sorted([*ax.patches, *ax.lines, *ax.collections, ax.title, *ax.spines.values()],
+                    key=lambda a: a.get_zorder())
     for artist in moving:
         artist.set_animated(True)
     canvas = fig.canvas

@@ -433,8 +433,9 @@ class RankingEditor:
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
             required = self._info.name in ("precision_at_k", "recall_at_k", "f_beta")
-            choices = ([] if required else [("all", None)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
-            controls["k"] = W.Dropdown(options=choices, value=k, description="k (cut-off)",
+            # 0 stands for "all" (k=None): a Dropdown shows the value None as an empty selection
+            choices = ([] if required else [("all", 0)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
+            controls["k"] = W.Dropdown(options=choices, value=k or 0, description="k (cut-off)",
                                        tooltip="rank cut-off: only the top k items count")
         if "ideal" in opts and self._judged_extra:
             extra = ", ".join(str(g) for g in self._judged_extra)
@@ -489,6 +490,8 @@ class RankingEditor:
             self._guarded(lambda: self.move(pos, target))
 
     def _on_option(self, name, value) -> None:
+        if name == "k" and value == 0:
+            value = None
         self._guarded(lambda: self.set_option(name, value))
 
     # -- redraw -------------------------------------------------------------------------------------
@@ -523,6 +526,8 @@ class RankingEditor:
                     control.value = self._options["g_max"]
                 else:
                     value = self._options.get(key)
+                    if key == "k" and value is None:
+                        value = 0
                     listed = [o[1] if isinstance(o, tuple) else o for o in getattr(control, "options", ())]
                     if isinstance(control, W.Dropdown) and value not in listed:
                         # a value set in code beyond the listed choices (k = 20, beta = 3/2): list it too
@@ -610,10 +615,13 @@ class MultiQueryEditor:
         self.table.add_class("ltr-table")
         self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
         self.plot.add_class("ltr-plot")
+        self._legend = W.HTML()
+        self._legend.add_class("ltr-legend")
         self._figure = Figure(figsize=(7, 3.2), dpi=80)
         tabs = W.Tab(children=[ed.widget for ed in self.editors.values()], titles=list(self.editors))
         tabs.add_class("ltr-query-tabs")
         self.widget = W.VBox([W.HTML(f"<b>{html.escape(self._info.title)}</b>"), self._result, self.plot,
+                              self._legend,
                               self.table, tabs])
         self.widget.add_class("ltr-multi-editor")
         self._refresh()
@@ -631,7 +639,8 @@ class MultiQueryEditor:
         ex = self.explanation
         self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
         self.table.value = ex._repr_html_()
-        self.plot.value = render_png(ex, figure=self._figure)
+        self.plot.value = render_png(ex, figure=self._figure, legend=False)
+        self._legend.value = legend_html(self._figure)
 
     def __repr__(self) -> str:
         return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {self.explanation.result_line()}>"

@@ -371,3 +371,26 @@ def test_option_values_beyond_the_listed_choices():
     f = RankingEditor(["a", "b", "c"], [1, 0, 1], metric="f1", k=3)
     f.set_option("beta", sympy.Rational(3, 2))   # P = 2/3, R = 2/2: (13/4)(2/3) / ((9/4)(2/3) + 1) = 13/15
     assert f.explanation.exact == sympy.Rational(13, 15) and f.explanation.name == "F3/2@3"
+
+
+@pytest.mark.parametrize("before, after", [
+    (lt.ndcg([3, 2, 3, 0, 1, 2, 2]), lt.ndcg([3, 2, 3, 1, 1, 2, 2])),
+    (lt.err([3, 2, 3, 1], g_max=3), lt.err([3, 3, 3, 1], g_max=3)),
+    (lt.average_precision([1, 0, 1, 0, 1, 0, 0]), lt.average_precision([1, 1, 1, 0, 1, 0, 0])),
+    (lt.auc([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1]), lt.auc([1, 0, 1, 0], [0.9, 0.85, 0.8, 0.1])),
+], ids=lambda ex: ex.metric)
+def test_fast_redraw_matches_a_fresh_drawing(before, after):
+    # A widget redraws over a cached image of its axes; the pixels must equal a full draw from scratch.
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    names = None if after.metric == "auc" else NAMES[:len(after.steps)]
+    reused = Figure(figsize=(7, 3.6), dpi=80)
+    render_png(before, names=names, figure=reused, legend=False)
+    redrawn = render_png(after, names=names, figure=reused, legend=False)
+    fresh = render_png(after, names=names, legend=False)
+    pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")) for png in (redrawn, fresh)]
+    assert pixels[0].shape == pixels[1].shape
+    assert (pixels[0] != pixels[1]).any(axis=2).sum() == 0
