@@ -92,7 +92,7 @@ def _check_options(args, info) -> None:
             raise UsageError(f"{_flag(key)} does not apply to {info.name} (only to {_metrics_taking(key)})")
     if args.scores is None:
         for key in ("docids", "ties"):
-            if getattr(args, key) is not None and info.takes != "labels_scores":
+            if getattr(args, key) is not None:
                 raise UsageError(f"{_flag(key)} needs --scores: without scores the values are already in "
                                  "ranked order and nothing is tied")
     signature = inspect.signature(info.func).parameters
