@@ -13,14 +13,22 @@ import re
 import sys
 from fractions import Fraction
 
+from .conventions import CONVENTIONS, resolve
+from .ordering import TIE_RULES
 from .registry import ALIASES, METRICS, lookup
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?\d+/\d+$")
 
 
 #: Keywords that default to None only so that a convention can supply them (err's g_max: gdeval fixes
-#: it at 4); the command line has no --convention for explain, so they are required there.
+#: it at 4): required on the command line unless --convention supplies them.
 _SUPPLIED_ONLY_BY_CONVENTION = ("g_max",)
+
+#: Keywords that rank items by the model's scores; a metric accepts those its function takes.
+_RANKING_KEYWORDS = ("scores", "docids", "ties", "convention")
+
+#: Every option of ``explain`` that is a keyword of some metric, as its Python name.
+_METRIC_OPTIONS = ("k", "g_max", "n_relevant", "beta", "threshold", "recall", "ideal", "gain", "discount", "zero")
 
 
 class UsageError(Exception):
@@ -56,37 +64,68 @@ def _split_queries(values: list[str]) -> list[list[str]]:
     return queries
 
 
-def _explain(args) -> int:
-    info = lookup(args.metric)
-    kwargs = {}
-    for opt in info.options:
-        value = getattr(args, opt, None)
-        if value is not None:
-            kwargs[opt] = value
-    for opt in ("k", "g_max", "n_relevant", "beta", "threshold", "recall", "ideal", "gain", "discount", "zero"):
+def _flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
+
+
+def _ranking_keywords(info) -> tuple:
+    """The ranking keywords (scores, docids, ties, convention) that a metric's function takes."""
+    if info.takes == "labels_scores":
+        return ("scores",)  # auc's scores are its second argument, not a ranking
+    parameters = inspect.signature(info.func).parameters
+    return tuple(key for key in _RANKING_KEYWORDS if key in parameters)
+
+
+def _metrics_taking(keyword: str) -> str:
+    return ", ".join(name for name, info in METRICS.items() if keyword in _ranking_keywords(info))
+
+
+def _check_options(args, info) -> None:
+    """A one-line UsageError for an option the metric does not take or a required one left out."""
+    accepted = info.options + _ranking_keywords(info)
+    for opt in _METRIC_OPTIONS:
         if getattr(args, opt, None) is not None and opt not in info.options:
-            raise UsageError(f"--{opt.replace('_', '-')} does not apply to {info.name} (it takes: "
-                             f"{', '.join('--' + o.replace('_', '-') for o in info.options) or 'no options'})")
+            raise UsageError(f"{_flag(opt)} does not apply to {info.name} (it takes: "
+                             f"{', '.join(_flag(o) for o in accepted) or 'no options'})")
+    for key in _RANKING_KEYWORDS:
+        if getattr(args, key) is not None and key not in accepted:
+            raise UsageError(f"{_flag(key)} does not apply to {info.name} (only to {_metrics_taking(key)})")
+    if args.scores is None:
+        for key in ("docids", "ties"):
+            if getattr(args, key) is not None:
+                raise UsageError(f"{_flag(key)} needs --scores: without scores the values are already in "
+                                 "ranked order and nothing is tied")
     signature = inspect.signature(info.func).parameters
     for opt in info.options:
-        if (signature[opt].default is inspect.Parameter.empty or opt in _SUPPLIED_ONLY_BY_CONVENTION) \
-                and opt not in kwargs:
-            raise UsageError(f"{info.name} needs --{opt.replace('_', '-')}")
-    if args.scores and info.takes != "labels_scores":
-        raise UsageError(f"--scores does not apply to {info.name} (only to roc_curve and auc)")
+        if getattr(args, opt, None) is not None:
+            continue
+        if signature[opt].default is inspect.Parameter.empty:
+            raise UsageError(f"{info.name} needs {_flag(opt)}")
+        if opt in _SUPPLIED_ONLY_BY_CONVENTION and resolve(args.convention, **{opt: None})[opt] is None:
+            raise UsageError(f"{info.name} needs {_flag(opt)} (or a --convention that sets it)")
+
+
+def _explain(args) -> int:
+    info = lookup(args.metric)
+    _check_options(args, info)
+    kwargs = {opt: getattr(args, opt) for opt in info.options + _ranking_keywords(info)
+              if getattr(args, opt, None) is not None}
     if info.takes == "queries":
         queries = _split_queries(args.values)
         if any(not q for q in queries):
             raise UsageError("an empty query: separate queries with ',' as in `mrr 0 1 0 , 1 0 0`")
-        data = [[parse_number(v, "value") for v in q] for q in queries]
-        ex = info.func(data, **kwargs)
+        ex = info.func([[parse_number(v, "value") for v in q] for q in queries], **kwargs)
     elif info.takes == "labels_scores":
-        if not args.scores:
+        if args.scores is None:
             raise UsageError(f"{info.name} needs --scores S1 S2 ... beside the labels")
         ex = info.func([parse_number(v, "label") for v in args.values],
-                       [parse_number(v, "score") for v in args.scores])
+                       [parse_number(v, "score") for v in kwargs.pop("scores")])
     else:
+        if "scores" in kwargs:
+            kwargs["scores"] = [parse_number(v, "score") for v in kwargs["scores"]]
         ex = info.func([parse_number(v, "value") for v in args.values], **kwargs)
+        if "order" in ex.params:  # a k cut-off hides the tail of the table: show the whole order
+            print(f"order by score (ties={ex.params['ties']!r}): {', '.join(ex.params['order'])}\n")
     print(ex)
     return 0
 
@@ -107,7 +146,12 @@ def _add_explain(sub) -> None:
     p.add_argument("--threshold", type=lambda t: parse_number(t, "--threshold"))
     p.add_argument("--recall", type=lambda t: parse_number(t, "--recall"))
     p.add_argument("--ideal", nargs="+", type=lambda t: parse_number(t, "--ideal"))
-    p.add_argument("--scores", nargs="+")
+    p.add_argument("--scores", nargs="+",
+                   help="the model's score per item: the ranking is score descending (auc: the scores of the labels)")
+    p.add_argument("--docids", nargs="+", help="document ids, shown in the table and used by --ties docid_desc")
+    p.add_argument("--ties", choices=list(TIE_RULES), help="how tied scores are ordered (default stable)")
+    p.add_argument("--convention", choices=list(CONVENTIONS),
+                   help="a tool's conventions (see `ltr-teach conventions`); explicit options win")
     p.set_defaults(run=_explain)
 
 
@@ -118,24 +162,34 @@ def _int(text: str, name: str) -> int:
     return value
 
 
-def _add_examples(sub) -> None:
+def _add_listing(sub, name: str, summary: str, text) -> None:
+    """A subcommand that prints ``text()``."""
     def run(args) -> int:
-        from .examples import format_examples
-
-        print(format_examples())
+        print(text())
         return 0
 
-    sub.add_parser("examples", help="list the worked examples of the five documents").set_defaults(run=run)
+    sub.add_parser(name, help=summary).set_defaults(run=run)
 
 
-def _add_errata(sub) -> None:
-    def run(args) -> int:
-        from .examples import format_errata
+def format_conventions() -> str:
+    """The presets of ``lt.CONVENTIONS`` (name, what sets it apart, version verified) and the tie rules."""
+    width = max(map(len, CONVENTIONS))
+    lines = ["conventions (--convention), each verified against the tool's version shown:", ""]
+    for c in CONVENTIONS.values():
+        lines += [f"  {c.name.ljust(width)}  {c.description}", f"  {'':{width}}  verified against {c.version}"]
+    width = max(map(len, TIE_RULES))
+    lines += ["", "tie rules (--ties), used when --scores are given:", ""]
+    lines += [f"  {name.ljust(width)}  {rule}" for name, rule in TIE_RULES.items()]
+    return "\n".join(lines)
 
-        print(format_errata())
-        return 0
 
-    sub.add_parser("errata", help="list what the five documents get wrong").set_defaults(run=run)
+def _add_listings(sub) -> None:
+    from .examples import format_errata, format_examples
+
+    _add_listing(sub, "conventions", "list the tools' conventions (--convention) and the tie rules (--ties)",
+                 format_conventions)
+    _add_listing(sub, "examples", "list the worked examples of the five documents", format_examples)
+    _add_listing(sub, "errata", "list what the five documents get wrong", format_errata)
 
 
 def _check(args) -> int:
@@ -265,14 +319,13 @@ def _families():
 
 
 def _add_eval(sub) -> None:
-    from .conventions import CONVENTIONS
     from .evaluate import METRIC_NAMES
 
     def run(args) -> int:
         from .evaluate import evaluate
 
-        result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention, missing=args.missing,
-                          progress=None)
+        result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
+                          missing=args.missing, progress=None)
         print(result.table(per_query=args.per_query))
         return 0
 
@@ -284,7 +337,8 @@ def _add_eval(sub) -> None:
     p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
                    help="a metric to compute; repeat for more (-m ndcg@10 -m map)")
     p.add_argument("--per-query", action="store_true", help="print every query's values before the means")
-    p.add_argument("--convention", default="trec_eval", help="whose conventions to follow (default trec_eval)")
+    p.add_argument("--convention", default="trec_eval", choices=list(CONVENTIONS),
+                   help="whose conventions to follow (default trec_eval; see `ltr-teach conventions`)")
     p.add_argument("--missing", choices=["skip", "zero"],
                    help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
     p.set_defaults(run=run)
@@ -293,7 +347,7 @@ def _add_eval(sub) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_explain, _add_examples, _add_errata, _add_eval, _add_check, _add_exercises):
+    for add in (_add_explain, _add_listings, _add_eval, _add_check, _add_exercises):
         add(sub)
     return parser
 

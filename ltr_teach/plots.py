@@ -1,0 +1,369 @@
+"""Plots of explanation objects, with a bundled CJK font so Chinese item names render anywhere.
+
+Importing this module registers the font shipped in ``ltr_teach/fonts/`` (a subset of Noto Sans
+CJK SC, SIL Open Font Licence) with matplotlib and adds it to the sans-serif fallback list, so
+labels such as 小棕瓶眼霜 render on a machine with no CJK system font: Latin text keeps
+matplotlib's default DejaVu Sans and each Chinese character falls back to the bundled font.
+
+Every plot is a plain function of an :class:`~ltr_teach.explanation.Explanation`:
+:func:`plot_explanation` picks the right picture for the metric (per-rank contributions and the
+cumulative DCG against the ideal, precision at each hit, cascade stop probabilities, the ROC
+curve ...). :func:`render_png` draws the same picture into a PNG with the Agg backend; the
+widgets use it.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+from pathlib import Path
+
+import matplotlib
+import PIL.Image
+from matplotlib import font_manager
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ._numbers import to_float
+from .explanation import Explanation
+
+FONT_DIR = Path(__file__).parent / "fonts"
+
+#: Colours shared by every plot (colour-blind safe Okabe–Ito hues).
+COLORS = {"bar": "#0072B2", "miss": "#BBBBBB", "line": "#D55E00", "ideal": "#009E73", "fill": "#56B4E9"}
+
+
+def register_fonts() -> list[str]:
+    """Register the bundled fonts with matplotlib; return their family names.
+
+    The families are appended to ``font.family`` (after ``sans-serif``, i.e. DejaVu Sans), because
+    matplotlib (>= 3.6) falls back glyph by glyph along that list: Latin text keeps its usual look
+    and each Chinese character comes from the bundled font. Calling it twice changes nothing.
+    """
+    families = []
+    for path in sorted(FONT_DIR.glob("*.[ot]tf")):
+        font_manager.fontManager.addfont(str(path))
+        families.append(font_manager.FontProperties(fname=str(path)).get_name())
+    current = list(matplotlib.rcParams["font.family"])
+    matplotlib.rcParams["font.family"] = current + [f for f in families if f not in current]
+    return families
+
+
+CJK_FAMILIES = register_fonts()
+
+
+def _f(x) -> float:
+    return float("nan") if x is None else to_float(x)
+
+
+def _labels(n: int, names) -> list[str]:
+    """Tick labels ``1. 小棕瓶眼霜``; ranks past the names (an ideal pool longer than the list) show the rank alone."""
+    if names is None:
+        return [str(i) for i in range(1, n + 1)]
+    names = list(names)
+    return [f"{i}. {names[i - 1]}" if i <= len(names) else f"{i}." for i in range(1, n + 1)]
+
+
+def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
+    ax.set_xticks(range(1, n + 1))
+    labels = _labels(n, names)
+    if names is not None:
+        ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)
+    else:
+        ax.set_xticklabels(labels)
+        ax.set_xlabel(xlabel)
+    ax.set_xlim(0.4, n + 0.6)
+
+
+def _nice_top(value: float) -> float:
+    """A round upper limit a little above ``value`` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of 10).
+
+    Round limits keep the y axis still while a slider moves the data a little, which keeps the
+    widget's cached axes image valid.
+    """
+    if not value > 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value * 1.05))
+    return next(m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05)
+
+
+def _plot_gain_sums(ex: Explanation, ax, names) -> None:
+    """CG, DCG, IDCG, NDCG: bars per rank, the running sum as a line, the ideal's as a dashed line."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    bar_key = "grade" if ex.metric == "cg" else "contribution"
+    shown = [(r["rank"], _f(r.get(bar_key))) for r in rows if r.get(bar_key) is not None]
+    ax.bar([x for x, _ in shown], [y for _, y in shown], color=COLORS["bar"], width=0.6,
+           label="grade" if ex.metric == "cg" else "gain / discount")
+    if ex.metric == "ndcg":
+        dcg_pts = [(r["rank"], _f(r["dcg"])) for r in rows if r.get("dcg") is not None]
+        ideal_pts = [(r["rank"], _f(r["idcg"])) for r in rows if r.get("idcg") is not None]
+        ax.plot([x for x, _ in dcg_pts], [y for _, y in dcg_pts], "o-", color=COLORS["line"], label="DCG so far")
+        if ideal_pts:
+            ax.plot([x for x, _ in ideal_pts], [y for _, y in ideal_pts], "s--", color=COLORS["ideal"],
+                    label="IDCG so far (ideal order)")
+        ylabel = "gain / discount, running sums"
+    else:
+        label = {"cg": "CG so far", "dcg": "DCG so far", "idcg": "IDCG so far"}[ex.metric]
+        ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=label)
+        ylabel = "grade, running sum" if ex.metric == "cg" else "gain / discount, running sum"
+    ax.set_ylabel(ylabel)
+    heights = [y for _, y in shown] + [line.get_ydata().max() for line in ax.lines if len(line.get_ydata())]
+    ax.set_ylim(0, _nice_top(max(heights, default=0.0)))
+    _rank_axis(ax, len(ranks), names if ex.metric != "idcg" else None)
+
+
+def _plot_err(ex: Explanation, ax, names) -> None:
+    """ERR: where the cascade user stops; the chance of reaching each rank as a line."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    ax.bar(ranks, [_f(r["stop"]) for r in rows], color=COLORS["bar"], width=0.6, label="P(stop at i)")
+    ax.plot(ranks, [_f(r["reach"]) for r in rows], "o-", color=COLORS["line"], label="P(reach i)")
+    ax.plot(ranks, [_f(r["contribution"]) for r in rows], "d:", color=COLORS["ideal"], label="P(stop at i) / i")
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.set_ylabel("probability")
+    _rank_axis(ax, len(ranks), names)
+
+
+def _plot_precision(ex: Explanation, ax, names) -> None:
+    """P@k, R@k, F, AP, RR: precision at every rank, hits coloured, misses grey."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
+    if ex.metric == "reciprocal_rank":
+        heights = [1.0 / r["rank"] for r in rows]
+        ax.bar(ranks, heights, color=colors, width=0.6, label="1 / rank")
+        ax.set_ylabel("1 / rank (blue: relevant)")
+    elif ex.metric == "recall_at_k":
+        ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
+        ax.set_ylabel("recall at rank (blue: relevant)")
+    else:
+        ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, width=0.6)
+        hits = [(r["rank"], _f(r["precision"])) for r in rows if r["rel"]]
+        if hits:
+            ax.plot([x for x, _ in hits], [y for _, y in hits], "o", color=COLORS["line"],
+                    label="precision at a hit" if ex.metric == "average_precision" else "hit")
+        ax.set_ylabel("precision at rank (blue: relevant)")
+    if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
+        ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    _rank_axis(ax, len(ranks), names)
+
+
+def _plot_per_query(ex: Explanation, ax, names) -> None:
+    """MRR, MAP and mean NDCG: one bar per query, the mean as a dashed line."""
+    rows = ex.steps
+    key, label = {"mrr": ("rr", "reciprocal rank"), "mean_average_precision": ("ap", "AP"),
+                  "mean_ndcg": ("ndcg", "NDCG")}[ex.metric]
+    xs = list(range(1, len(rows) + 1))
+    ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6, label=label)
+    ax.axhline(ex.value, color=COLORS["line"], linestyle="--", label=ex.name)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
+    ax.set_xlabel("query")
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+
+
+def _plot_pr_curve(ex: Explanation, ax, names) -> None:
+    """Interpolated precision and 11-point AP: the precision–recall points and their upper envelope."""
+    base = ex.parts["pr"] if ex.metric == "eleven_point_ap" else ex
+    rows = base.steps
+    recall = [0.0] + [_f(r["recall"]) for r in rows]
+    interp = [_f(rows[0]["interpolated"])] + [_f(r["interpolated"]) for r in rows]
+    ax.plot([_f(r["recall"]) for r in rows], [_f(r["precision"]) for r in rows], "o", color=COLORS["bar"],
+            label="(recall, precision) at each rank")
+    ax.step(recall, interp, where="pre", color=COLORS["line"], label="interpolated precision")
+    if ex.metric == "eleven_point_ap":
+        ax.plot([_f(r["level"]) for r in ex.steps], [_f(r["interpolated"]) for r in ex.steps], "s",
+                color=COLORS["ideal"], label="the 11 recall levels")
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_ylim(0, 1.08)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("precision")
+
+
+def _plot_roc(ex: Explanation, ax, names) -> None:
+    """ROC: the curve point by point, the area under it shaded, the diagonal of a random ranking."""
+    base = ex.parts["roc"] if ex.metric == "auc" else ex
+    fpr = [_f(r["fpr"]) for r in base.steps]
+    tpr = [_f(r["tpr"]) for r in base.steps]
+    ax.fill_between(fpr, tpr, color=COLORS["fill"], alpha=0.35, label=f"area = {ex.decimal_str}")
+    ax.plot(fpr, tpr, "o-", color=COLORS["bar"], label="ROC curve")
+    ax.plot([0, 1], [0, 1], ":", color=COLORS["miss"], label="random ranking")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.05)
+    ax.set_aspect("equal")
+    ax.set_xlabel("false positive rate (FPR)")
+    ax.set_ylabel("true positive rate (TPR)")
+
+
+#: Where each kind of plot keeps its legend, and in how many columns: a row above the bars, a column in
+#: the empty corner of a curve.
+_LEGEND_PLACES = {_plot_gain_sums: ("upper left", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
+                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
+
+_PLOTTERS = {
+    "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
+    "err": _plot_err,
+    "precision_at_k": _plot_precision, "recall_at_k": _plot_precision, "f_beta": _plot_precision,
+    "average_precision": _plot_precision, "reciprocal_rank": _plot_precision,
+    "mrr": _plot_per_query, "mean_average_precision": _plot_per_query, "mean_ndcg": _plot_per_query,
+    "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
+    "roc_curve": _plot_roc, "auc": _plot_roc,
+}
+
+
+#: Metrics plotted against rank, whose tick labels are item names.
+_RANKED = {m for m, f in _PLOTTERS.items() if f in (_plot_gain_sums, _plot_err, _plot_precision)}
+
+
+def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, legend: bool = True):
+    """Draw the picture that explains ``ex`` and return the axes.
+
+    Parameters
+    ----------
+    ex : Explanation
+        Any metric's explanation (``lt.ndcg(...)``, ``lt.average_precision(...)``, ``lt.auc(...)``).
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure (shown inline in a notebook).
+    names : sequence of str, optional
+        Item names in ranked order, used as tick labels (Chinese names render with the bundled font).
+    title : bool
+        Put the result line (``NDCG@7 = ... ≈ 0.944227``) above the plot.
+    legend : bool
+        Draw the legend inside the axes (the widgets show it as HTML instead: :func:`legend_html`).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> ax = plot_explanation(lt.ndcg([3, 2, 3, 0]), ax=ax, names=["MAC口红", "神仙水", "兰蔻粉水", "芦荟霜"])
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['DCG so far', 'IDCG so far (ideal order)']
+    """
+    if not isinstance(ex, Explanation):
+        raise TypeError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
+    plotter = _PLOTTERS.get(ex.metric)
+    if plotter is None:
+        raise ValueError(f"no plot for metric {ex.metric!r}; plots exist for {', '.join(_PLOTTERS)}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(7, 3.6))
+    plotter(ex, ax, names)
+    if legend and ax.get_legend_handles_labels()[0]:
+        place, columns = _LEGEND_PLACES[plotter]
+        ax.legend(loc=place, fontsize=8, frameon=False, ncol=columns)
+    if title:
+        ax.set_title(short_title(ex), fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)  # grid under the data, as when the widgets draw the data over a cached grid
+    return ax
+
+
+def short_title(ex: Explanation, limit: int = 28) -> str:
+    """The result line, or ``NDCG@7 ≈ 0.944227`` when the exact form is too long for a plot title."""
+    return ex.result_line() if len(ex.exact_str) <= limit else f"{ex.name} ≈ {ex.decimal_str}"
+
+
+def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(7, 3.6), dpi: int = 80,
+               legend: bool = True) -> bytes:
+    """The plot of ``ex`` as PNG bytes, drawn with the Agg backend (no pyplot, no global figure state).
+
+    Passing the same ``figure`` again redraws into its axes: the data artists and the title are
+    replaced, and when the axes would look the same as last time (same names, limits and labels)
+    only those are drawn over a cached image of the axes (blitting). Text is the slow part of a
+    matplotlib frame, and rotated Chinese tick labels are most of the text, so a slider move that
+    changes only the bars costs a fraction of a full draw. ``legend=False`` leaves the legend out
+    (pair it with :func:`legend_html`). The PNG carries no software-version metadata.
+    """
+    fig = figure if figure is not None else Figure(figsize=size, dpi=dpi)
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    if len(fig.axes) == 1:
+        ax = fig.axes[0]
+        for container in list(ax.containers):
+            container.remove()
+        for artist in [*ax.patches, *ax.lines, *ax.collections, *ax.texts]:
+            artist.remove()
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+        ax.relim()
+        ax.set_autoscale_on(True)
+        ax.set_aspect("auto")
+    else:
+        fig.clear()
+        ax = fig.add_subplot()
+    plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
+    ax.set_title(short_title(ex), fontsize=10)
+    wide_labels = names is not None and ex.metric in _RANKED
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.24 if wide_labels else 0.15)
+    if figure is None:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+        return buf.getvalue()
+    ax.apply_aspect()  # the ROC's equal aspect moves the axes box: fix it before caching or blitting
+    return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, None if names is None else tuple(names), len(ex.steps),
+                                   ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
+                                   wide_labels))
+
+
+def _blit_png(fig: Figure, ax, key) -> bytes:
+    """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
+    # The spines are drawn above the data (zorder 2.5), so they are redrawn with it, in zorder.
+    moving = sorted([*ax.patches, *ax.lines, *ax.collections, ax.title, *ax.spines.values()],
+                    key=lambda a: a.get_zorder())
+    for artist in moving:
+        artist.set_animated(True)
+    canvas = fig.canvas
+    cache = getattr(fig, "_ltr_background", None)
+    if cache is None or cache[0] != key:
+        canvas.draw()  # everything but the animated artists
+        fig._ltr_background = (key, canvas.copy_from_bbox(fig.bbox))
+    else:
+        canvas.restore_region(cache[1])
+    for artist in moving:
+        ax.draw_artist(artist)
+    width, height = canvas.get_width_height()
+    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    buf = io.BytesIO()
+    image.save(buf, format="png", compress_level=1)
+    return buf.getvalue()
+
+
+def _swatch(handle) -> str:
+    """A small HTML sample of a legend handle: a bar, a solid or dashed line, or a marker."""
+    if hasattr(handle, "patches"):  # a BarContainer
+        color = matplotlib.colors.to_hex(handle.patches[0].get_facecolor())
+        return f"display:inline-block;width:12px;height:12px;background:{color}"
+    if hasattr(handle, "get_linestyle") and hasattr(handle, "get_color"):  # a Line2D
+        color = matplotlib.colors.to_hex(handle.get_color())
+        style = handle.get_linestyle()
+        if style in ("None", "", " "):
+            return f"display:inline-block;width:9px;height:9px;border-radius:50%;background:{color}"
+        border = {"--": "dashed", ":": "dotted"}.get(style, "solid")
+        return f"display:inline-block;width:22px;height:0;border-top:3px {border} {color}"
+    color = matplotlib.colors.to_hex(handle.get_facecolor()[0])  # a filled area
+    return f"display:inline-block;width:12px;height:12px;background:{color};opacity:0.5"
+
+
+def legend_html(figure: Figure) -> str:
+    """The legend of the figure's plot as one line of HTML: a swatch and a label per series."""
+    if not figure.axes:
+        return ""
+    handles, labels = figure.axes[0].get_legend_handles_labels()
+    pieces = [f"<span style='{_swatch(h)};vertical-align:middle;margin:0 4px 0 12px'></span>{html.escape(label)}"
+              for h, label in zip(handles, labels)]
+    return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
+
+
+__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "register_fonts", "render_png", "short_title"]
