@@ -182,7 +182,7 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
             out.append(Mistake("base_dcg", dcg_v * _base_scale(base),
                                f"That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
                                "in which the base of the log cancels."))
-        returned = list(context.get("grades") or [])
+        returned = list(context.get("grades") or ranking)  # without context: the ranking as far as DCG read it
         if pool is not None and returned:
             out.append(Mistake("ideal_from_list", ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain,
                                                                           discount)),

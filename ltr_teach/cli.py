@@ -195,7 +195,7 @@ def _add_listings(sub) -> None:
 def _check(args) -> int:
     from .checker import check
 
-    feedback = check(args.exercise, args.answer, reveal=args.reveal, seed=args.seed)
+    feedback = check(args.exercise, " ".join(args.answer), reveal=args.reveal, seed=args.seed)
     print(feedback)
     if feedback.status in ("unreadable", "not answered"):
         return 2
@@ -208,7 +208,7 @@ def _add_check(sub) -> None:
         description="Check ANSWER to exercise ID: 599/840, 0.713, 71.3%% or 7 + 3/log2(3). Exit code 0: right; "
                     "1: wrong (the likely mistake is named); 2: the answer could not be read or the id is unknown.")
     p.add_argument("exercise", help="exercise id (see `ltr-teach exercises list`)")
-    p.add_argument("answer", help="your answer; quote it if it has spaces or parentheses")
+    p.add_argument("answer", nargs="+", help="your answer (the words are joined: 7 + 1/2); quote parentheses")
     p.add_argument("--seed", type=lambda t: _int(t, "--seed"), help="your seed, for the version on your sheet")
     p.add_argument("--reveal", action="store_true", help="also print the expected value")
     p.set_defaults(run=_check)

@@ -363,3 +363,11 @@ def test_an_exercise_object_is_a_target():
     mine = lt.exercises.variant("ap-lipstick", 9)
     assert lt.check(mine, str(mine.answer)).correct
     assert lt.check(mine, str(mine.answer)).target == "ap-lipstick (seed 9)"
+
+
+def test_an_explanation_with_a_pool_names_the_ideal_from_the_list():
+    # lt.ndcg on the movies with the judged pool; the slip sorts the five returned grades: 5, 3, 2, 2, 1
+    ex = lt.ndcg([5, 3, 2, 1, 2], ideal=[5, 3, 2, 1, 2, 4, 0])
+    dcg = 31 + 7 / log2(3) + 3 / 2 + 1 / log2(5) + 3 / log2(6)
+    slip_idcg = 31 + 7 / log2(3) + 3 / 2 + 3 / log2(5) + 1 / log2(6)
+    assert lt.check(ex, _fmt(dcg / slip_idcg, 4)).mistakes == ("ideal_from_list",)

@@ -91,3 +91,10 @@ def test_help_documents_many_seeds():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     help_text = sub.choices["exercises"].format_help()
     assert "--seeds 1-30" in help_text and "{seed}" in help_text and "--key" in help_text
+
+
+def test_check_joins_an_unquoted_answer_and_reads_input_method_text(capsys):
+    # MAP = (13/15 + 47/84) / 2: typed unquoted with spaces, or with full-width digits
+    assert main(["check", "map-doc000", "599", "/", "840"]) == 0
+    assert main(["check", "map-doc000", "５９９／８４０"]) == 0
+    assert main(["check", "map-doc000", "-0.5"]) == 1
