@@ -446,11 +446,10 @@ def _eleven_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
 
 def _auc_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     pairs = ex.params["n_pos"] * ex.params["n_neg"]
-    pair_ex = ex if ex.metric == "auc" else None
-    if pair_ex is None:
-        rows = ex.steps[1:]
+    if ex.metric == "roc_curve":
+        # a block of tied scores moves the curve diagonally: half of its rectangle is the ties' 1/2 credit
         tied_area = sum((Rational(r["neg"], ex.params["n_neg"]) * Rational(r["pos"], ex.params["n_pos"]) / 2
-                         for r in rows), Integer(0))
+                         for r in ex.steps[1:]), Integer(0))
         zero, one = ex.exact - tied_area, ex.exact + tied_area
     else:
         below = sum(_col(ex, "below"), Integer(0))
