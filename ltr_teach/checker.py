@@ -129,9 +129,9 @@ def _dcg_value(grades, k, gain, discount):
     return graded.dcg(grades, k=k, gain=gain, discount=discount).exact
 
 
-def _shifted_dcg(grades, k, gain, discount):
+def _shifted_dcg(grades, gain, discount):
     """DCG with every rank one lower: the same list behind an item of grade 0."""
-    return _dcg_value([0] + list(grades[: k] if k else grades), None, gain, discount)
+    return _dcg_value([0] + list(grades), None, gain, discount)
 
 
 def _rounded_sum(contributions, places: int):
@@ -158,18 +158,17 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         return num / den if den != 0 else sympy.nan
 
     if ex.metric == "ndcg":
-        top = ranking
         variants = [
             ("gain", _other_gain(gain), discount, _GAIN_SENTENCE[gain]),
             ("discount", gain, other_discount, _DISCOUNT_SENTENCE[other_discount]),
         ]
         for key, g, d, sentence in variants:
-            if g == "exp2" and any(int(x) != x for x in top + ideal_top):
+            if g == "exp2" and any(int(x) != x for x in ranking + ideal_top):
                 continue
-            out.append(Mistake(key, ratio(_dcg_value(top, None, g, d), _dcg_value(ideal_top, None, g, d)), sentence))
+            out.append(Mistake(key, ratio(_dcg_value(ranking, None, g, d), _dcg_value(ideal_top, None, g, d)), sentence))
         if discount != "jarvelin":  # shifted Järvelin ranks are exactly the log2(i + 1) discount, named above
-            out.append(Mistake("shift", ratio(_shifted_dcg(top, None, gain, discount),
-                                              _shifted_dcg(ideal_top, None, gain, discount)), _SHIFT_SENTENCE))
+            out.append(Mistake("shift", ratio(_shifted_dcg(ranking, gain, discount),
+                                              _shifted_dcg(ideal_top, gain, discount)), _SHIFT_SENTENCE))
         dcg_v, idcg_v = ex.parts["dcg"].exact, ex.parts["idcg"].exact
         for places in (1, 2):
             out.append(Mistake("rounded_terms", ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
@@ -201,7 +200,7 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         out.append(Mistake("gain", _dcg_value(rows, None, _other_gain(gain), discount), _GAIN_SENTENCE[gain]))
     out.append(Mistake("discount", _dcg_value(rows, None, gain, other_discount), _DISCOUNT_SENTENCE[other_discount]))
     if discount != "jarvelin":
-        out.append(Mistake("shift", _shifted_dcg(rows, None, gain, discount), _SHIFT_SENTENCE))
+        out.append(Mistake("shift", _shifted_dcg(rows, gain, discount), _SHIFT_SENTENCE))
     if discount == "log2":
         out.append(Mistake("base", _dcg_value(rows, None, gain, "ln"),
                            "You used the natural log ln(i + 1) as the discount; this exercise uses log2(i + 1). "
