@@ -1,0 +1,93 @@
+"""Fixtures for the real-browser tests: a JupyterLab server on loopback and Debian's Chromium.
+
+In CI (the ``CI`` environment variable is set) a missing Chromium or Playwright is an error:
+``make test`` installs both there, so a skip would hide a broken setup. Elsewhere the tests
+skip and say how to enable them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lab_driver import (
+    ENABLE_HINT,
+    UI_TIMEOUT_MS,
+    JupyterLabServer,
+    PageWatch,
+    launch_chromium,
+    missing_requirements,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: Screenshot paths saved during the run, listed again in the terminal summary.
+SAVED_SCREENSHOTS: list[Path] = []
+
+
+def require_browser() -> None:
+    """Skip (outside CI) or fail (in CI) when Chromium or Playwright is missing."""
+    missing = missing_requirements()
+    if not missing:
+        return
+    what = "; ".join(missing)
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"browser tests must run in CI but this machine lacks {what}: {ENABLE_HINT}", pytrace=False
+        )
+    pytest.skip(f"browser tests need {what}: {ENABLE_HINT}")
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory):
+    """JupyterLab on 127.0.0.1 serving a temporary copy of ``notebooks/``.
+
+    The copy keeps the repository's notebooks untouched when JupyterLab saves; the kernel
+    imports the repository's ``ltr_teach`` through ``PYTHONPATH`` and runs on this Python.
+    """
+    require_browser()
+    root = tmp_path_factory.mktemp("lab_root")
+    shutil.copytree(REPO / "notebooks", root, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    server = JupyterLabServer(root_dir=root, python_path=[REPO]).start()
+    yield server
+    server.stop()
+    server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium, headless, launched through Playwright (no browser download)."""
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def lab_page(chromium, lab_server):
+    """A fresh browser tab and the :class:`PageWatch` recording its errors and requests."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    watch = PageWatch().attach(context, page)
+    yield page, watch
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("browser_screenshots")
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SAVED_SCREENSHOTS:
+        terminalreporter.section("browser screenshots")
+        for path in SAVED_SCREENSHOTS:
+            terminalreporter.write_line(str(path))
