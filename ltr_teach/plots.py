@@ -1,0 +1,317 @@
+"""Plots of explanation objects, with a bundled CJK font so Chinese item names render anywhere.
+
+Importing this module registers the font shipped in ``ltr_teach/fonts/`` (a subset of Noto Sans
+CJK SC, SIL Open Font Licence) with matplotlib and adds it to the sans-serif fallback list, so
+labels such as 小棕瓶眼霜 render on a machine with no CJK system font: Latin text keeps
+matplotlib's default DejaVu Sans and each Chinese character falls back to the bundled font.
+
+Every plot is a plain function of an :class:`~ltr_teach.explanation.Explanation`:
+:func:`plot_explanation` picks the right picture for the metric (per-rank contributions and the
+cumulative DCG against the ideal, precision at each hit, cascade stop probabilities, the ROC
+curve ...). :func:`render_png` draws the same picture into a PNG with the Agg backend; the
+widgets use it.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from pathlib import Path
+
+import matplotlib
+from matplotlib import font_manager
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ._numbers import to_float
+from .explanation import Explanation
+
+FONT_DIR = Path(__file__).parent / "fonts"
+
+#: Colours shared by every plot (colour-blind safe Okabe–Ito hues).
+COLORS = {"bar": "#0072B2", "miss": "#BBBBBB", "line": "#D55E00", "ideal": "#009E73", "fill": "#56B4E9"}
+
+
+def register_fonts() -> list[str]:
+    """Register the bundled fonts with matplotlib; return their family names.
+
+    The families are appended to ``font.family`` (after ``sans-serif``, i.e. DejaVu Sans), because
+    matplotlib (>= 3.6) falls back glyph by glyph along that list: Latin text keeps its usual look
+    and each Chinese character comes from the bundled font. Calling it twice changes nothing.
+    """
+    families = []
+    for path in sorted(FONT_DIR.glob("*.[ot]tf")):
+        font_manager.fontManager.addfont(str(path))
+        families.append(font_manager.FontProperties(fname=str(path)).get_name())
+    current = list(matplotlib.rcParams["font.family"])
+    matplotlib.rcParams["font.family"] = current + [f for f in families if f not in current]
+    return families
+
+
+CJK_FAMILIES = register_fonts()
+
+
+def _f(x) -> float:
+    return float("nan") if x is None else to_float(x)
+
+
+def _labels(n: int, names) -> list[str]:
+    """Tick labels ``1. 小棕瓶眼霜``; ranks past the names (an ideal pool longer than the list) show the rank alone."""
+    if names is None:
+        return [str(i) for i in range(1, n + 1)]
+    names = list(names)
+    return [f"{i}. {names[i - 1]}" if i <= len(names) else f"{i}." for i in range(1, n + 1)]
+
+
+def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
+    ax.set_xticks(range(1, n + 1))
+    labels = _labels(n, names)
+    if names is not None:
+        ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)
+    else:
+        ax.set_xticklabels(labels)
+        ax.set_xlabel(xlabel)
+    ax.set_xlim(0.4, n + 0.6)
+
+
+def _plot_gain_sums(ex: Explanation, ax, names) -> None:
+    """CG, DCG, IDCG, NDCG: bars per rank, the running sum as a line, the ideal's as a dashed line."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    bar_key = "grade" if ex.metric == "cg" else "contribution"
+    shown = [(r["rank"], _f(r.get(bar_key))) for r in rows if r.get(bar_key) is not None]
+    ax.bar([x for x, _ in shown], [y for _, y in shown], color=COLORS["bar"], width=0.6,
+           label="grade" if ex.metric == "cg" else "gain / discount")
+    if ex.metric == "ndcg":
+        dcg_pts = [(r["rank"], _f(r["dcg"])) for r in rows if r.get("dcg") is not None]
+        ideal_pts = [(r["rank"], _f(r["idcg"])) for r in rows if r.get("idcg") is not None]
+        ax.plot([x for x, _ in dcg_pts], [y for _, y in dcg_pts], "o-", color=COLORS["line"], label="DCG so far")
+        if ideal_pts:
+            ax.plot([x for x, _ in ideal_pts], [y for _, y in ideal_pts], "s--", color=COLORS["ideal"],
+                    label="IDCG so far (ideal order)")
+        ylabel = "gain / discount, running sums"
+    else:
+        label = {"cg": "CG so far", "dcg": "DCG so far", "idcg": "IDCG so far"}[ex.metric]
+        ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=label)
+        ylabel = "grade, running sum" if ex.metric == "cg" else "gain / discount, running sum"
+    ax.set_ylabel(ylabel)
+    _rank_axis(ax, len(ranks), names if ex.metric != "idcg" else None)
+
+
+def _plot_err(ex: Explanation, ax, names) -> None:
+    """ERR: where the cascade user stops; the chance of reaching each rank as a line."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    ax.bar(ranks, [_f(r["stop"]) for r in rows], color=COLORS["bar"], width=0.6, label="P(stop at i)")
+    ax.plot(ranks, [_f(r["reach"]) for r in rows], "o-", color=COLORS["line"], label="P(reach i)")
+    ax.plot(ranks, [_f(r["contribution"]) for r in rows], "d:", color=COLORS["ideal"], label="P(stop at i) / i")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("probability")
+    _rank_axis(ax, len(ranks), names)
+
+
+def _plot_precision(ex: Explanation, ax, names) -> None:
+    """P@k, R@k, F, AP, RR: precision at every rank, hits coloured, misses grey."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
+    if ex.metric == "reciprocal_rank":
+        heights = [1.0 / r["rank"] for r in rows]
+        ax.bar(ranks, heights, color=colors, width=0.6)
+        ax.set_ylabel("1 / rank (blue: relevant)")
+    elif ex.metric == "recall_at_k":
+        ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
+        ax.set_ylabel("recall at rank (blue: relevant)")
+    else:
+        ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, width=0.6)
+        hits = [(r["rank"], _f(r["precision"])) for r in rows if r["rel"]]
+        if hits:
+            ax.plot([x for x, _ in hits], [y for _, y in hits], "o", color=COLORS["line"],
+                    label="precision at a hit" if ex.metric == "average_precision" else "hit")
+        ax.set_ylabel("precision at rank (blue: relevant)")
+    if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
+        ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
+    ax.set_ylim(0, 1.08)
+    _rank_axis(ax, len(ranks), names)
+
+
+def _plot_per_query(ex: Explanation, ax, names) -> None:
+    """MRR and MAP: one bar per query, the mean as a dashed line."""
+    rows = ex.steps
+    key = "rr" if ex.metric == "mrr" else "ap"
+    xs = list(range(1, len(rows) + 1))
+    ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6,
+           label="reciprocal rank" if key == "rr" else "AP")
+    ax.axhline(ex.value, color=COLORS["line"], linestyle="--", label=ex.name)
+    ax.set_xticks(xs)
+    ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
+    ax.set_xlabel("query")
+    ax.set_ylim(0, 1.08)
+
+
+def _plot_pr_curve(ex: Explanation, ax, names) -> None:
+    """Interpolated precision and 11-point AP: the precision–recall points and their upper envelope."""
+    base = ex.parts["pr"] if ex.metric == "eleven_point_ap" else ex
+    rows = base.steps
+    recall = [0.0] + [_f(r["recall"]) for r in rows]
+    interp = [_f(rows[0]["interpolated"])] + [_f(r["interpolated"]) for r in rows]
+    ax.plot([_f(r["recall"]) for r in rows], [_f(r["precision"]) for r in rows], "o", color=COLORS["bar"],
+            label="(recall, precision) at each rank")
+    ax.step(recall, interp, where="pre", color=COLORS["line"], label="interpolated precision")
+    if ex.metric == "eleven_point_ap":
+        ax.plot([_f(r["level"]) for r in ex.steps], [_f(r["interpolated"]) for r in ex.steps], "s",
+                color=COLORS["ideal"], label="the 11 recall levels")
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_ylim(0, 1.08)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("precision")
+
+
+def _plot_roc(ex: Explanation, ax, names) -> None:
+    """ROC: the curve point by point, the area under it shaded, the diagonal of a random ranking."""
+    base = ex.parts["roc"] if ex.metric == "auc" else ex
+    fpr = [_f(r["fpr"]) for r in base.steps]
+    tpr = [_f(r["tpr"]) for r in base.steps]
+    ax.fill_between(fpr, tpr, color=COLORS["fill"], alpha=0.35, label=f"area = {ex.decimal_str}")
+    ax.plot(fpr, tpr, "o-", color=COLORS["bar"], label="ROC curve")
+    ax.plot([0, 1], [0, 1], ":", color=COLORS["miss"], label="random ranking")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.05)
+    ax.set_aspect("equal")
+    ax.set_xlabel("false positive rate (FPR)")
+    ax.set_ylabel("true positive rate (TPR)")
+
+
+_LEGEND_PLACES = {_plot_gain_sums: "upper left", _plot_err: "upper right", _plot_precision: "upper right",
+                  _plot_per_query: "upper right", _plot_pr_curve: "lower left", _plot_roc: "lower right"}
+
+_PLOTTERS = {
+    "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
+    "err": _plot_err,
+    "precision_at_k": _plot_precision, "recall_at_k": _plot_precision, "f_beta": _plot_precision,
+    "average_precision": _plot_precision, "reciprocal_rank": _plot_precision,
+    "mrr": _plot_per_query, "mean_average_precision": _plot_per_query,
+    "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
+    "roc_curve": _plot_roc, "auc": _plot_roc,
+}
+
+
+#: Metrics plotted against rank, whose tick labels are item names.
+_RANKED = {m for m, f in _PLOTTERS.items() if f in (_plot_gain_sums, _plot_err, _plot_precision)}
+
+
+def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, legend: bool = True):
+    """Draw the picture that explains ``ex`` and return the axes.
+
+    Parameters
+    ----------
+    ex : Explanation
+        Any metric's explanation (``lt.ndcg(...)``, ``lt.average_precision(...)``, ``lt.auc(...)``).
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure (shown inline in a notebook).
+    names : sequence of str, optional
+        Item names in ranked order, used as tick labels (Chinese names render with the bundled font).
+    title : bool
+        Put the result line (``NDCG@7 = ... ≈ 0.944227``) above the plot.
+    legend : bool
+        Draw the legend inside the axes (the widgets show it as HTML instead: :func:`legend_html`).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot()
+    >>> ax = plot_explanation(lt.ndcg([3, 2, 3, 0]), ax=ax, names=["MAC口红", "神仙水", "兰蔻粉水", "芦荟霜"])
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['DCG so far', 'IDCG so far (ideal order)']
+    """
+    if not isinstance(ex, Explanation):
+        raise ValueError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
+    plotter = _PLOTTERS.get(ex.metric)
+    if plotter is None:
+        raise ValueError(f"no plot for metric {ex.metric!r}; plots exist for {', '.join(_PLOTTERS)}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(7, 3.6))
+    plotter(ex, ax, names)
+    if legend:
+        ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False)
+    if title:
+        ax.set_title(short_title(ex), fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    return ax
+
+
+def short_title(ex: Explanation, limit: int = 28) -> str:
+    """The result line, or ``NDCG@7 ≈ 0.944227`` when the exact form is too long for a plot title."""
+    return ex.result_line() if len(ex.exact_str) <= limit else f"{ex.name} ≈ {ex.decimal_str}"
+
+
+def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(7, 3.6), dpi: int = 80,
+               legend: bool = True) -> bytes:
+    """The plot of ``ex`` as PNG bytes, drawn with the Agg backend (no pyplot, no global figure state).
+
+    Passing the same ``figure`` again redraws into its axes: the data artists are replaced but the
+    axes, their ticks and the canvas are kept, which keeps a widget's redraw fast. The PNG carries
+    no software-version metadata, so the bytes depend only on the picture. ``legend=False`` leaves
+    the legend out (drawing it costs about as much as the rest of the plot); pair it with
+    :func:`legend_html`.
+    """
+    fig = figure if figure is not None else Figure(figsize=size, dpi=dpi)
+    if not isinstance(fig.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(fig)
+    if len(fig.axes) == 1:
+        ax = fig.axes[0]
+        for container in list(ax.containers):
+            container.remove()
+        for artist in [*ax.patches, *ax.lines, *ax.collections, *ax.texts]:
+            artist.remove()
+        if ax.get_legend() is not None:
+            ax.get_legend().remove()
+        ax.relim()
+        ax.set_autoscale_on(True)
+        ax.set_aspect("auto")
+    else:
+        fig.clear()
+        ax = fig.add_subplot()
+    plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
+    ax.set_title(short_title(ex), fontsize=10)
+    wide_labels = names is not None and ex.metric in _RANKED
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.24 if wide_labels else 0.15)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+    return buf.getvalue()
+
+
+def _swatch(handle) -> str:
+    """A small HTML sample of a legend handle: a bar, a solid or dashed line, or a marker."""
+    if hasattr(handle, "patches"):  # a BarContainer
+        color = matplotlib.colors.to_hex(handle.patches[0].get_facecolor())
+        return f"display:inline-block;width:12px;height:12px;background:{color}"
+    if hasattr(handle, "get_linestyle") and hasattr(handle, "get_color"):  # a Line2D
+        color = matplotlib.colors.to_hex(handle.get_color())
+        style = handle.get_linestyle()
+        if style in ("None", "", " "):
+            return f"display:inline-block;width:9px;height:9px;border-radius:50%;background:{color}"
+        border = {"--": "dashed", ":": "dotted"}.get(style, "solid")
+        return f"display:inline-block;width:22px;height:0;border-top:3px {border} {color}"
+    color = matplotlib.colors.to_hex(handle.get_facecolor()[0])  # a filled area
+    return f"display:inline-block;width:12px;height:12px;background:{color};opacity:0.5"
+
+
+def legend_html(figure: Figure) -> str:
+    """The legend of the figure's plot as one line of HTML: a swatch and a label per series."""
+    if not figure.axes:
+        return ""
+    handles, labels = figure.axes[0].get_legend_handles_labels()
+    pieces = [f"<span style='{_swatch(h)};vertical-align:middle;margin:0 4px 0 12px'></span>{html.escape(label)}"
+              for h, label in zip(handles, labels)]
+    return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
+
+
+__all__ = ["legend_html", "plot_explanation", "render_png", "short_title", "register_fonts", "CJK_FAMILIES", "FONT_DIR"]

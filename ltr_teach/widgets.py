@@ -1,0 +1,536 @@
+"""Widgets: a ranking editor whose table and plot follow every slider move.
+
+:class:`RankingEditor` shows a ranking (item names as in the documents, e.g. 小棕瓶眼霜, MAC口红,
+神仙水), a grade slider and move-up/move-down buttons per item, controls for the metric's
+variants (generated from ``lt.METRICS[metric].options`` and the registries ``lt.GAINS``,
+``lt.DISCOUNTS``, ``lt.ZERO_RULES``), and a live panel: the result line, the explanation table
+and a plot (:func:`ltr_teach.plots.render_png`).
+
+All the logic lives in plain methods that tests call without a browser: :meth:`~RankingEditor.set_grade`,
+:meth:`~RankingEditor.move`, :meth:`~RankingEditor.set_option`, :meth:`~RankingEditor.set_score`,
+:attr:`~RankingEditor.explanation`. The ipywidgets controls only call those methods.
+
+CSS classes (for browser tests): ``ltr-editor`` (the container), ``ltr-row`` and ``ltr-row-<rank>``
+(one row per rank), ``ltr-name``, ``ltr-grade-slider``, ``ltr-score-slider``, ``ltr-move-up``,
+``ltr-move-down``, ``ltr-option`` plus ``ltr-option-<name>`` (``ltr-option-gain``,
+``ltr-option-discount``, ``ltr-option-k``, ``ltr-option-ideal``, ``ltr-option-g_max``,
+``ltr-option-zero``, ``ltr-option-n_relevant``, ``ltr-option-beta``), ``ltr-result`` (the result
+line), ``ltr-error`` (why the last change was refused), ``ltr-table``, ``ltr-plot``.
+"""
+
+from __future__ import annotations
+
+import html
+import numbers
+from collections import Counter
+
+import ipywidgets as W
+from matplotlib.figure import Figure
+
+from ._numbers import to_exact
+from ._validate import as_grades, as_rels, as_sequence
+from .graded import DISCOUNTS, GAINS, ZERO_RULES
+from .plots import legend_html, render_png
+from .registry import lookup
+
+#: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
+_BINARY = "rels"
+_BETAS = (0.5, 1, 2, 3)
+
+
+class RankingEditor:
+    """Edit a ranking with sliders and buttons; the metric's table and plot update live.
+
+    Parameters
+    ----------
+    items : sequence of str
+        Item names in ranked order (rank 1 first).
+    grades : sequence of int
+        Graded relevance in ranked order for graded metrics (``"ndcg"``, ``"dcg"``, ``"err"``
+        ...); 0/1 relevance for binary ones (``"average_precision"``, ``"precision_at_k"`` ...,
+        or grades with ``threshold=``); 0/1 class labels for ``"auc"`` and ``"roc_curve"``.
+    metric : str
+        A name or alias from ``lt.METRICS`` (``"ndcg"``, ``"ap"``, ``"p"`` ...). Metrics over
+        several queries (``"mrr"``, ``"map"``) are not edited here.
+    scores : sequence of numbers in [0, 1], optional
+        Model scores, one per item; required for ``"auc"`` and ``"roc_curve"`` (the editor then
+        shows a score slider per item instead of move buttons: the order is the scores' order).
+    max_grade : int, optional
+        Top of the grade sliders. Default: ``g_max`` for ERR, 1 for 0/1 relevance and labels,
+        otherwise the larger of 3 and the highest grade given.
+    **metric_kwargs
+        The metric's keywords (``k``, ``gain``, ``discount``, ``ideal``, ``zero``, ``g_max``,
+        ``n_relevant``, ``beta``, ``threshold`` ...); each one in ``lt.METRICS[metric].options``.
+        ``ideal`` is the query's whole judged pool; the grades it holds beyond the ranking are
+        kept as "judged but not retrieved" items, and a checkbox switches them in and out.
+
+    Attributes
+    ----------
+    widget : ipywidgets.VBox
+        The container to display (displaying the editor itself shows it too).
+    table : ipywidgets.HTMLMath
+        The explanation's HTML table (``explanation._repr_html_()``, formula typeset).
+    plot : ipywidgets.Image
+        The plot as a PNG, redrawn on every change.
+
+    Examples
+    --------
+    Grades 3, 2, 3: DCG = 7/1 + 3/log2(3) + 7/2, while the ideal order 3, 3, 2 gives
+    IDCG = 7/1 + 7/log2(3) + 3/2.
+
+    >>> ed = RankingEditor(["MAC口红", "神仙水", "兰蔻粉水"], [3, 2, 3])
+    >>> ed.explanation.exact
+    (3/log2(3) + 21/2)/(7/log2(3) + 17/2)
+    >>> round(float(ed.explanation), 6)
+    0.959454
+    >>> ed.move(2, 1)      # 兰蔻粉水 (grade 3) up to rank 2: now the ranking is the ideal order
+    >>> ed.items, ed.grades
+    (('MAC口红', '兰蔻粉水', '神仙水'), (3, 3, 2))
+    >>> ed.explanation.exact
+    1
+    """
+
+    def __init__(self, items, grades, metric="ndcg", *, scores=None, max_grade=None, **metric_kwargs):
+        self._info = lookup(metric)
+        if self._info.takes == "queries":
+            raise ValueError(
+                f"metric {metric!r} averages over several queries; RankingEditor edits one ranking: use the "
+                "single-query metric ('reciprocal_rank' or 'average_precision') per query"
+            )
+        self._items = self._check_items(items)
+        self._labelled = self._info.takes == "labels_scores"
+        self._binary = self._info.takes == _BINARY and metric_kwargs.get("threshold") is None
+        self._grades = self._check_grades(grades)
+        self._scores = self._check_scores(scores)
+        self._options = self._check_options(metric_kwargs)
+        self._max_grade = self._pick_max_grade(max_grade)
+        self._explanation = self._compute(self._grades, self._scores, self._options)
+        self._figure = Figure(figsize=(7, 3.6), dpi=80)
+        self._syncing = False
+        self._build()
+        self._refresh()
+
+    # -- validation ----------------------------------------------------------------------------
+    @staticmethod
+    def _check_items(items) -> list[str]:
+        items = as_sequence(items, "items")
+        for i, name in enumerate(items):
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError(f"items[{i}] = {name!r} must be a non-empty item name (str)")
+        return list(items)
+
+    def _check_grades(self, grades) -> list[int]:
+        name = "labels" if self._labelled else "grades"
+        if isinstance(grades, (str, bytes)):
+            raise ValueError(f"{name} must be a list of numbers, one per item; got {grades!r}")
+        values = as_sequence(grades, name)
+        if len(values) != len(self._items):
+            raise ValueError(
+                f"items and {name} must have the same length; got {len(self._items)} items and {len(values)} {name}"
+            )
+        exact = as_rels(values, name) if (self._binary or self._labelled) else as_grades(values, name, integer=True)
+        return [int(g) for g in exact]
+
+    def _check_scores(self, scores):
+        if not self._labelled:
+            if scores is not None:
+                raise ValueError(f"scores is only for metric 'auc' or 'roc_curve'; got scores with {self._info.name!r}")
+            return None
+        if scores is None:
+            raise ValueError(f"metric {self._info.name!r} needs scores=[...], one model score per item")
+        values = as_sequence(scores, "scores")
+        if len(values) != len(self._items):
+            raise ValueError(
+                f"items and scores must have the same length; got {len(self._items)} items and {len(values)} scores"
+            )
+        for i, s in enumerate(values):
+            self._check_score(i, s)
+        return [float(s) for s in values]
+
+    @staticmethod
+    def _check_score(i, s) -> None:
+        if isinstance(s, bool) or not isinstance(s, numbers.Real) or not 0 <= float(s) <= 1:
+            raise ValueError(f"scores[{i}] = {s!r} must be a number in [0, 1] (the score sliders run from 0 to 1)")
+
+    def _check_options(self, kwargs) -> dict:
+        allowed = self._info.options
+        for key in kwargs:
+            if key not in allowed:
+                names = ", ".join(allowed) if allowed else "none"
+                raise ValueError(f"metric {self._info.name!r} takes the keywords {names}; got {key}=")
+        options = dict(kwargs)
+        self._judged_extra: list[int] = []
+        if "ideal" in allowed:
+            pool = options.pop("ideal", None)
+            if pool is not None:
+                pool = [int(g) for g in as_grades(pool, "ideal", integer=True, allow_empty=True)]
+                extra = Counter(pool)
+                extra.subtract(Counter(self._grades))
+                short = sorted(g for g, c in extra.items() if c < 0 and g > 0)
+                if short:
+                    raise ValueError(
+                        f"ideal must hold every judged grade of the ranking (it is the query's whole judged pool); "
+                        f"grade {short[-1]} appears more often in grades than in ideal"
+                    )
+                self._judged_extra = sorted((g for g, c in extra.items() for _ in range(max(c, 0))), reverse=True)
+            options["ideal"] = pool is not None
+        if "n_relevant" in allowed:
+            found = self._found(self._grades, options)
+            n_rel = options.pop("n_relevant", None)
+            if n_rel is not None and (isinstance(n_rel, bool) or not isinstance(n_rel, numbers.Integral) or n_rel < found):
+                raise ValueError(
+                    f"n_relevant = {n_rel!r} must be an integer >= {found}, the relevant items already in the ranking"
+                )
+            self._missing_relevant = 0 if n_rel is None else int(n_rel) - found
+        if self._info.options and "k" in self._info.options and self._info.takes == _BINARY \
+                and self._info.name in ("precision_at_k", "recall_at_k", "f_beta") and options.get("k") is None:
+            options["k"] = len(self._items)
+        if self._info.name == "err" and "g_max" not in options:
+            options["g_max"] = max(3, max(self._grades))
+        return options
+
+    def _pick_max_grade(self, max_grade) -> int:
+        if self._binary or self._labelled:
+            default = 1
+        elif self._info.name == "err":
+            default = self._options["g_max"]
+        else:
+            default = max(3, max(self._grades))
+        if max_grade is None:
+            return default
+        if isinstance(max_grade, bool) or not isinstance(max_grade, numbers.Integral) or max_grade < 1:
+            raise ValueError(f"max_grade must be an integer >= 1; got {max_grade!r}")
+        if self._binary or self._labelled:
+            if max_grade != 1:
+                raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
+        if max(self._grades) > max_grade:
+            raise ValueError(f"max_grade = {max_grade} is below the highest grade given ({max(self._grades)})")
+        return int(max_grade)
+
+    @staticmethod
+    def _found(grades, options) -> int:
+        threshold = options.get("threshold")
+        return sum(int(r) for r in as_rels(grades, threshold=threshold)) if threshold is not None else sum(grades)
+
+    # -- the metric --------------------------------------------------------------------------
+    def _metric_kwargs(self, grades, options) -> dict:
+        kwargs = dict(options)
+        if "ideal" in kwargs:
+            kwargs["ideal"] = list(grades) + self._judged_extra if kwargs["ideal"] else None
+        if "n_relevant" in self._info.options:
+            kwargs["n_relevant"] = self._found(grades, options) + self._missing_relevant
+        return kwargs
+
+    def _compute(self, grades, scores, options):
+        if self._labelled:
+            return self._info.func(list(grades), [to_exact(s, "scores") for s in scores])
+        return self._info.func(list(grades), **self._metric_kwargs(grades, options))
+
+    def _apply(self, grades=None, scores=None, options=None, items=None) -> None:
+        """Recompute with the new state; commit it only if the metric accepts it (else ValueError)."""
+        grades = self._grades if grades is None else grades
+        scores = self._scores if scores is None else scores
+        options = self._options if options is None else options
+        explanation = self._compute(grades, scores, options)
+        self._grades, self._scores, self._options = list(grades), scores, dict(options)
+        if items is not None:
+            self._items = list(items)
+        self._explanation = explanation
+        self._refresh()
+
+    # -- public state --------------------------------------------------------------------------
+    @property
+    def explanation(self):
+        """The current :class:`~ltr_teach.explanation.Explanation`."""
+        return self._explanation
+
+    @property
+    def items(self) -> tuple:
+        """Item names in the current ranked order."""
+        return tuple(self._items)
+
+    @property
+    def grades(self) -> tuple:
+        """Grades (or 0/1 relevance, or labels) in the current ranked order."""
+        return tuple(self._grades)
+
+    @property
+    def scores(self):
+        """Scores in item order (``None`` unless the metric is ``auc``/``roc_curve``)."""
+        return None if self._scores is None else tuple(self._scores)
+
+    @property
+    def options(self) -> dict:
+        """The metric's keyword settings as the controls show them (``ideal`` is on/off)."""
+        options = dict(self._options)
+        if "n_relevant" in self._info.options:
+            options["n_relevant"] = self._found(self._grades, self._options) + self._missing_relevant
+        return options
+
+    @property
+    def metric(self) -> str:
+        """The registry name of the metric."""
+        return self._info.name
+
+    @property
+    def max_grade(self) -> int:
+        return self._max_grade
+
+    # -- public actions ----------------------------------------------------------------------------
+    def _check_index(self, i, name="i") -> int:
+        n = len(self._items)
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < n:
+            raise ValueError(f"{name} = {i!r} must be a position 0..{n - 1} (0 is rank 1)")
+        return int(i)
+
+    def set_grade(self, i, g) -> None:
+        """Give the item at position ``i`` (0 = rank 1) the grade ``g`` (a label for AUC)."""
+        i = self._check_index(i)
+        top = self._max_grade
+        if isinstance(g, bool) or not isinstance(g, numbers.Integral) or not 0 <= g <= top:
+            what = "label" if self._labelled else "grade"
+            raise ValueError(f"{what} g = {g!r} must be a whole number 0..{top}")
+        grades = list(self._grades)
+        grades[i] = int(g)
+        self._apply(grades=grades)
+
+    def set_score(self, i, s) -> None:
+        """Give the item at position ``i`` the model score ``s`` in [0, 1] (AUC and ROC only)."""
+        if not self._labelled:
+            raise ValueError(f"set_score is for metric 'auc' or 'roc_curve'; this editor shows {self._info.name!r}")
+        i = self._check_index(i)
+        self._check_score(i, s)
+        scores = list(self._scores)
+        scores[i] = float(s)
+        self._apply(scores=scores)
+
+    def move(self, i, j) -> None:
+        """Move the item at position ``i`` to position ``j`` (0 = rank 1); the others shift."""
+        i = self._check_index(i, "i")
+        j = self._check_index(j, "j")
+        order = list(range(len(self._items)))
+        order.insert(j, order.pop(i))
+        scores = None if self._scores is None else [self._scores[o] for o in order]
+        self._apply(grades=[self._grades[o] for o in order], scores=scores, items=[self._items[o] for o in order])
+
+    def set_option(self, name, value) -> None:
+        """Change one of the metric's settings (``"gain"``, ``"discount"``, ``"k"``, ``"ideal"`` ...)."""
+        if name not in self._controls:
+            names = ", ".join(self._controls) or "none"
+            raise ValueError(f"option name must be one of {names} for metric {self._info.name!r}; got {name!r}")
+        options = dict(self._options)
+        if name == "ideal":
+            if not isinstance(value, bool):
+                raise ValueError(f"ideal must be True (judged pool) or False (the ranking's own grades); got {value!r}")
+            options["ideal"] = value
+        elif name == "n_relevant":
+            found = self._found(self._grades, options)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < found:
+                raise ValueError(f"n_relevant = {value!r} must be an integer >= {found}, the relevant items in the ranking")
+            previous = self._missing_relevant
+            self._missing_relevant = int(value) - found
+            try:
+                self._apply()
+            except ValueError:
+                self._missing_relevant = previous
+                raise
+            return
+        elif name == "g_max":
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < max(1, max(self._grades)):
+                raise ValueError(
+                    f"g_max = {value!r} must be an integer >= {max(1, max(self._grades))}, the highest grade in the ranking"
+                )
+            options["g_max"] = int(value)
+            self._apply(options=options)
+            self._max_grade = int(value)
+            self._sync_controls()
+            return
+        else:
+            options[name] = value
+        self._apply(options=options)
+
+    # -- widgets -----------------------------------------------------------------------------------
+    def _build(self) -> None:
+        n = len(self._items)
+        self._title = W.HTML(f"<b>{html.escape(self._info.title)}</b>")
+        self._title.add_class("ltr-title")
+        self._rows = []
+        for pos in range(n):
+            self._rows.append(self._build_row(pos))
+        rows_box = W.VBox([r["box"] for r in self._rows])
+        rows_box.add_class("ltr-rows")
+        self._controls = self._build_controls()
+        controls_box = W.VBox(list(self._controls.values()))
+        controls_box.add_class("ltr-options")
+        self._result = W.HTML()
+        self._result.add_class("ltr-result")
+        self._error = W.HTML()
+        self._error.add_class("ltr-error")
+        self.table = W.HTMLMath()
+        self.table.add_class("ltr-table")
+        self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
+        self.plot.add_class("ltr-plot")
+        self._legend = W.HTML()
+        self._legend.add_class("ltr-legend")
+        self.widget = W.VBox([
+            self._title, W.HBox([rows_box, controls_box]), self._result, self._error, self.plot, self._legend, self.table,
+        ])
+        self.widget.add_class("ltr-editor")
+
+    def _build_row(self, pos: int) -> dict:
+        rank = W.HTML(layout=W.Layout(width="28px"))
+        name = W.HTML(layout=W.Layout(width="110px"))
+        name.add_class("ltr-name")
+        what = "label" if self._labelled else ("relevant" if self._binary else "grade")
+        slider = W.IntSlider(min=0, max=self._max_grade, description=what, continuous_update=False,
+                             layout=W.Layout(width="230px"))
+        slider.add_class("ltr-grade-slider")
+        slider.observe(lambda ch, p=pos: self._on_grade(p, ch["new"]), names="value")
+        parts = [rank, name, slider]
+        row = {"rank": rank, "name": name, "grade": slider}
+        if self._labelled:
+            score = W.FloatSlider(min=0, max=1, step=0.05, description="score", continuous_update=False,
+                                  readout_format=".2f", layout=W.Layout(width="260px"))
+            score.add_class("ltr-score-slider")
+            score.observe(lambda ch, p=pos: self._on_score(p, ch["new"]), names="value")
+            parts.append(score)
+            row["score"] = score
+        else:
+            up = W.Button(description="up", icon="arrow-up", layout=W.Layout(width="64px"))
+            up.add_class("ltr-move-up")
+            up.on_click(lambda _b, p=pos: self._on_move(p, p - 1))
+            down = W.Button(description="down", icon="arrow-down", layout=W.Layout(width="76px"))
+            down.add_class("ltr-move-down")
+            down.on_click(lambda _b, p=pos: self._on_move(p, p + 1))
+            parts += [up, down]
+            row.update(up=up, down=down)
+        box = W.HBox(parts)
+        box.add_class("ltr-row")
+        box.add_class(f"ltr-row-{pos + 1}")
+        row["box"] = box
+        return row
+
+    def _build_controls(self) -> dict:
+        controls = {}
+        opts = self._info.options
+        n = len(self._items)
+        if "gain" in opts:
+            self._options.setdefault("gain", "exp2")
+            controls["gain"] = W.ToggleButtons(options=list(GAINS), value=self._options["gain"], description="gain",
+                                               tooltips=[g.description for g in GAINS.values()])
+        if "discount" in opts:
+            self._options.setdefault("discount", "log2")
+            controls["discount"] = W.ToggleButtons(options=list(DISCOUNTS), value=self._options["discount"],
+                                                   description="discount",
+                                                   tooltips=[d.description for d in DISCOUNTS.values()])
+        if "k" in opts and not self._labelled:
+            k = self._options.get("k")
+            required = self._info.name in ("precision_at_k", "recall_at_k", "f_beta")
+            choices = ([] if required else [("all", None)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
+            controls["k"] = W.Dropdown(options=choices, value=k, description="k (cut-off)",
+                                       tooltip="rank cut-off: only the top k items count")
+        if "ideal" in opts and self._judged_extra:
+            extra = ", ".join(str(g) for g in self._judged_extra)
+            controls["ideal"] = W.Checkbox(value=self._options["ideal"], description="ideal from the judged pool",
+                                           tooltip=f"include the judged items the ranking missed (grades {extra}) "
+                                                   "in the ideal order", indent=False)
+        if "zero" in opts:
+            self._options.setdefault("zero", "zero")
+            controls["zero"] = W.Dropdown(options=list(ZERO_RULES), value=self._options["zero"],
+                                          description="IDCG = 0 gives", tooltip="; ".join(ZERO_RULES.values()))
+        if "g_max" in opts:
+            controls["g_max"] = W.IntSlider(min=max(1, max(self._grades)), max=max(5, self._options["g_max"]),
+                                            value=self._options["g_max"], description="g_max",
+                                            tooltip="the top grade of the scale: R = (2^g - 1) / 2^g_max",
+                                            continuous_update=False)
+        if "n_relevant" in opts:
+            found = self._found(self._grades, self._options)
+            controls["n_relevant"] = W.IntSlider(min=found, max=found + max(10, self._missing_relevant),
+                                                 value=found + self._missing_relevant, description="n_relevant",
+                                                 tooltip="relevant documents in the whole collection, retrieved or not",
+                                                 continuous_update=False)
+        if "beta" in opts:
+            beta = self._options.get("beta", 1)
+            choices = sorted(set(_BETAS) | {beta})
+            self._options["beta"] = beta
+            controls["beta"] = W.Dropdown(options=choices, value=beta, description="beta",
+                                          tooltip="beta > 1 weighs recall more, beta < 1 precision more")
+        for name, control in controls.items():
+            control.add_class("ltr-option")
+            control.add_class(f"ltr-option-{name}")
+            control.observe(lambda ch, key=name: self._on_option(key, ch["new"]), names="value")
+        return controls
+
+    # -- widget callbacks: call the public methods, report refusals in the error line --------------
+    def _guarded(self, action) -> None:
+        if self._syncing:
+            return
+        try:
+            action()
+        except ValueError as exc:
+            self._error.value = f"<span style='color:#b00'>not applied: {html.escape(str(exc))}</span>"
+            self._sync_controls()
+
+    def _on_grade(self, pos, value) -> None:
+        self._guarded(lambda: self.set_grade(pos, value))
+
+    def _on_score(self, pos, value) -> None:
+        self._guarded(lambda: self.set_score(pos, round(value, 10)))
+
+    def _on_move(self, pos, target) -> None:
+        if 0 <= target < len(self._items):
+            self._guarded(lambda: self.move(pos, target))
+
+    def _on_option(self, name, value) -> None:
+        self._guarded(lambda: self.set_option(name, value))
+
+    # -- redraw -------------------------------------------------------------------------------------
+    def _sync_controls(self) -> None:
+        """Make every control show the current state without firing its callback."""
+        self._syncing = True
+        try:
+            n = len(self._items)
+            for pos, row in enumerate(self._rows):
+                name = self._items[pos]
+                row["rank"].value = f"{pos + 1}."
+                row["name"].value = html.escape(name)
+                row["grade"].max = self._max_grade
+                row["grade"].value = self._grades[pos]
+                row["grade"].tooltip = f"{row['grade'].description} of {name} (rank {pos + 1})"
+                if "score" in row:
+                    row["score"].value = self._scores[pos]
+                    row["score"].tooltip = f"model score of {name}"
+                else:
+                    row["up"].disabled = pos == 0
+                    row["down"].disabled = pos == n - 1
+                    row["up"].tooltip = f"move {name} up one rank"
+                    row["down"].tooltip = f"move {name} down one rank"
+            for key, control in self._controls.items():
+                if key == "n_relevant":
+                    found = self._found(self._grades, self._options)
+                    control.max = max(control.max, found + self._missing_relevant)
+                    control.min = found
+                    control.value = found + self._missing_relevant
+                elif key == "g_max":
+                    control.min = max(1, max(self._grades))
+                    control.value = self._options["g_max"]
+                else:
+                    control.value = self._options.get(key)
+        finally:
+            self._syncing = False
+
+    def _refresh(self) -> None:
+        ex = self._explanation
+        self._sync_controls()
+        self._error.value = ""
+        self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
+        self.table.value = ex._repr_html_()
+        names = None if self._labelled else self._items
+        self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
+        self._legend.value = legend_html(self._figure)
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+__all__ = ["RankingEditor"]

@@ -1,0 +1,110 @@
+"""Build ltr_teach/fonts/NotoSansCJKsc-Regular-subset.otf, the CJK font the plots ship with.
+
+Why: matplotlib's default font (DejaVu Sans) has no Chinese glyphs, so item names such as
+小棕瓶眼霜 would render as tofu boxes on a machine without a CJK system font. The package ships a
+subset of Noto Sans CJK SC (SIL Open Font Licence 1.1, licence text beside the font) that holds:
+
+- the 3755 common simplified characters of GB2312 level 1,
+- every Chinese character of the five source documents that level 1 lacks (兰蔻 needs 蔻, 芦荟 荟,
+  阈值 阈) and of the tutorial's glossary (``EXTRA_CHARACTERS``; a test checks the names render),
+- ASCII, Latin-1, general punctuation, CJK and full-width punctuation, Greek and a few math signs.
+
+How it was made (fontTools is matplotlib's own dependency, so it is already in the venv; it is a
+build-time tool here, not a run-time dependency of ltr_teach):
+
+    apt-get download fonts-noto-cjk          # Debian 1:20220127+repack1-1
+    dpkg-deb -x fonts-noto-cjk_*.deb noto
+    python tools/make_font_subset.py noto/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc \\
+        --licence noto/usr/share/doc/fonts-noto-cjk/copyright
+
+Pass ``--text FILE`` (repeatable) to add the characters of more documents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from fontTools import subset
+from fontTools.ttLib import TTCollection
+
+OUT_DIR = Path(__file__).resolve().parent.parent / "ltr_teach" / "fonts"
+FONT_NAME = "NotoSansCJKsc-Regular-subset.otf"
+FACE = "Noto Sans CJK SC"
+
+#: Characters of the documents and the glossary that GB2312 level 1 lacks, plus names the notebooks use.
+EXTRA_CHARACTERS = "荟蔻阈" + "小棕瓶眼霜精华面霜MAC口红神仙水兰蔻粉水芦荟霜面膜" + "查准率查全率精确率召回率准确率"
+
+#: Upstream noto-cjk's LICENSE reserves the name "Source" (Source Han Sans); the subset keeps the Noto names.
+RESERVED_NAME_NOTE = ", with Reserved Font Name 'Source'. Subset for ltr_teach by tools/make_font_subset.py."
+
+#: Unicode blocks kept whole: Latin, punctuation, Greek, arrows and math operators, CJK punctuation, full-width forms.
+RANGES = [(0x20, 0x7E), (0xA0, 0xFF), (0x370, 0x3FF), (0x2010, 0x205E), (0x2190, 0x21FF), (0x2200, 0x22FF),
+          (0x3000, 0x303F), (0xFF01, 0xFF5E)]
+
+
+def gb2312_level1() -> str:
+    """The 3755 characters of GB2312 level 1 (rows 16-55, bytes 0xB0A1-0xD7F9), in code order."""
+    chars = []
+    for hi in range(0xB0, 0xD8):
+        for lo in range(0xA1, 0xFF):
+            try:
+                chars.append(bytes([hi, lo]).decode("gb2312"))
+            except UnicodeDecodeError:  # the five unassigned slots at the end of row 55
+                continue
+    return "".join(chars)
+
+
+def wanted_codepoints(texts: list[str]) -> set[int]:
+    points = {ord(c) for c in gb2312_level1() + EXTRA_CHARACTERS}
+    for lo, hi in RANGES:
+        points.update(range(lo, hi + 1))
+    for text in texts:
+        points.update(ord(c) for c in text if "\u4e00" <= c <= "\u9fff")
+    return points
+
+
+def ofl_text(debian_copyright: Path, copyright_line: str) -> str:
+    """The SIL OFL 1.1 text from Debian's copyright file, headed by the font's own copyright line."""
+    text = debian_copyright.read_text(encoding="utf-8")
+    body = text.split("License: SIL-1.1\n", 2)[2]
+    body = body.split("\nLicense: ", 1)[0]
+    lines = [line[1:] if line.startswith(" ") else line for line in body.splitlines()]
+    lines = ["" if line == "." else line for line in lines]
+    return f"{copyright_line}\n\nThis Font Software is licensed under the SIL Open Font License, Version 1.1.\n\n" + \
+        "\n".join(lines).strip() + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("ttc", type=Path, help="NotoSansCJK-Regular.ttc from Debian's fonts-noto-cjk")
+    parser.add_argument("--licence", type=Path, required=True, help="fonts-noto-cjk's debian copyright file")
+    parser.add_argument("--text", type=Path, action="append", default=[], help="a document whose Chinese to keep")
+    args = parser.parse_args()
+
+    collection = TTCollection(str(args.ttc))
+    font = next(f for f in collection.fonts if f["name"].getDebugName(1) == FACE)
+    points = wanted_codepoints([p.read_text(encoding="utf-8") for p in args.text])
+
+    options = subset.Options()
+    options.hinting = False          # Agg renders unhinted text well at plot sizes; hints cost ~20 % of the file
+    options.name_IDs = ["*"]         # keep copyright, licence and family names
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.layout_features = ["*"]  # keep vertical forms and locl so the SC glyphs are chosen
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(points))
+    subsetter.subset(font)
+
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    out = OUT_DIR / FONT_NAME
+    font.save(str(out))
+    copyright_line = re.sub(r"\s+", " ", font["name"].getDebugName(0)).rstrip(".") + RESERVED_NAME_NOTE
+    (OUT_DIR / "OFL.txt").write_text(ofl_text(args.licence, copyright_line), encoding="utf-8")
+    kept = len(font.getBestCmap())
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB, {kept} characters) and {OUT_DIR / 'OFL.txt'}")
+
+
+if __name__ == "__main__":
+    main()
