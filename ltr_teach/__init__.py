@@ -21,6 +21,7 @@ from .binary import (
     recall_at_k,
     reciprocal_rank,
 )
+from . import examples
 from .explanation import Explanation
 from .graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .registry import METRICS

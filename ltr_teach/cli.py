@@ -7,6 +7,7 @@ traceback. Subcommands are added by small ``_add_*`` functions, one per command.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from fractions import Fraction
@@ -139,6 +140,9 @@ def main(argv=None) -> int:
     except (UsageError, ValueError, TypeError) as exc:
         print(f"ltr-teach: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `ltr-teach errata | head` closed the pipe early: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,609 @@
+"""The five source documents as data: their worked examples and their errata.
+
+Every worked example of the documents (``../shared/seeds/000_...txt`` to ``004_...txt``) is a
+:class:`WorkedExample`: where it is, what the document prints, and the library :class:`Call` that
+recomputes it exactly. Every place where a document is wrong (arithmetic, a formula, a term, code
+that does not do what it claims) is an :class:`Erratum`. Nothing here is typed twice: exact values
+and the ``matches`` flag are computed by the library.
+
+In an erratum's ``where``, text inside “ ” or backquotes is quoted verbatim from the document;
+formulas, which the documents typeset in LaTeX, are paraphrased and marked ``(formula)``.
+
+>>> import ltr_teach as lt
+>>> ex = lt.examples.by_id("000-map-two-queries")
+>>> ex.printed, ex.exact, ex.matches
+('599/420', 599/840, False)
+>>> lt.examples.by_id("000-map-value").correct
+'599/840 ≈ 0.713095: (13/15 + 47/84) / 2'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+import sympy
+
+from . import binary, graded, roc
+from ._numbers import fmt_decimal, fmt_exact, terminates, to_float
+from ._validate import as_queries
+from .explanation import Column, Explanation
+
+__all__ = [
+    "Call", "WorkedExample", "Erratum", "WORKED_EXAMPLES", "ERRATA", "DOCUMENTS",
+    "mean_ndcg", "by_id", "format_examples", "format_errata", "printed_agrees",
+]
+
+DOCUMENTS = {
+    "000": "000_b1a303f0d127bb54.txt",
+    "001": "001_f62375b9f13c28c0.txt",
+    "002": "002_49b5566977780c7f.txt",
+    "003": "003_fe5496d0a2b52eda.txt",
+    "004": "004_3f068810c7945fd7.txt",
+}
+
+
+def mean_ndcg(queries, **kwargs) -> Explanation:
+    """The mean of the queries' NDCG values, document 000's NDCG(Q, k).
+
+    Parameters
+    ----------
+    queries : list of rankings, or dict ``{query: grades}``
+        Each ranking is graded relevance in ranked order.
+    **kwargs
+        Passed to :func:`ltr_teach.ndcg` for every query (``k``, ``gain``, ``discount`` ...).
+
+    Examples
+    --------
+    Document 000, MAC口红 and 神仙水 at k = 7: (0.944227 + 0.797752) / 2 ≈ 0.870990.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.examples.mean_ndcg({"MAC口红": [3, 2, 3, 0, 1, 2, 2], "神仙水": [2, 2, 3, 1, 2, 3, 1]}, k=7)
+    >>> round(float(ex), 6)
+    0.87099
+    """
+    named = as_queries(queries)
+    parts, rows, total = {}, [], sympy.Integer(0)
+    for q, grades in named:
+        ex = graded.ndcg(grades, **kwargs)
+        parts[q] = ex
+        total = total + ex.exact
+        rows.append({"query": q, "ndcg": ex.exact, "sum": total})
+    k = kwargs.get("k")
+    return Explanation(
+        metric="mean_ndcg", name="mean NDCG" if k is None else f"mean NDCG@{k}", exact=total / len(named),
+        columns=(Column("query", "query"), Column("ndcg", "NDCG", exact=False), Column("sum", "sum so far", exact=False)),
+        steps=tuple(rows), parts=parts, params={**kwargs, "n_queries": len(named)},
+        formula=r"\mathrm{NDCG}(Q, k) = \frac{1}{|Q|}\sum_{j=1}^{|Q|} \frac{\mathrm{DCG}_k}{\mathrm{IDCG}_k}",
+    )
+
+
+_FUNCTIONS = {
+    "cg": graded.cg, "dcg": graded.dcg, "idcg": graded.idcg, "ndcg": graded.ndcg, "err": graded.err,
+    "reciprocal_rank": binary.reciprocal_rank, "mrr": binary.mrr, "precision_at_k": binary.precision_at_k,
+    "recall_at_k": binary.recall_at_k, "f_beta": binary.f_beta, "average_precision": binary.average_precision,
+    "mean_average_precision": binary.mean_average_precision, "auc": roc.auc,
+    "mean_ndcg": mean_ndcg,
+}
+
+
+@dataclass(frozen=True)
+class Call:
+    """A library call that recomputes a number of the documents: ``Call("ndcg", ([3, 2],), {"k": 2})``.
+
+    ``part`` picks a named sub-explanation (``"dcg"`` of an NDCG). Calling the object runs it.
+
+    >>> c = Call("ndcg", ([3, 2, 3, 0, 1, 2, 2],), {"k": 7, "discount": "ln"}, part="dcg")
+    >>> print(c)
+    lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7, discount='ln').parts['dcg']
+    >>> round(float(c()), 6)
+    21.421516
+    """
+
+    function: str
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    part: str | None = None
+
+    def __post_init__(self):
+        if self.function not in _FUNCTIONS:
+            raise ValueError(f"function = {self.function!r} is not a library function; use one of {sorted(_FUNCTIONS)}")
+
+    def __call__(self) -> Explanation:
+        return self._result
+
+    @functools.cached_property
+    def _result(self) -> Explanation:  # explanations are immutable, so one run serves every caller
+        ex = _FUNCTIONS[self.function](*self.args, **self.kwargs)
+        return ex.parts[self.part] if self.part else ex
+
+    def __str__(self) -> str:
+        prefix = "lt.examples." if self.function == "mean_ndcg" else "lt."
+        pieces = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        text = f"{prefix}{self.function}({', '.join(pieces)})"
+        return text + (f".parts[{self.part!r}]" if self.part else "")
+
+
+_FRACTION = re.compile(r"^\d+/\d+$")
+_DECIMAL = re.compile(r"^\d+(\.(\d+))?$")
+_FLOAT64_ULPS = 4 * 2.0**-52
+
+
+def printed_agrees(printed: str, exact) -> bool:
+    """Whether a printed number agrees with an exact value at the precision printed.
+
+    A fraction must equal the exact value. A decimal agrees when the exact value rounds to it at
+    the places printed, or lies within four float64 ulps of it (some documents print 17-digit
+    float reprs whose last digit is float noise). ``"11/18 = 0.61"`` agrees when every form does.
+
+    >>> import sympy
+    >>> printed_agrees("0.64", sympy.Rational(10783, 16800))    # 0.64185... rounds to 0.64
+    True
+    >>> printed_agrees("0.827", sympy.Rational(8296, 10000))    # 0.8296 rounds to 0.830
+    False
+    >>> printed_agrees("599/420", sympy.Rational(599, 840))
+    False
+    """
+    forms = [p.strip() for p in printed.split("=")]
+    if not forms or not all(_FRACTION.match(f) or _DECIMAL.match(f) for f in forms):
+        raise ValueError(f"printed = {printed!r} is not a number; write 0.944227, 599/420 or 11/18 = 0.61")
+    for form in forms:
+        if _FRACTION.match(form):
+            if sympy.Rational(form) != exact:
+                return False
+            continue
+        places = len(_DECIMAL.match(form).group(2) or "")
+        shown = Fraction(form)
+        value = Fraction(str(sympy.N(exact, 40)))
+        tolerance = max(Fraction(1, 2 * 10**places), Fraction(_FLOAT64_ULPS) * abs(shown))
+        if abs(value - shown) > tolerance:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    """One worked example of a document: where it is, what it prints, and the call that recomputes it.
+
+    Attributes
+    ----------
+    id : str
+        Short slug, ``"000-ndcg-mac-lipstick"``.
+    document : str
+        File name of the document in ``shared/seeds``.
+    section : str
+        The document's section (``"1.3 NDCG"``).
+    title : str
+        The example's name as the document gives it (``"查询1 MAC口红"``) with an English gloss.
+    quantity : str
+        What the printed number is (``"NDCG@7"``, ``"DCG_7"``).
+    call : Call
+        The library call that recomputes the number exactly.
+    printed : str
+        The number as the document prints it (``"0.944227"``, ``"599/420"``).
+    items : tuple
+        Item names in ranked order where the document names them; for a multi-query example one
+        tuple of names per query, in the order of ``queries``.
+    queries : tuple of str
+        Query names of a multi-query example.
+    note : str
+        What to notice (the convention used, a rounding, a slip).
+    """
+
+    id: str
+    document: str
+    section: str
+    title: str
+    quantity: str
+    call: Call
+    printed: str
+    items: tuple = ()
+    queries: tuple = ()
+    note: str = ""
+
+    def explanation(self) -> Explanation:
+        """Run :attr:`call`: the full explanation (steps, parts, exact value)."""
+        return self.call()
+
+    @property
+    def exact(self):
+        """The exact value (SymPy)."""
+        return self.call().exact
+
+    @property
+    def value(self) -> float:
+        """The float of :attr:`exact`."""
+        return to_float(self.exact)
+
+    @property
+    def matches(self) -> bool:
+        """Whether :attr:`printed` agrees with :attr:`exact` at the precision printed."""
+        return printed_agrees(self.printed, self.exact)
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """One place where a document is wrong.
+
+    Attributes
+    ----------
+    id : str
+        Short slug, ``"000-map-value"``.
+    document : str
+        File name of the document.
+    where : str
+        Section and a quote of the wrong line.
+    printed : str
+        What the document prints or says.
+    correct : str
+        The correct value or statement; a value's exact form comes from :attr:`call`.
+    explanation : str
+        Short plain-English reason, with the Chinese term where it helps.
+    call : Call or None
+        The library call whose exact value is the correct one (None for statements).
+    """
+
+    id: str
+    document: str
+    where: str
+    printed: str
+    correct: str
+    explanation: str
+    call: Call | None = None
+
+    @property
+    def exact(self):
+        """The exact correct value (SymPy), or None when the erratum is a statement."""
+        return None if self.call is None else self.call().exact
+
+
+def _ex(doc, slug, section, title, quantity, call, printed, **extra) -> WorkedExample:
+    return WorkedExample(f"{doc}-{slug}", DOCUMENTS[doc], section, title, quantity, call, printed, **extra)
+
+
+_MAC = [3, 2, 3, 0, 1, 2, 2]
+_SXS = [2, 2, 3, 1, 2, 3, 1]
+_LN7 = {"k": 7, "discount": "ln"}
+_LIP_A, _LIP_B = [5, 1, 3, 2, 4], [5, 3, 4, 2, 1]
+_MOVIES, _MOVIE_POOL = [5, 3, 2, 1, 2], [5, 3, 2, 1, 2, 4, 0]
+_LN_NOTE = ("the document writes log without a base; its numbers are natural-log values (discount='ln'); "
+            "with log2 every DCG and IDCG is ln 2 ≈ 0.693 times as large and NDCG is unchanged")
+
+WORKED_EXAMPLES = (
+    _ex("000", "mrr-three-queries", "1.1 MRR", "眼霜, 神仙水, 面膜 (eye cream, essence water, face mask)", "MRR(Q)",
+        Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},)), "11/18",
+        queries=("眼霜", "神仙水", "面膜"),
+        items=(("小棕瓶精华", "小棕瓶眼霜", "面霜"), ("skII 神仙水", "兰蔻粉水", "菌菇水"), ("芦荟霜", "高保湿面霜", "skii面膜")),
+        note="first correct result at ranks 2, 1, 3: (1/2 + 1 + 1/3) / 3"),
+    _ex("000", "ap-mac-lipstick", "1.2 MAP", "查询1 MAC 口红 (query 1, MAC lipstick)", "AP(1)",
+        Call("average_precision", ([1, 1, 0, 0, 1, 0, 0],)), "13/15", note="relevant at ranks 1, 2, 5"),
+    _ex("000", "ap-shenxianshui", "1.2 MAP", "查询2 神仙水 (query 2, SK-II essence)", "AP(2)",
+        Call("average_precision", ([0, 1, 1, 0, 0, 1, 1],)), "47/84", note="relevant at ranks 2, 3, 6, 7"),
+    _ex("000", "map-two-queries", "1.2 MAP", "查询1 MAC 口红 + 查询2 神仙水", "MAP(Q)",
+        Call("mean_average_precision", ({"MAC 口红": [1, 1, 0, 0, 1, 0, 0], "神仙水": [0, 1, 1, 0, 0, 1, 1]},)),
+        "599/420", queries=("MAC 口红", "神仙水"),
+        note="599/420 is AP(1) + AP(2); the mean divides by 2: 599/840"),
+    _ex("000", "dcg-mac-lipstick", "1.3 NDCG", "查询1 MAC口红 (query 1, MAC lipstick)", "DCG_7",
+        Call("ndcg", (_MAC,), _LN7, part="dcg"), "21.421516", note=_LN_NOTE),
+    _ex("000", "idcg-mac-lipstick", "1.3 NDCG", "查询1 MAC口红 (query 1, MAC lipstick)", "IDCG_7",
+        Call("ndcg", (_MAC,), _LN7, part="idcg"), "22.686817", note="ideal order 3, 3, 2, 2, 2, 1, 0; " + _LN_NOTE),
+    _ex("000", "ndcg-mac-lipstick", "1.3 NDCG", "查询1 MAC口红 (query 1, MAC lipstick)", "NDCG_7",
+        Call("ndcg", (_MAC,), _LN7), "0.944227", note="the log base cancels in NDCG"),
+    _ex("000", "dcg-shenxianshui", "1.3 NDCG", "查询2 神仙水 (query 2, SK-II essence)", "DCG_7",
+        Call("ndcg", (_SXS,), _LN7, part="dcg"), "18.482089", note=_LN_NOTE),
+    _ex("000", "idcg-shenxianshui", "1.3 NDCG", "查询2 神仙水 (query 2, SK-II essence)", "IDCG_7",
+        Call("ndcg", (_SXS,), _LN7, part="idcg"), "23.167716", note="ideal order 3, 3, 2, 2, 2, 1, 1; " + _LN_NOTE),
+    _ex("000", "ndcg-shenxianshui", "1.3 NDCG", "查询2 神仙水 (query 2, SK-II essence)", "NDCG_7",
+        Call("ndcg", (_SXS,), _LN7), "0.797752", note="the log base cancels in NDCG"),
+    _ex("000", "ndcg-mean-two-queries", "1.3 NDCG", "查询1 MAC口红 + 查询2 神仙水", "NDCG(Q,7)",
+        Call("mean_ndcg", ({"MAC口红": _MAC, "神仙水": _SXS},), _LN7), "0.870990",
+        queries=("MAC口红", "神仙水"), note="the mean of the two queries' NDCG"),
+    _ex("000", "err-lipstick", "1.4 ERR", "查询 口红 (lipstick), g_max = 3", "ERR",
+        Call("err", ([3, 2, 3, 1],), {"g_max": 3}), "0.913391",
+        note="R = 7/8, 3/8, 7/8, 1/8 are right, and so is the expanded sum the document writes; "
+             "that sum is 45295/49152 ≈ 0.921529, not 0.913391"),
+    _ex("001", "precision-at-2", "Mean Average Precision (MAP): P@K", "l(1) = 1, l(2) = 0", "P@2",
+        Call("precision_at_k", ([1, 0], 2)), "1/2", note="(1 + 0) / 2"),
+    _ex("002", "cg-lipstick-a", "2.1 Cumulative Gain", "算法A 口红排序 (algorithm A's lipstick ranking)",
+        "Cumulative Gain_A", Call("cg", (_LIP_A,)), "15"),
+    _ex("002", "cg-lipstick-b", "2.1 Cumulative Gain", "算法B 口红排序 (algorithm B's lipstick ranking)",
+        "Cumulative Gain_B", Call("cg", (_LIP_B,)), "15", note="CG ignores the order: A and B tie"),
+    _ex("002", "dcg-lipstick-a", "2.2 Discounted Cumulative Gain", "算法A [5,1,3,2,4]", "DCG_A",
+        Call("dcg", (_LIP_A,)), "42.225751536309765", note="2^score - 1 gain, log2(i+1) discount"),
+    _ex("002", "dcg-lipstick-b", "2.2 Discounted Cumulative Gain", "算法B [5,3,4,2,1]", "DCG_B",
+        Call("dcg", (_LIP_B,)), "44.595390756454925"),
+    _ex("002", "idcg-lipstick", "2.3 Ideal Discounted Cumulative Gain", "最理想的排序 [5,4,3,2,1] (ideal order)",
+        "DCG_ideal", Call("idcg", (_LIP_A,)), "45.64282878502658"),
+    _ex("002", "ndcg-lipstick-a", "2.4 Normalized Discounted Cumulative Gain", "算法A [5,1,3,2,4]", "NDCG@5_A",
+        Call("ndcg", (_LIP_A,), {"k": 5}), "0.9251"),
+    _ex("002", "ndcg-lipstick-b", "2.4 Normalized Discounted Cumulative Gain", "算法B [5,3,4,2,1]", "NDCG@5_B",
+        Call("ndcg", (_LIP_B,), {"k": 5}), "0.9771", note="B > A, as the eye expects"),
+    _ex("004", "ap-topic1", "一、MAP", "主题1 (topic 1): 4 relevant, retrieved at ranks 1, 2, 4, 7", "AP",
+        Call("average_precision", ([1, 1, 0, 1, 0, 0, 1],), {"n_relevant": 4}), "0.83",
+        note="(1/1 + 2/2 + 3/4 + 4/7) / 4 = 93/112"),
+    _ex("004", "ap-topic2", "一、MAP", "主题2 (topic 2): 5 relevant, 3 retrieved at ranks 1, 3, 5", "AP",
+        Call("average_precision", ([1, 0, 1, 0, 1],), {"n_relevant": 5}), "0.45",
+        note="the two relevant pages never retrieved count 0: (1/1 + 2/3 + 3/5 + 0 + 0) / 5 = 34/75"),
+    _ex("004", "map-two-topics", "一、MAP", "主题1 + 主题2 (topics 1 and 2)", "MAP",
+        Call("mean_average_precision", ({"主题1": [1, 1, 0, 1, 0, 0, 1], "主题2": [1, 0, 1, 0, 1]},),
+             {"n_relevant": {"主题1": 4, "主题2": 5}}), "0.64", queries=("主题1", "主题2"),
+        note="exact 10783/16800 ≈ 0.641845; averaging the rounded 0.83 and 0.45 happens to give 0.64 too"),
+    _ex("004", "mrr-three-queries", "二、MRR", "3 queries, best answer at ranks 3, 2, 1", "MRR",
+        Call("mrr", ([[0, 0, 1], [0, 1, 0], [1, 0, 0]],)), "11/18 = 0.61",
+        note="the document's figure is missing; only the ranks 3, 2, 1 survive in the text"),
+    _ex("004", "cg-movies", "3.1 DG和DCG", "豆瓣 五部电影 M_1..M_5 (five recommended films)", "CG_5",
+        Call("cg", (_MOVIES,)), "13", items=("M_1", "M_2", "M_3", "M_4", "M_5")),
+    _ex("004", "cg-movies-swapped", "3.1 DG和DCG", "调换第二个和第三个结果 (ranks 2 and 3 swapped)", "CG",
+        Call("cg", ([5, 2, 3, 1, 2],)), "13", items=("M_1", "M_3", "M_2", "M_4", "M_5"),
+        note="CG ignores the order"),
+    _ex("004", "dcg-movies", "3.1 DG和DCG", "豆瓣 五部电影 M_1..M_5 (five recommended films)", "DCG_5",
+        Call("dcg", (_MOVIES,), {"k": 5}), "38.5", items=("M_1", "M_2", "M_3", "M_4", "M_5"),
+        note="31 + 4.4 + 1.5 + 0.4 + 1.2 = 38.5: terms rounded to one decimal; exact ≈ 38.5077"),
+    _ex("004", "idcg-movies", "3.2 NDCG", "7 部电影的理想排序 5, 4, 3, 2, 2 (ideal top 5 of the 7 judged films)",
+        "IDCG_5", Call("idcg", (_MOVIES,), {"k": 5, "ideal": _MOVIE_POOL}), "46.5",
+        items=("M_1", "M_6", "M_2", "M_3", "M_5"),
+        note="31 + 9.5 + 3.5 + 1.3 + 1.2: four terms rounded up (15/log2 3 ≈ 9.464, 3/log2 5 ≈ 1.292, "
+             "3/log2 6 ≈ 1.161); exact ≈ 46.4165"),
+    _ex("004", "ndcg-movies", "3.2 NDCG", "豆瓣 五部电影, ideal from all 7 judged films", "NDCG_5",
+        Call("ndcg", (_MOVIES,), {"k": 5, "ideal": _MOVIE_POOL}), "0.827", items=("M_1", "M_2", "M_3", "M_4", "M_5"),
+        note="38.5 / 46.5 = 0.82796 (truncated to 0.827); the exact value is ≈ 0.829613"),
+)
+
+
+def _er(doc, slug, where, printed, correct, explanation, call=None) -> Erratum:
+    return Erratum(f"{doc}-{slug}", DOCUMENTS[doc], where, printed, correct, explanation, call)
+
+
+def _value_text(call: Call, reason: str) -> str:
+    """``599/840 ≈ 0.713095: reason``; long exact forms (sums of logs) show only the decimal."""
+    exact = call().exact
+    if isinstance(exact, sympy.Integer):
+        return f"{exact}: {reason}"
+    text = fmt_exact(exact)
+    shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
+    return f"{shown}{fmt_decimal(to_float(exact))}: {reason}"
+
+
+_MRR_000 = Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},))
+_MAP_000 = WORKED_EXAMPLES[3].call
+_F2_EXAMPLE = Call("f_beta", ([1, 1, 0, 0], 4), {"beta": 2, "n_relevant": 3})
+_TORCH_DEMO = Call("ndcg", ([2, 1, 0],))
+_ERR_LIP = Call("err", ([3, 2, 3, 1],), {"g_max": 3})
+
+ERRATA = (
+    _er("000", "mrr-sum", "1.1 MRR: “最终的分数为所有得分之和”", "MRR is the sum of the reciprocal ranks",
+        _value_text(_MRR_000, "the mean (1/|Q|) Σ 1/rank_i, as the document's own formula and example say"),
+        "MRR (平均倒数排名) averages the queries' reciprocal ranks; the sum 11/6 would grow with the number of "
+        "queries and exceed 1.", _MRR_000),
+    _er("000", "mrr-single-result", "1.1 MRR: “MRR只能度量检索结果只有一个并且相关性等级只有相关和不相关两种的情况”",
+        "MRR can only measure results with a single correct answer",
+        "MRR applies to any number of relevant results; it only looks at the first relevant one",
+        "Binary relevance is required, but a query may have many relevant results; the reciprocal rank "
+        "(倒数排名) simply ignores all but the first of them."),
+    _er("000", "map-footnote", "1.2 MAP: 则定义 MAP(Q)^2 如下 (formula)", "MAP(Q)^2", "MAP(Q)",
+        "The superscript 2 is a footnote mark that leaked into the formula; MAP is not squared."),
+    _er("000", "mpp-typo", "1.2 MAP: “其实有两种计算MPP的方法”", "MPP", "MAP", "Typo for MAP (平均正确率均值)."),
+    _er("000", "map-value", "1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)", "599/420",
+        _value_text(_MAP_000, "(13/15 + 47/84) / 2"),
+        "599/420 is AP(1) + AP(2), the sum before dividing by 2; a MAP above 1 (599/420 ≈ 1.426) is impossible.",
+        _MAP_000),
+    _er("000", "dcg-formula", "1.3 NDCG: Gain = r(i) and DCG@K = Σ 2^{r(i)} / log(1+i) (formulas)",
+        "gain r(i), then 2^{r(i)} in DCG",
+        "DCG@K = Σ (2^{r(i)} − 1) / log2(1+i), as the document's later NDCG formula has it",
+        "Without the −1 an irrelevant item (r = 0) still gains 1; the section also calls the gain r(i) and "
+        "then uses the exponential gain 2^r − 1 (增益) in every computation."),
+    _er("000", "ndcg-log-base", "1.3 NDCG: DCG_7 = Σ (2^{R(j,m)} − 1) / log(1+m) = 21.421516 (formula)",
+        "21.421516, 22.686817 (查询1); 18.482089, 23.167716 (查询2) with an unstated log",
+        _value_text(Call("dcg", (_MAC,), {"k": 7}), "DCG_7 of 查询1 with the usual log2; the printed "
+                    "numbers are natural-log values (discount='ln')"),
+        "The base of the logarithm is not stated; the printed DCG and IDCG use ln, while the usual DCG "
+        "uses log2, which gives 14.848264 and 15.725304 for 查询1. NDCG is the same either way.",
+        Call("dcg", (_MAC,), {"k": 7})),
+    _er("000", "z-normalises", "1.3 NDCG: 用于保证对于查询 j 最完美系统的 DCG_k 得分是1",
+        "the perfect system's DCG_k is 1", "the perfect system's Z_{j,k}·DCG_k (its NDCG) is 1; its DCG_k is IDCG_k",
+        "Z_{j,k} = 1/IDCG_k normalises (归一化) DCG; DCG itself is not 1 for the ideal order."),
+    _er("000", "err-value", "1.4 ERR: ERR = 0.875 + 1/2·0.125·0.375 + ... = 0.913391 (formula)", "0.913391",
+        _value_text(_ERR_LIP, "0.875 + 3/128 + 35/1536 + 5/16384"),
+        "R_i and the expanded sum are right, but the sum evaluates to 45295/49152 ≈ 0.921529; no slip we "
+        "tried (other R(g), other discounts, dropped terms) gives 0.913391.", _ERR_LIP),
+    _er("000", "precision-recall-names", "1.5 AUC: 查全率 precision = TP/(TP+FP), 召回率(查准率) recall = TP/(TP+FN) (formulas)",
+        "precision called 查全率, recall called 查准率",
+        "precision = 精确率/查准率 = TP/(TP+FP); recall = 召回率/查全率 = TP/(TP+FN)",
+        "The Chinese names are swapped: 查准率 (how accurate the retrieved set is) is precision, 查全率 (how "
+        "complete) is recall; the section's own earlier sentence pairs them correctly."),
+    _er("000", "f-beta-formula", "1.5 AUC: F_β = (1+β²)(Precision+Recall) / (β²·Precision + Recall) (formula)",
+        "(1+β²)(P+R) / (β²P+R)", _value_text(_F2_EXAMPLE, "F_2 with P = 1/2, R = 2/3, from (1+β²)PR/(β²P+R)"),
+        "The numerator is the product P·R, not the sum: with β = 1 the printed formula is always 2, and with "
+        "P = 1/2, R = 2/3, β = 2 it gives 35/16 > 1.", _F2_EXAMPLE),
+    _er("000", "tpf-typo", "1.5 AUC: TPF = TP/(TP+FN) (formula)", "TPF", "TPR = TP/(TP+FN)",
+        "Typo: the true positive rate (真正例率) is TPR, as the sentence before says."),
+    _er("000", "auc-minimum", "1.5 AUC: “一般来说我们认为AUC的最小值为0.5”", "the minimum of AUC is 0.5",
+        _value_text(Call("auc", ([1, 0], [0, 1])), "AUC ranges over [0, 1]; a reversed ranking gives 0, "
+                    "0.5 is random guessing"),
+        "0.5 is the value of a random classifier, not a minimum; AUC below 0.5 happens (worse than random), "
+        "as the document's own parenthesis admits.", Call("auc", ([1, 0], [0, 1]))),
+    _er("001", "ndcg-range", "NDCG: “因DCG的值介于 (0,IDCG],故NDCG的值介于(0,1]”", "DCG in (0, IDCG], NDCG in (0, 1]",
+        _value_text(Call("ndcg", ([0, 0, 0],), {"ideal": [1, 0, 0]}),
+                    "DCG is 0 when no returned item is relevant, so NDCG lies in [0, 1]"),
+        "DCG can be 0; then NDCG is 0 (with the ideal from the judged pool) or 0/0 (with the ideal from the "
+        "returned list, which libraries set to 0 or 1).", Call("ndcg", ([0, 0, 0],), {"ideal": [1, 0, 0]})),
+    _er("001", "relevance-labels", "具体操作方式: “可以使用 0,1分别表示相关或不相关”", "0 = relevant, 1 = not relevant",
+        "1 = relevant (相关), 0 = not relevant (不相关)",
+        "The order is reversed: with 0 for relevant, every gain in DCG would reward the irrelevant items."),
+    _er("001", "ap-equals-one", "Average Precision: “仅当所有位置的P@k为1, 即所有位置及之前的文档均为相关时, AP才会为1”",
+        "AP is 1 only when every position is relevant",
+        _value_text(Call("average_precision", ([1, 1, 0, 0],)),
+                    "AP of 1, 1, 0, 0: AP is 1 whenever every relevant document comes before every irrelevant one"),
+        "AP averages P@k only at the relevant positions; irrelevant documents after the last relevant one do "
+        "not lower it (here P@3 = 2/3 but AP = 1).", Call("average_precision", ([1, 1, 0, 0],))),
+    _er("001", "mrr-single-query", "Mean Reciprocal Rank: “如首次出现相关文档的位置为r1,则定义MRR为1/r1”", "MRR = 1/r1",
+        "1/r1 is the reciprocal rank (RR) of one query; MRR is its mean over the queries",
+        "The 'mean' in MRR (平均倒数排名) is over queries; for one query the value is the reciprocal rank."),
+    _er("003", "precision-spelling", "简介: “准确率(Precesion, P)”", "Precesion", "Precision", "Spelling."),
+    _er("003", "recall-label", "Recall(召回率,R): precision = |retrieved ∩ relevant| / |relevant| (formula)",
+        "the recall formula is labelled precision=", "recall = |retrieved ∩ relevant| / |relevant documents|",
+        "Copy-paste slip: the left-hand side of the recall (召回率) formula still says precision."),
+    _er("003", "f-measure-formula", "综合评价指标: F = (a²+1)P·R / (a²(P+R)) (formula)", "(a²+1)PR / (a²(P+R))",
+        _value_text(_F2_EXAMPLE, "F with a = 2, P = 1/2, R = 2/3, from (a²+1)PR/(a²P+R)"),
+        "a² multiplies only P in the denominator; the printed formula agrees with F1 at a = 1 but gives 5/14 "
+        "instead of 5/8 for a = 2, P = 1/2, R = 2/3.", _F2_EXAMPLE),
+    _er("003", "code-dcg-gain", "NDCG: DCG_p = Σ rel_i / log2(i+1) (formula) beside `def ndcg_score(y_true, y_score, k=10, gains=\"exponential\"):`",
+        "the text defines the linear gain rel_i, the code defaults to 2^rel − 1",
+        _value_text(Call("dcg", ([3, 2, 3, 0, 1, 2, 2],), {"gain": "linear"}),
+                    "linear-gain DCG of 3, 2, 3, 0, 1, 2, 2; the code's default 2^rel − 1 gives "
+                    + fmt_decimal(to_float(Call("dcg", (_MAC,))().exact))),
+        "Two DCG conventions side by side without a word: the numbers differ, so say which gain (增益) is used.",
+        Call("dcg", ([3, 2, 3, 0, 1, 2, 2],), {"gain": "linear"})),
+    _er("003", "code-ideal-unsorted", "NDCG code: `best = dcg_score(y_true, k, gains)`",
+        "the ideal DCG is the DCG of y_true in the given order",
+        "the ideal DCG is the DCG of y_true sorted in decreasing order",
+        "IDCG (理想DCG) needs the best possible order; unsorted y_true makes `best` too small, so the "
+        "'NDCG' can exceed 1."),
+    _er("003", "code-scores-as-gains", "NDCG code: `actual = dcg_score(y_score, k, gains)`",
+        "DCG of the predicted scores themselves",
+        _value_text(_TORCH_DEMO, "for grades 0, 1, 2 scored 0.1, 0.5, 0.9 the model's order is perfect; "
+                    "the code returns ≈ 0.3595"),
+        "DCG must sum the true grades in the order the scores give (sort y_true by y_score); the code "
+        "uses the scores as if they were grades.", _TORCH_DEMO),
+    _er("003", "code-short-list", "NDCG code: `discounts = torch.log2(torch.arange(k) ... + 2)`, default k=10",
+        "k discounts for a list of any length", "min(k, len(list)) discounts",
+        "With fewer than k items (e.g. 3 items, k = 10) gains and discounts have different lengths and "
+        "`gains / discounts` fails with a shape error."),
+    _er("003", "mrr-cascade", "ERR: “但是MRR不可导，无法作为梯度改进模型。因此Cascade Model（瀑布模型）出现”",
+        "the cascade model appeared because MRR is not differentiable",
+        "the cascade model is a click model (Craswell et al. 2008) that explains position bias in clicks; "
+        "ERR (Chapelle et al. 2009) builds on it and is no more differentiable than MRR",
+        "Not differentiable (不可导) is true of MRR, ERR and NDCG alike; it is not why the cascade model exists."),
+    _er("003", "err-to-dcg", "ERR: “若将$\\frac {1}{r}$换为$\\frac{1}{log_2r+1}$此时与DCG相同”",
+        "ERR with 1/(log2 r + 1) instead of 1/r is DCG",
+        _value_text(Call("dcg", ([3, 2, 3, 1],)), "DCG of 3, 2, 3, 1; the changed ERR is ≈ 0.939280 "
+                    "(g_max = 3)"),
+        "The cascade factor Π(1 − R_i) stays, so the result is not DCG; only dropping it and using "
+        "R_r = (2^l − 1)/2^{l_m} with 1/log2(r+1) gives DCG / 2^{l_m}. (log2 r + 1 also differs from "
+        "log2(r+1) beyond rank 1.)", Call("dcg", ([3, 2, 3, 1],))),
+    _er("004", "dg-heading", "3.1 heading: “3.1 DG和DCG”", "DG", "CG", "Typo: the section introduces CG (累计增益)."),
+    _er("004", "rel-index", "3.1: “\\text{rel}_i表示第k个物品的相关性或者评分”", "rel_i is the k-th item's grade",
+        "rel_i is the i-th item's grade", "Index slip: i runs over 1..k."),
+    _er("004", "p-for-k", "3.2: “因为不同搜索模型给出的结果有多有少(P的大小不同)”", "P", "k (the list length)",
+        "The document calls the cut-off k everywhere else; P is borrowed from another text's CG_p."),
+    _er("004", "idcg-value", "3.2: IDCG_5 = ... = 31+9.5+3.5+1.3+1.2 = 46.5 (formula)", "46.5",
+        _value_text(WORKED_EXAMPLES[-2].call, "ideal top 5 of the 7 judged films: 5, 4, 3, 2, 2"),
+        "Each term was rounded to one decimal and three were rounded up (15/log2 3 ≈ 9.464, "
+        "3/log2 5 ≈ 1.292); the exact sum is ≈ 46.4165.", WORKED_EXAMPLES[-2].call),
+    _er("004", "ndcg-value", "3.2: NDCG_5 = DCG_5/IDCG_5 = 38.5/46.5 = 0.827 (formula)", "0.827",
+        _value_text(WORKED_EXAMPLES[-1].call, "exact DCG / exact IDCG"),
+        "38.5/46.5 = 0.82796 would round to 0.828, and with unrounded DCG and IDCG the value is ≈ 0.8296.",
+        WORKED_EXAMPLES[-1].call),
+    _er("004", "judged-not-relevant", "3.2: “如果相关电影一共有7部 ... 评分分别是 5, 3, 2, 1, 2, 4, 0”",
+        "7 relevant films", "7 judged films, 6 of them relevant (one is rated 0)",
+        "A film rated 0 is judged but not relevant; the ideal list comes from all judged films."),
+    _er("004", "mar-typo", "3.3: “NDCG相对于MAR和MRR指标公式会更复杂”", "MAR", "MAP", "Typo for MAP."),
+    _er("004", "code-mrr", "comment code 1, relevant_docs = [1, 3, 5], results = [3, 4, 2, 1, 5]: `print(mean_reciprocal_rank(results, relevant_docs)) # 输出 0.3333`",
+        "0.3333",
+        _value_text(Call("reciprocal_rank", ([1, 0, 0, 1, 1],)), "the first result, 3, is relevant; the "
+                    "code returns 1.0"),
+        "The claimed output is wrong, and the function returns one query's reciprocal rank, not a mean, "
+        "despite its name.", Call("reciprocal_rank", ([1, 0, 0, 1, 1],))),
+    _er("004", "code-map", "comment code 2: `print(mean_average_precision(results_list, relevant_docs_list)) # 输出 0.5`",
+        "0.5",
+        _value_text(Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
+                         {"n_relevant": [3, 3, 3]}), "APs 7/10, 7/18, 34/45; the code returns this too"),
+        "The code is right; its printed output is not.",
+        Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
+             {"n_relevant": [3, 3, 3]})),
+    _er("004", "code-ndcg", "comment code 3, recommended_items = [1, 2, 3, 4, 5], relevant_items = [1, 3, 5]: `print(ndcg(recommended_items, relevant_items, 5)) # 输出 0.6244`", "0.6244",
+        _value_text(Call("ndcg", ([1, 0, 1, 0, 1],), {"k": 5}),
+                    "NDCG@5 with 3 relevant items; the code returns ≈ 0.639945"),
+        "The claimed output matches nothing; the code itself computes IDCG as if all k = 5 positions could "
+        "be relevant (IDCG = Σ 1/log2(i+1) for i ≤ k), but only 3 items are relevant.",
+        Call("ndcg", ([1, 0, 1, 0, 1],), {"k": 5})),
+)
+
+
+def _index():
+    table = {}
+    for record in WORKED_EXAMPLES + ERRATA:
+        if record.id in table:
+            raise RuntimeError(f"duplicate id {record.id!r} in ltr_teach.examples")
+        table[record.id] = record
+    return table
+
+
+_BY_ID = _index()
+
+
+def by_id(id: str):  # noqa: A002 - the records' field is called id
+    """The worked example or erratum with this id.
+
+    >>> by_id("002-ndcg-lipstick-b").printed
+    '0.9771'
+    >>> by_id("nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: id = 'nope' is not a worked example or erratum; valid ids: 000-mrr-three-queries, ...
+    """
+    if id not in _BY_ID:
+        raise ValueError(f"id = {id!r} is not a worked example or erratum; valid ids: {', '.join(_BY_ID)}")
+    return _BY_ID[id]
+
+
+def _decimal(exact, places: int) -> str:
+    """The exact value rounded half-even at ``places`` decimals, from 40 significant digits."""
+    return str(Decimal(str(sympy.N(exact, 40))).quantize(Decimal(1).scaleb(-places)))
+
+
+def _exact_and_decimal(ex: WorkedExample) -> str:
+    exact = ex.exact
+    if isinstance(exact, sympy.Integer):
+        return fmt_exact(exact)
+    places = max([6] + [len(p.split(".")[1]) for p in ex.printed.split("=") if "." in p])
+    decimal = _decimal(exact, places)
+    if isinstance(exact, sympy.Rational):
+        if terminates(exact, places):
+            return f"{fmt_exact(exact)} = {fmt_decimal(to_float(exact), places)}"
+        return f"{fmt_exact(exact)} ≈ {decimal}"
+    return f"≈ {decimal}"
+
+
+def _table(headers, rows) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return "\n".join(lines)
+
+
+def format_examples() -> str:
+    """The worked examples as an aligned text table, one line each, mismatches flagged.
+
+    >>> text = format_examples()
+    >>> print(text.splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+    id  document  quantity  printed  exact  agrees
+    >>> [line.split()[0] for line in text.splitlines() if line.endswith("MISMATCH")]
+    ['000-map-two-queries', '000-err-lipstick', '004-idcg-movies', '004-ndcg-movies']
+    """
+    rows = [[ex.id, ex.document, ex.quantity, ex.printed, _exact_and_decimal(ex), "yes" if ex.matches else "MISMATCH"]
+            for ex in WORKED_EXAMPLES]
+    head = ["id", "document", "quantity", "printed", "exact", "agrees"]
+    mismatches = sum(not ex.matches for ex in WORKED_EXAMPLES)
+    return _table(head, rows) + (f"\n\n{len(WORKED_EXAMPLES)} worked examples, {mismatches} printed values "
+                                 "disagree with the exact value (see `ltr-teach errata`)")
+
+
+def format_errata() -> str:
+    """Every erratum as an aligned text block: where, what is printed, what is correct, and why.
+
+    >>> print(format_errata().splitlines()[0])
+    000-mrr-sum  000_b1a303f0d127bb54.txt
+    """
+    label = max(len(w) for w in ("where", "printed", "correct", "why"))
+    blocks = []
+    for e in ERRATA:
+        lines = [f"{e.id}  {e.document}"]
+        for name, text in (("where", e.where), ("printed", e.printed), ("correct", e.correct), ("why", e.explanation)):
+            lines.append(f"  {name.ljust(label)}  {text}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + f"\n\n{len(ERRATA)} errata in {len({e.document for e in ERRATA})} documents"
