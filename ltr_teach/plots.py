@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import html
 import io
+import math
 from pathlib import Path
 
 import matplotlib
+import PIL.Image
 from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -74,6 +76,18 @@ def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
     ax.set_xlim(0.4, n + 0.6)
 
 
+def _nice_top(value: float) -> float:
+    """A round upper limit a little above ``value`` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of 10).
+
+    Round limits keep the y axis still while a slider moves the data a little, which keeps the
+    widget's cached axes image valid.
+    """
+    if not value > 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value * 1.05))
+    return next(m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05)
+
+
 def _plot_gain_sums(ex: Explanation, ax, names) -> None:
     """CG, DCG, IDCG, NDCG: bars per rank, the running sum as a line, the ideal's as a dashed line."""
     rows = ex.steps
@@ -95,6 +109,8 @@ def _plot_gain_sums(ex: Explanation, ax, names) -> None:
         ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=label)
         ylabel = "grade, running sum" if ex.metric == "cg" else "gain / discount, running sum"
     ax.set_ylabel(ylabel)
+    heights = [y for _, y in shown] + [line.get_ydata().max() for line in ax.lines if len(line.get_ydata())]
+    ax.set_ylim(0, _nice_top(max(heights, default=0.0)))
     _rank_axis(ax, len(ranks), names if ex.metric != "idcg" else None)
 
 
@@ -117,7 +133,7 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
     colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
     if ex.metric == "reciprocal_rank":
         heights = [1.0 / r["rank"] for r in rows]
-        ax.bar(ranks, heights, color=colors, width=0.6)
+        ax.bar(ranks, heights, color=colors, width=0.6, label="1 / rank")
         ax.set_ylabel("1 / rank (blue: relevant)")
     elif ex.metric == "recall_at_k":
         ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
@@ -239,7 +255,7 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
 
         _, ax = plt.subplots(figsize=(7, 3.6))
     plotter(ex, ax, names)
-    if legend:
+    if legend and ax.get_legend_handles_labels()[0]:
         ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False)
     if title:
         ax.set_title(short_title(ex), fontsize=10)
@@ -256,11 +272,12 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
                legend: bool = True) -> bytes:
     """The plot of ``ex`` as PNG bytes, drawn with the Agg backend (no pyplot, no global figure state).
 
-    Passing the same ``figure`` again redraws into its axes: the data artists are replaced but the
-    axes, their ticks and the canvas are kept, which keeps a widget's redraw fast. The PNG carries
-    no software-version metadata, so the bytes depend only on the picture. ``legend=False`` leaves
-    the legend out (drawing it costs about as much as the rest of the plot); pair it with
-    :func:`legend_html`.
+    Passing the same ``figure`` again redraws into its axes: the data artists and the title are
+    replaced, and when the axes would look the same as last time (same names, limits and labels)
+    only those are drawn over a cached image of the axes (blitting). Text is the slow part of a
+    matplotlib frame, and rotated Chinese tick labels are most of the text, so a slider move that
+    changes only the bars costs a fraction of a full draw. ``legend=False`` leaves the legend out
+    (pair it with :func:`legend_html`). The PNG carries no software-version metadata.
     """
     fig = figure if figure is not None else Figure(figsize=size, dpi=dpi)
     if not isinstance(fig.canvas, FigureCanvasAgg):
@@ -283,8 +300,33 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
     ax.set_title(short_title(ex), fontsize=10)
     wide_labels = names is not None and ex.metric in _RANKED
     fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.24 if wide_labels else 0.15)
+    if figure is None:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+        return buf.getvalue()
+    return _blit_png(fig, ax, key=(ex.metric, None if names is None else tuple(names), len(ex.steps),
+                                   ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
+                                   wide_labels))
+
+
+def _blit_png(fig: Figure, ax, key) -> bytes:
+    """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
+    moving = [*ax.patches, *ax.lines, *ax.collections, ax.title]
+    for artist in moving:
+        artist.set_animated(True)
+    canvas = fig.canvas
+    cache = getattr(fig, "_ltr_background", None)
+    if cache is None or cache[0] != key:
+        canvas.draw()  # everything but the animated artists
+        fig._ltr_background = (key, canvas.copy_from_bbox(fig.bbox))
+    else:
+        canvas.restore_region(cache[1])
+    for artist in moving:
+        ax.draw_artist(artist)
+    width, height = canvas.get_width_height()
+    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
+    image.save(buf, format="png", compress_level=1)
     return buf.getvalue()
 
 

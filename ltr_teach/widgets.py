@@ -424,7 +424,7 @@ class RankingEditor:
                                                    description="discount",
                                                    tooltips=[d.description for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
-            k = self._options.get("k")
+            k = self._options.setdefault("k", None)
             required = self._info.name in ("precision_at_k", "recall_at_k", "f_beta")
             choices = ([] if required else [("all", None)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
             controls["k"] = W.Dropdown(options=choices, value=k, description="k (cut-off)",

@@ -1,0 +1,86 @@
+"""How long one slider move takes in RankingEditor, end to end, against a plain peer.
+
+One ``editor.set_grade`` on a 10-item NDCG@10 ranking recomputes the exact explanation, rebuilds
+the HTML table and redraws the PNG plot. The peer does the least a hand-written notebook would:
+scikit-learn's ``ndcg_score`` (floats) plus a plain matplotlib redraw of a bar chart and two lines
+into a PNG of the same size. Both are measured in the same run, so the ratio does not depend on
+how busy the machine is; the medians do. Target: a median of 50 ms or less per slider move.
+
+Run: ``PYTHONPATH=. python benchmarks/bench_widgets.py [--repeat 40]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import time
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from sklearn.metrics import ndcg_score
+
+import ltr_teach as lt
+from ltr_teach.plots import render_png
+from ltr_teach.widgets import RankingEditor
+
+NAMES = ["小棕瓶眼霜", "MAC口红", "神仙水", "兰蔻粉水", "芦荟霜", "面膜", "眼霜", "精华", "面霜", "口红"]
+GRADES = [3, 2, 3, 0, 1, 2, 2, 1, 0, 3]
+
+
+def median_ms(action, repeat: int) -> float:
+    action(0)  # warm caches (fonts, glyphs) outside the timing
+    times = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        action(i)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=40)
+    args = parser.parse_args()
+
+    editor = RankingEditor(NAMES, GRADES, k=10)
+    # Cycling rank 4 through the grades 0..3 changes DCG, IDCG, the table and the picture every time.
+    ours = median_ms(lambda i: editor.set_grade(3, i % 4), args.repeat)
+
+    fig = Figure(figsize=(7, 3.6), dpi=80)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+
+    def peer(i):
+        grades = list(GRADES)
+        grades[3] = i % 4
+        y_true = np.asarray([grades], dtype=float)
+        y_score = np.arange(len(grades), 0, -1, dtype=float)[None, :]  # the shown order as scores
+        ndcg_score(y_true, y_score, k=10)
+        ax.clear()
+        gains = (2.0 ** np.asarray(grades) - 1) / np.log2(np.arange(2, len(grades) + 2))
+        ax.bar(range(1, 11), gains)
+        ax.plot(range(1, 11), np.cumsum(gains), "o-")
+        ax.plot(range(1, 11), np.cumsum(np.sort(gains)[::-1]), "s--")
+        ax.set_xticks(range(1, 11))
+        ax.set_xticklabels(NAMES, rotation=30, ha="right")
+        fig.savefig(io.BytesIO(), format="png")
+
+    theirs = median_ms(peer, args.repeat)
+
+    grades_cycle = [[*GRADES[:3], g, *GRADES[4:]] for g in range(4)]
+    compute = median_ms(lambda i: lt.ndcg(grades_cycle[i % 4], k=10), args.repeat)
+    table = median_ms(lambda i: lt.ndcg(grades_cycle[i % 4], k=10)._repr_html_(), args.repeat) - compute
+    plot_fig = Figure(figsize=(7, 3.6), dpi=80)
+    plot = median_ms(lambda i: render_png(lt.ndcg(grades_cycle[i % 4], k=10), names=NAMES, figure=plot_fig,
+                                          legend=False), args.repeat) - compute
+
+    print(f"RankingEditor.set_grade, 10 items, NDCG@10, median of {args.repeat}: {ours:.1f} ms (target <= 50 ms)")
+    print(f"  of which: exact recompute {compute:.1f} ms, HTML table {table:.1f} ms, PNG plot {plot:.1f} ms")
+    print(f"peer (sklearn ndcg_score + plain matplotlib redraw to PNG), median: {theirs:.1f} ms")
+    print(f"ratio ours / peer: {ours / theirs:.2f}")
+
+
+if __name__ == "__main__":
+    main()
