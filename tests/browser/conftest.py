@@ -18,6 +18,7 @@ from lab_driver import (
     UI_TIMEOUT_MS,
     JupyterLabServer,
     PageWatch,
+    full_notebook_screenshot,
     launch_chromium,
     missing_requirements,
 )
@@ -70,20 +71,55 @@ def chromium():
         browser.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture
-def lab_page(chromium, lab_server):
-    """A fresh browser tab and the :class:`PageWatch` recording its errors and requests."""
+def lab_page(request, chromium, lab_server, screenshot_dir):
+    """A fresh browser tab and the :class:`PageWatch` recording its errors and requests.
+
+    When the test fails, the tab is saved as a screenshot and its path printed, to see what
+    the browser showed (a dialog, a traceback, a widget that never rendered).
+    """
     context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     context.set_default_timeout(UI_TIMEOUT_MS)
     page = context.new_page()
     watch = PageWatch().attach(context, page)
     yield page, watch
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        path = screenshot_dir / f"FAILED-{request.node.name}.png"
+        page.screenshot(path=str(path))
+        SAVED_SCREENSHOTS.append(path)
+        problems = "\n".join(watch.problems())
+        report.sections.append(("browser", f"screenshot at failure: {path}\n{problems}"))
     context.close()
 
 
 @pytest.fixture(scope="session")
 def screenshot_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("browser_screenshots")
+
+
+@pytest.fixture
+def save_screenshot(screenshot_dir, capsys):
+    """``save_screenshot(page, file_name, what)``: the whole notebook as a PNG; prints the path.
+
+    The path is printed at once (past pytest's capture) and again in the terminal summary.
+    """
+
+    def save(page, file_name: str, what: str) -> Path:
+        path = full_notebook_screenshot(page, screenshot_dir / file_name)
+        SAVED_SCREENSHOTS.append(path)
+        with capsys.disabled():
+            print(f"\n{what}: {path}")
+        return path
+
+    return save
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -272,9 +273,15 @@ class PageWatch:
 
 
 def open_notebook(page, server: JupyterLabServer, name: str) -> None:
-    """Open ``name`` in JupyterLab and wait until its kernel is idle."""
-    page.goto(f"{server.url}/lab/tree/{quote(name)}", timeout=UI_TIMEOUT_MS)
+    """Open ``name`` alone in JupyterLab and wait until its kernel is idle.
+
+    ``?reset`` starts from an empty workspace: otherwise JupyterLab reopens the notebooks an
+    earlier test left open, and their cells would mix with this one's in the page.
+    """
+    page.goto(f"{server.url}/lab/tree/{quote(name)}?reset", timeout=UI_TIMEOUT_MS)
     page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=UI_TIMEOUT_MS)
+    panels = page.locator(".jp-NotebookPanel").count()
+    assert panels == 1, f"expected only {name} open, found {panels} notebook panels"
     # Fold the file browser away: the notebook gets the whole width, as in the screenshots a
     # student would share.
     open_left_tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
@@ -308,26 +315,45 @@ def _menu_command(page, menu: str, item: str) -> None:
     page.locator(".lm-Menu-item .lm-Menu-itemLabel").get_by_text(item, exact=True).click()
 
 
+_PROMPTS_JS = "[...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')].map(p => p.textContent.trim())"
+_STDERR_JS = (
+    "[...document.querySelectorAll('.jp-NotebookPanel "
+    ".jp-OutputArea-output[data-mime-type=\"application/vnd.jupyter.stderr\"]')].map(o => o.innerText)"
+)
+
+
+def cell_stderr(page) -> list[str]:
+    """What the notebook's cells wrote to stderr: tracebacks and warnings."""
+    return page.evaluate(_STDERR_JS)
+
+
 def run_all_cells(page) -> None:
     """Clear the saved outputs, run every cell from the Run menu, wait until all have run.
 
     Clearing first turns every prompt into ``[ ]:``, so "every code cell shows ``[n]:``" proves
-    that this run (not the saved notebook) produced the outputs.
+    that this run (not the saved notebook) produced the outputs. A cell that raises stops the
+    run (the cells below keep ``[ ]:``): that is reported with the traceback at once, instead
+    of waiting for the timeout.
     """
     _menu_command(page, "Edit", "Clear Outputs of All Cells")
-    page.wait_for_function(
-        """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')]
-                 .every(p => !/\\d/.test(p.textContent))""",
-        timeout=UI_TIMEOUT_MS,
-    )
+    try:
+        page.wait_for_function(f"() => {_PROMPTS_JS}.every(p => !/\\d/.test(p))", timeout=UI_TIMEOUT_MS)
+    except Exception as exc:
+        raise AssertionError(f"outputs not cleared; prompts: {page.evaluate(_PROMPTS_JS)}") from exc
     _menu_command(page, "Run", "Run All Cells")
-    page.wait_for_function(
-        """() => {
-             const prompts = [...document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell .jp-InputPrompt')];
-             return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
-           }""",
-        timeout=UI_TIMEOUT_MS,
-    )
+    finished = f"""() => {{
+        const prompts = {_PROMPTS_JS};
+        const numbered = prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p));
+        const stopped = {_STDERR_JS}.length > 0 && !prompts.some(p => p.includes('*'));
+        return numbered || stopped;
+    }}"""
+    try:
+        page.wait_for_function(finished, timeout=UI_TIMEOUT_MS)
+    except Exception as exc:
+        raise AssertionError(f"run all cells did not finish; prompts: {page.evaluate(_PROMPTS_JS)}") from exc
+    prompts = page.evaluate(_PROMPTS_JS)
+    if not all(re.fullmatch(r"\[\d+\]:", p) for p in prompts):
+        raise AssertionError(f"a cell failed; prompts {prompts}; stderr:\n" + "\n".join(cell_stderr(page)))
     wait_for_kernel_idle(page)
 
 
