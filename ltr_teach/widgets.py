@@ -107,6 +107,7 @@ class RankingEditor:
         self._explanation = self._compute(self._grades, self._scores, self._options)
         self._figure = Figure(figsize=(7, 3.6), dpi=80)
         self._syncing = False
+        self._listeners = []
         self._build()
         self._refresh()
 
@@ -237,6 +238,8 @@ class RankingEditor:
             self._items = list(items)
         self._explanation = explanation
         self._refresh()
+        for callback in self._listeners:
+            callback(self)
 
     # -- public state --------------------------------------------------------------------------
     @property
@@ -275,6 +278,10 @@ class RankingEditor:
     @property
     def max_grade(self) -> int:
         return self._max_grade
+
+    def on_change(self, callback) -> None:
+        """Call ``callback(editor)`` after every accepted change (grade, order, score or option)."""
+        self._listeners.append(callback)
 
     # -- public actions ----------------------------------------------------------------------------
     def _check_index(self, i, name="i") -> int:
@@ -529,8 +536,177 @@ class RankingEditor:
         self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
         self._legend.value = legend_html(self._figure)
 
+    def __repr__(self) -> str:
+        return f"<RankingEditor {self._info.name}: {len(self._items)} items, {self._explanation.result_line()}>"
+
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        # The widget view plus a short, deterministic text form (nbval compares text/plain, not the view).
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = repr(self)
+        return bundle
 
 
-__all__ = ["RankingEditor"]
+class MultiQueryEditor:
+    """One :class:`RankingEditor` per query (in tabs) and the mean over the queries, live.
+
+    Parameters
+    ----------
+    queries : dict
+        ``{query name: (item names, 0/1 relevance)}`` in ranked order.
+    metric : {"mrr", "map"} or their registry names
+        ``"mrr"`` edits each query's reciprocal rank, ``"map"`` each query's average precision.
+    n_relevant : dict, optional
+        For ``"map"``: ``{query name: relevant documents in the collection}``.
+    **metric_kwargs
+        Passed to every query's editor (``k``, ``threshold``).
+
+    Examples
+    --------
+    Document 000's three queries: first hits at ranks 2, 1, 3, so MRR = (1/2 + 1 + 1/3) / 3.
+
+    >>> ed = MultiQueryEditor({"眼霜": (["小棕瓶精华", "小棕瓶眼霜", "面霜"], [0, 1, 0]),
+    ...                        "神仙水": (["skII 神仙水", "兰蔻粉水", "菌菇水"], [1, 0, 0]),
+    ...                        "面膜": (["芦荟霜", "高保湿面霜", "skii面膜"], [0, 0, 1])})
+    >>> ed.explanation.exact
+    11/18
+    >>> ed.editors["面膜"].move(2, 0)   # skii面膜 to the top: (1/2 + 1 + 1) / 3
+    >>> ed.explanation.exact
+    5/6
+    """
+
+    _SINGLE = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision"}
+
+    def __init__(self, queries, metric="mrr", n_relevant=None, **metric_kwargs):
+        self._info = lookup(metric)
+        if self._info.name not in self._SINGLE:
+            raise ValueError(f"metric must be 'mrr' or 'map' (a mean over queries); got {metric!r}")
+        if not isinstance(queries, dict) or not queries:
+            raise ValueError("queries must be a non-empty dict {query name: (item names, relevance)}; "
+                             f"got {queries!r}")
+        if n_relevant is not None and self._info.name != "mean_average_precision":
+            raise ValueError("n_relevant is for metric 'map' only")
+        counts = n_relevant or {}
+        unknown = [q for q in counts if q not in queries]
+        if unknown:
+            raise ValueError(f"n_relevant names query {unknown[0]!r}, which is not in queries")
+        self._kwargs = dict(metric_kwargs)
+        self.editors = {}
+        for name, pair in queries.items():
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise ValueError(f"queries[{name!r}] must be a pair (item names, relevance); got {pair!r}")
+            extra = {"n_relevant": counts[name]} if name in counts else {}
+            editor = RankingEditor(pair[0], pair[1], self._SINGLE[self._info.name], **metric_kwargs, **extra)
+            editor.on_change(lambda _ed: self._refresh())
+            self.editors[name] = editor
+        self._result = W.HTML()
+        self._result.add_class("ltr-result")
+        self.table = W.HTMLMath()
+        self.table.add_class("ltr-table")
+        self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
+        self.plot.add_class("ltr-plot")
+        self._figure = Figure(figsize=(7, 3.2), dpi=80)
+        tabs = W.Tab(children=[ed.widget for ed in self.editors.values()], titles=list(self.editors))
+        tabs.add_class("ltr-query-tabs")
+        self.widget = W.VBox([W.HTML(f"<b>{html.escape(self._info.title)}</b>"), self._result, self.plot,
+                              self.table, tabs])
+        self.widget.add_class("ltr-multi-editor")
+        self._refresh()
+
+    @property
+    def explanation(self):
+        """The current mean over the queries (an MRR or MAP explanation)."""
+        rankings = {name: list(ed.grades) for name, ed in self.editors.items()}
+        kwargs = dict(self._kwargs)
+        if self._info.name == "mean_average_precision":
+            kwargs["n_relevant"] = {name: ed.options["n_relevant"] for name, ed in self.editors.items()}
+        return self._info.func(rankings, **kwargs)
+
+    def _refresh(self) -> None:
+        ex = self.explanation
+        self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
+        self.table.value = ex._repr_html_()
+        self.plot.value = render_png(ex, figure=self._figure)
+
+    def __repr__(self) -> str:
+        return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {self.explanation.result_line()}>"
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+
+# -- the documents' numbers beside the exact ones ---------------------------------------------------------
+class Card:
+    """A small report that shows as HTML in a notebook and as aligned text in a terminal or doctest."""
+
+    def __init__(self, title: str, rows, verdict: str, ok: bool):
+        self.title, self.rows, self.verdict, self.ok = title, list(rows), verdict, ok
+
+    def __str__(self) -> str:
+        width = max(len(k) for k, _ in self.rows)
+        lines = [self.title] + [f"  {k.ljust(width)}  {v}" for k, v in self.rows] + [f"  => {self.verdict}"]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        color = "#1a7f37" if self.ok else "#b00020"
+        rows = "".join(f"<tr><th style='text-align:left;padding:1px 10px 1px 0;vertical-align:top'>{html.escape(k)}</th>"
+                       f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in self.rows)
+        return (f"<div class='ltr-card' style='border-left:4px solid {color};padding:4px 10px;margin:6px 0'>"
+                f"<b>{html.escape(self.title)}</b><table>{rows}</table>"
+                f"<p style='margin:2px 0;color:{color}'><b>{html.escape(self.verdict)}</b></p></div>")
+
+
+def _exact_text(ex) -> str:
+    exact = ex.exact_str
+    if len(exact) > 40:
+        return f"≈ {ex.decimal_str}"
+    return ex.result_line().split(" = ", 1)[1]
+
+
+def example_card(example) -> Card:
+    """A worked example of the documents: what the document prints beside the library's exact value.
+
+    ``example`` is a :class:`ltr_teach.examples.WorkedExample` or its id.
+
+    Examples
+    --------
+    >>> print(example_card("000-map-two-queries"))   # doctest: +NORMALIZE_WHITESPACE
+    000 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
+      quantity        MAP(Q)
+      document says   599/420
+      exact (ltr_teach)  599/840 ≈ 0.713095
+      computed by     lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
+      note            599/420 is AP(1) + AP(2); the mean divides by 2: 599/840
+      => the document is wrong here (see the errata)
+    """
+    from . import examples
+
+    ex = examples.by_id(example) if isinstance(example, str) else example
+    rows = [("quantity", ex.quantity), ("document says", ex.printed), ("exact (ltr_teach)", _exact_text(ex.call())),
+            ("computed by", str(ex.call))]
+    if ex.note:
+        rows.append(("note", ex.note))
+    verdict = ("the document's number agrees with the exact value at the precision printed" if ex.matches
+               else "the document is wrong here (see the errata)")
+    return Card(f"{ex.id[:3]} · {ex.section} · {ex.title}", rows, verdict, ex.matches)
+
+
+def erratum_card(erratum) -> Card:
+    """One erratum of the documents: where, what the document says, what is right and why.
+
+    ``erratum`` is a :class:`ltr_teach.examples.Erratum` or its id.
+    """
+    from . import examples
+
+    er = examples.by_id(erratum) if isinstance(erratum, str) else erratum
+    rows = [("where", er.where), ("document says", er.printed), ("correct", er.correct), ("why", er.explanation)]
+    if er.call is not None:
+        rows.append(("computed by", str(er.call)))
+    verdict = "the document is wrong here; the correct version is above"
+    return Card(f"erratum {er.id} ({er.document})", rows, verdict, False)
+
+
+__all__ = ["RankingEditor", "MultiQueryEditor", "Card", "example_card", "erratum_card"]

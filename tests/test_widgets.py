@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 import ltr_teach as lt
 from ltr_teach.plots import FONT_DIR, legend_html, plot_explanation, render_png
-from ltr_teach.widgets import RankingEditor
+from ltr_teach.widgets import MultiQueryEditor, RankingEditor, erratum_card, example_card
 
 # Document 000's MAC口红 query with the names the documents use.
 NAMES = ["小棕瓶眼霜", "MAC口红", "神仙水", "兰蔻粉水", "芦荟霜", "面膜", "眼霜"]
@@ -307,3 +307,57 @@ def test_bad_actions_raise():
     with pytest.raises(ValueError, match="set_score is for metric 'auc'"):
         ed.set_score(0, 0.5)
     assert ed.grades == (3, 2, 0) and ed.options["k"] is None
+
+
+# -- several queries ----------------------------------------------------------------------------------------
+def test_multi_query_editor_mrr_follows_each_query():
+    ed = MultiQueryEditor({"眼霜": (["小棕瓶精华", "小棕瓶眼霜", "面霜"], [0, 1, 0]),
+                           "神仙水": (["skII 神仙水", "兰蔻粉水", "菌菇水"], [1, 0, 0]),
+                           "面膜": (["芦荟霜", "高保湿面霜", "skii面膜"], [0, 0, 1])})
+    assert ed.explanation.exact == sympy.Rational(11, 18)          # (1/2 + 1 + 1/3) / 3
+    png = bytes(ed.plot.value)
+    find(ed.widget, "ltr-move-up")[8].click()                       # 面膜 tab: skii面膜 from rank 3 to 2
+    assert ed.editors["面膜"].items[1] == "skii面膜"
+    assert ed.explanation.exact == sympy.Rational(2, 3)            # (1/2 + 1 + 1/2) / 3
+    assert "MRR = 2/3" in html.unescape(ed.table.value) and bytes(ed.plot.value) != png
+    ed.editors["眼霜"].set_grade(1, 0)                              # no relevant result left: RR 0
+    assert ed.explanation.exact == sympy.Rational(1, 2)            # (0 + 1 + 1/2) / 3
+
+
+def test_multi_query_editor_map_keeps_n_relevant_per_query():
+    names = [f"d{i}" for i in range(1, 6)]
+    ed = MultiQueryEditor({"主题1": (names, [1, 1, 0, 1, 0]), "主题2": (names, [1, 0, 1, 0, 1])}, metric="map",
+                          n_relevant={"主题2": 5})
+    # topic 1: (1 + 1 + 3/4) / 3 = 11/12; topic 2: (1 + 2/3 + 3/5) / 5 = 34/75
+    assert ed.explanation.exact == (sympy.Rational(11, 12) + sympy.Rational(34, 75)) / 2
+    ed.editors["主题1"].set_option("n_relevant", 4)                   # (1 + 1 + 3/4) / 4 = 11/16
+    assert ed.explanation.exact == (sympy.Rational(11, 16) + sympy.Rational(34, 75)) / 2
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"queries": {}}, "queries must be a non-empty dict"),
+    ({"queries": {"q": (["a"], [1])}, "metric": "ndcg"}, "metric must be 'mrr' or 'map'"),
+    ({"queries": {"q": ["a"]}}, r"queries\['q'\] must be a pair"),
+    ({"queries": {"q": (["a"], [1])}, "n_relevant": {"q": 2}}, "n_relevant is for metric 'map' only"),
+    ({"queries": {"q": (["a"], [1])}, "metric": "map", "n_relevant": {"x": 2}}, "names query 'x'"),
+])
+def test_multi_query_editor_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        MultiQueryEditor(**kwargs)
+
+
+# -- the documents' numbers beside the exact ones ------------------------------------------------------------
+def test_example_card_flags_a_wrong_printed_value():
+    card = example_card("000-map-two-queries")
+    text = str(card)
+    # MAP = (13/15 + 47/84) / 2 = (364 + 235) / 420 / 2 = 599/840; the document printed 599/420
+    assert "document says      599/420" in text and "599/840 ≈ 0.713095" in text
+    assert not card.ok and "the document is wrong here" in card._repr_html_()
+    assert example_card("000-mrr-three-queries").ok                  # 11/18 printed and exact
+
+
+def test_erratum_card_and_bad_ids():
+    text = str(erratum_card("000-precision-recall-names"))
+    assert "查准率" in text and "the document is wrong here" in text
+    with pytest.raises(ValueError, match="is not a worked example or erratum"):
+        example_card("no-such-example")
