@@ -72,7 +72,7 @@ def to_exact(x, name: str) -> sympy.Rational:
             return x
         if x.is_number and x.is_finite and x.is_real:
             raise ValueError(f"{name} = {x} is not a rational number; give an int, a float or a fraction")
-        raise ValueError(f"{name} = {x} is not a finite real number")
+        raise ValueError(f"{name} = {x} is not allowed; values must be finite numbers")
     if isinstance(x, numbers.Integral):
         return sympy.Integer(int(x))
     if isinstance(x, Fraction):

@@ -19,13 +19,17 @@ def _short(values, limit: int = 12) -> str:
     return "[" + text + (", ..." if len(values) > limit else "") + "]"
 
 
+#: Largest grade used as an exponent (2^grade): 2^1000 still has a float, 2^1024 does not.
+MAX_EXPONENT = 1000
+
+
 def as_sequence(values, name: str, allow_empty: bool = False) -> list:
     """A list from a list, tuple or NumPy array; rejects strings, scalars and (by default) empties."""
-    if isinstance(values, (str, bytes)) or isinstance(values, Mapping):
+    if isinstance(values, (str, bytes, Mapping, set, frozenset)):
         raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
-    if not isinstance(values, (Sequence, set, frozenset)) and not hasattr(values, "__iter__"):
+    if not isinstance(values, Sequence) and not hasattr(values, "__iter__"):
         raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
     values = list(values)
     if not values and not allow_empty:
@@ -33,23 +37,30 @@ def as_sequence(values, name: str, allow_empty: bool = False) -> list:
     return values
 
 
-def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: bool = False) -> list:
-    """Exact non-negative grades; ``integer=True`` also requires whole numbers."""
+def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: bool = False,
+              integer_reason: str = "exponential gain 2^grade - 1 needs integer grades "
+                                    "(use gain='linear' for fractional grades)") -> list:
+    """Exact non-negative grades; ``integer=True`` also requires whole numbers (``integer_reason`` says why)."""
     out = []
     for i, v in enumerate(as_sequence(values, name, allow_empty)):
         g = to_exact(v, f"{name}[{i}]")
         if g < 0:
             raise ValueError(f"{name}[{i}] = {v} is negative; grades must be non-negative numbers")
         if integer and not g.is_Integer:
+            raise ValueError(f"{name}[{i}] = {v} is not a whole number; {integer_reason}")
+        if integer and g > MAX_EXPONENT:
             raise ValueError(
-                f"{name}[{i}] = {v} is not a whole number; exponential gain 2^grade - 1 needs integer "
-                "grades (use gain='linear' for fractional grades)"
+                f"{name}[{i}] = {v} is too large for an exponent 2^grade (at most {MAX_EXPONENT}); relevance grades "
+                "are small whole numbers such as 0..4"
             )
         out.append(g)
     return out
 
 
-def as_rels(values, name: str = "rels", threshold=None) -> list:
+_BINARY_ALLOWED = "binary metrics take 0/1 relevance (pass threshold=1 to treat grades >= 1 as relevant)"
+
+
+def as_rels(values, name: str = "rels", threshold=None, allowed: str = _BINARY_ALLOWED) -> list:
     """0/1 relevance in ranked order; with ``threshold`` grades >= threshold count as relevant."""
     if threshold is not None:
         t = to_exact(threshold, "threshold")
@@ -60,10 +71,7 @@ def as_rels(values, name: str = "rels", threshold=None) -> list:
     for i, v in enumerate(as_sequence(values, name)):
         r = to_exact(v, f"{name}[{i}]")
         if r not in (0, 1):
-            raise ValueError(
-                f"{name}[{i}] = {v} is not 0 or 1; binary metrics take 0/1 relevance "
-                "(pass threshold=1 to treat grades >= 1 as relevant)"
-            )
+            raise ValueError(f"{name}[{i}] = {v} is not 0 or 1; {allowed}")
         out.append(sympy.Integer(int(r)))
     return out
 
@@ -104,6 +112,12 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
         items = [(str(q), r) for q, r in list_of_rels.items()]
     else:
         items = [(f"q{i + 1}", r) for i, r in enumerate(as_sequence(list_of_rels, name))]
+    if any(isinstance(r, numbers.Number) for _, r in items):
+        shown = repr(list_of_rels) if len(repr(list_of_rels)) <= 80 else repr(list_of_rels)[:77] + "..."
+        raise ValueError(
+            f"{name} must hold one ranking per query, e.g. [[0, 1, 0], [1, 0, 0]]; got {shown}, "
+            "which holds numbers (for a single ranking wrap it in a list, or use the single-query metric)"
+        )
     if not items:
         raise ValueError(f"{name} must hold at least one query; got an empty collection")
     return items

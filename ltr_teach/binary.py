@@ -7,6 +7,9 @@ collection, retrieved or not; by default, the relevant items in the list.
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Mapping
+
 import sympy
 from sympy import Integer, Rational
 
@@ -291,9 +294,9 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None) -> Explanat
 
 
 def _per_query(n_relevant, queries):
-    if n_relevant is None or isinstance(n_relevant, int) and not isinstance(n_relevant, bool):
-        return {q: n_relevant for q, _ in queries}
-    if isinstance(n_relevant, dict):
+    if n_relevant is None or isinstance(n_relevant, (numbers.Number, str)):
+        return {q: n_relevant for q, _ in queries}  # one count for every query, checked by average_precision
+    if isinstance(n_relevant, Mapping):
         missing = [q for q, _ in queries if q not in n_relevant]
         if missing:
             raise ValueError(f"n_relevant has no entry for query {missing[0]!r}; give one count per query")
@@ -353,6 +356,14 @@ def _pr_rows(rels, n_relevant):
         row["recall"] = Rational(row["hits"], n_rel)
         best = max(best, row["precision"])
         row["interpolated"] = best
+    # A miss shares its recall with the hit above it, whose precision is higher: P_interp at that
+    # recall is the hit's value, not the best of the ranks below the miss.
+    block_best = None
+    for row in rows:
+        if row["rel"]:
+            block_best = row["interpolated"]
+        elif block_best is not None:
+            row["interpolated"] = block_best
     return rows, n_rel
 
 

@@ -7,6 +7,7 @@ traceback. Subcommands are added by small ``_add_*`` functions, one per command.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import re
 import sys
@@ -30,7 +31,10 @@ def parse_number(text: str, name: str):
     """An int, a decimal or a fraction ``1/2`` from the command line; never evaluated as code."""
     if not _NUMBER.match(text.strip()):
         raise UsageError(f"{name} = {text!r} is not a number (write 3, 0.5 or 1/2)")
-    value = Fraction(text.strip())
+    try:
+        value = Fraction(text.strip())
+    except ZeroDivisionError:
+        raise UsageError(f"{name} = {text!r} divides by zero (write 3, 0.5 or 1/2)") from None
     return int(value) if value.denominator == 1 else value
 
 
@@ -58,6 +62,12 @@ def _explain(args) -> int:
         if getattr(args, opt, None) is not None and opt not in info.options:
             raise UsageError(f"--{opt.replace('_', '-')} does not apply to {info.name} (it takes: "
                              f"{', '.join('--' + o.replace('_', '-') for o in info.options) or 'no options'})")
+    signature = inspect.signature(info.func).parameters
+    for opt in info.options:
+        if signature[opt].default is inspect.Parameter.empty and opt not in kwargs:
+            raise UsageError(f"{info.name} needs --{opt.replace('_', '-')}")
+    if args.scores and info.takes != "labels_scores":
+        raise UsageError(f"--scores does not apply to {info.name} (only to roc_curve and auc)")
     if info.takes == "queries":
         queries = _split_queries(args.values)
         if any(not q for q in queries):
@@ -70,8 +80,6 @@ def _explain(args) -> int:
         ex = info.func([parse_number(v, "label") for v in args.values],
                        [parse_number(v, "score") for v in args.scores])
     else:
-        if info.name == "err" and "g_max" not in kwargs:
-            raise UsageError("err needs --g-max N, the highest grade of the scale")
         ex = info.func([parse_number(v, "value") for v in args.values], **kwargs)
     print(ex)
     return 0

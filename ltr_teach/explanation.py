@@ -10,12 +10,39 @@ from __future__ import annotations
 
 import html
 import math
+import numbers
+import unicodedata
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import sympy
 
 from ._numbers import fmt_cell, fmt_decimal, fmt_exact, terminates, to_float
+
+
+def display_width(text: str) -> int:
+    """Terminal columns taken by ``text``: wide (CJK) characters take two, so 眼霜 is 4 wide."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _rjust(text: str, width: int) -> str:
+    return " " * max(0, width - display_width(text)) + text
+
+
+def _jsonable(v):
+    """Exact numbers as ``{"exact": "7/8", "value": 0.875}``; containers recursively; the rest as is."""
+    if isinstance(v, Fraction):
+        v = sympy.Rational(v.numerator, v.denominator)
+    if isinstance(v, sympy.Basic):
+        return {"exact": fmt_exact(v), "value": to_float(v)}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, Mapping):
+        return {str(key): _jsonable(x) for key, x in v.items()}
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        return v
+    return int(v) if isinstance(v, numbers.Integral) else float(v)  # NumPy numbers are not JSON numbers
 
 
 @dataclass(frozen=True)
@@ -111,12 +138,12 @@ class Explanation:
     def __str__(self) -> str:
         headers = [c.header for c in self.columns]
         rows = self.table_rows()
-        widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+        widths = [max([display_width(h)] + [display_width(r[i]) for r in rows]) for i, h in enumerate(headers)]
         lines = [self.name, ""]
-        lines.append("  ".join(h.rjust(w) for h, w in zip(headers, widths)).rstrip())
+        lines.append("  ".join(_rjust(h, w) for h, w in zip(headers, widths)).rstrip())
         lines.append("  ".join("-" * w for w in widths))
         for r in rows:
-            lines.append("  ".join(c.rjust(w) for c, w in zip(r, widths)).rstrip())
+            lines.append("  ".join(_rjust(c, w) for c, w in zip(r, widths)).rstrip())
         lines.append("")
         for note in self.notes:
             lines.append(f"note: {note}")
@@ -142,7 +169,9 @@ class Explanation:
             for k, p in self.parts.items()
             if p.metric != self.metric
         )
-        formula = f"<p>$${self.formula}$$</p>" if self.formula else ""
+        # only & and < can break the markup; MathJax reads the text, so ">" stays as the formula wrote it
+        tex = self.formula.replace("&", "&amp;").replace("<", "&lt;")
+        formula = f"<p>$${tex}$$</p>" if self.formula else ""
         return (
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
             f"<table style='border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -159,26 +188,22 @@ class Explanation:
             pieces.append(exact_tex)
         decimal = self.decimal_str
         text = " = ".join(pieces)
-        if decimal != fmt_exact(self.exact):
-            text += r" \approx " + decimal if not math.isnan(self.value) else ""
+        if decimal != fmt_exact(self.exact) and not math.isnan(self.value):
+            exact_decimal = isinstance(self.exact, sympy.Rational) and terminates(self.exact)
+            text += (" = " if exact_decimal else r" \approx ") + decimal
         return text
 
     # -- data --------------------------------------------------------------------
     def to_dict(self) -> dict:
         """A JSON-ready dict: exact values as strings beside their floats."""
 
-        def cell(v):
-            if isinstance(v, sympy.Basic):
-                return {"exact": fmt_exact(v), "value": to_float(v)}
-            return v
-
         return {
             "metric": self.metric,
             "name": self.name,
             "exact": self.exact_str,
             "value": self.value,
-            "params": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.params.items()},
-            "steps": [{k: cell(v) for k, v in step.items()} for step in self.steps],
+            "params": _jsonable(self.params),
+            "steps": [_jsonable(step) for step in self.steps],
             "parts": {k: p.to_dict() for k, p in self.parts.items()},
             "notes": list(self.notes),
         }

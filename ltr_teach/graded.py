@@ -22,7 +22,7 @@ import sympy
 from sympy import Integer
 
 from ._numbers import fmt_decimal, ln, log2, to_float
-from ._validate import as_choice, as_count, as_grades, as_k
+from ._validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .explanation import Column, Explanation
 
 
@@ -279,6 +279,7 @@ def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") 
     0.944227
     """
     zero = as_choice(zero, "zero", ZERO_RULES)
+    grades = as_sequence(grades, "grades")  # read once: an iterator would be empty for the IDCG
     d_ex = dcg(grades, k=k, gain=gain, discount=discount)
     i_ex = idcg(grades, k=k, gain=gain, discount=discount, ideal=ideal)
     k = d_ex.params["k"]
@@ -357,8 +358,10 @@ def err(grades, g_max, k=None) -> Explanation:
     ['7/8', '3/8', '7/8', '1/8']
     """
     g_max = as_count(g_max, "g_max", minimum=1)
+    if g_max > MAX_EXPONENT:
+        raise ValueError(f"g_max = {g_max} is too large for an exponent 2^g_max (at most {MAX_EXPONENT})")
     k = as_k(k)
-    grades = as_grades(grades, integer=True)
+    grades = as_grades(grades, integer=True, integer_reason="ERR grades are whole numbers in 0..g_max")
     for i, g in enumerate(grades):
         if g > g_max:
             raise ValueError(f"grades[{i}] = {g} is above g_max = {g_max}; grades must lie in 0..g_max")

@@ -16,7 +16,7 @@ from .explanation import Column, Explanation
 
 
 def _labels_scores(labels, scores):
-    labels = as_rels(labels, "labels")
+    labels = as_rels(labels, "labels", allowed="labels are 1 (positive) or 0 (negative)")
     scores = as_sequence(scores, "scores")
     if len(labels) != len(scores):
         raise ValueError(
