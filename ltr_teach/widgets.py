@@ -37,6 +37,9 @@ from .registry import lookup
 _BINARY = "rels"
 _BETAS = (0.5, 1, 2, 3)
 
+#: The k drop-down's value for "all" (no cut-off); the editor turns it into k = None.
+_ALL = 0
+
 
 class RankingEditor:
     """Edit a ranking with sliders and buttons; the metric's table and plot update live.
@@ -433,8 +436,10 @@ class RankingEditor:
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
             required = self._info.name in ("precision_at_k", "recall_at_k", "f_beta")
-            choices = ([] if required else [("all", None)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
-            controls["k"] = W.Dropdown(options=choices, value=k, description="k (cut-off)",
+            # "all" is 0 in the drop-down, not None: ipywidgets takes a None value for "nothing
+            # selected" and the browser then shows an empty box (k = None is "all" everywhere else).
+            choices = ([] if required else [("all", _ALL)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
+            controls["k"] = W.Dropdown(options=choices, value=k or _ALL, description="k (cut-off)",
                                        tooltip="rank cut-off: only the top k items count")
         if "ideal" in opts and self._judged_extra:
             extra = ", ".join(str(g) for g in self._judged_extra)
@@ -489,6 +494,8 @@ class RankingEditor:
             self._guarded(lambda: self.move(pos, target))
 
     def _on_option(self, name, value) -> None:
+        if name == "k" and value == _ALL:
+            value = None
         self._guarded(lambda: self.set_option(name, value))
 
     # -- redraw -------------------------------------------------------------------------------------
@@ -521,6 +528,8 @@ class RankingEditor:
                 elif key == "g_max":
                     control.min = max(1, max(self._grades))
                     control.value = self._options["g_max"]
+                elif key == "k":
+                    control.value = self._options.get("k") or _ALL
                 else:
                     control.value = self._options.get(key)
         finally:

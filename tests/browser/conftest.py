@@ -107,17 +107,26 @@ def screenshot_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def save_screenshot(screenshot_dir, capsys):
-    """``save_screenshot(page, file_name, what)``: the whole notebook as a PNG; prints the path.
+    """``save_screenshot(page, stem, what, close_up=None)``: PNGs of the notebook; prints paths.
 
-    The path is printed at once (past pytest's capture) and again in the terminal summary.
+    ``stem.png`` is the whole notebook; ``stem-close-up.png`` is the element ``close_up`` (a
+    Playwright locator), readable at full size. The paths are printed at once (past pytest's
+    capture) and again in the terminal summary.
     """
 
-    def save(page, file_name: str, what: str) -> Path:
-        path = full_notebook_screenshot(page, screenshot_dir / file_name)
-        SAVED_SCREENSHOTS.append(path)
+    def save(page, stem: str, what: str, close_up=None) -> list[Path]:
+        paths = [full_notebook_screenshot(page, screenshot_dir / f"{stem}.png")]
+        if close_up is not None:
+            viewport = page.viewport_size
+            page.set_viewport_size({"width": viewport["width"], "height": 2400})
+            close_up.scroll_into_view_if_needed()
+            paths.append(screenshot_dir / f"{stem}-close-up.png")
+            close_up.screenshot(path=str(paths[-1]))
+            page.set_viewport_size(viewport)
+        SAVED_SCREENSHOTS.extend(paths)
         with capsys.disabled():
-            print(f"\n{what}: {path}")
-        return path
+            print(f"\n{what}: " + ", ".join(map(str, paths)))
+        return paths
 
     return save
 

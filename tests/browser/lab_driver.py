@@ -361,22 +361,28 @@ def full_notebook_screenshot(page, path: Path) -> Path:
     """Screenshot of the whole notebook, not only the visible part of its scroll area.
 
     JupyterLab scrolls the notebook inside a fixed-height panel, so a "full page" screenshot
-    shows one screen; making the window as tall as the notebook shows all of it.
+    shows one screen. The window is made as tall as the notebook instead; cells that were off
+    screen only take their real height once drawn, so the height is measured again until it
+    stops growing.
     """
-    height = page.evaluate(
-        """() => {
-             const scroller = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');
-             scroller.scrollTop = 0;
-             const cells = scroller.querySelectorAll('.jp-Cell');
-             const last = cells[cells.length - 1];
-             return Math.ceil(last.getBoundingClientRect().bottom + 60);
-           }"""
-    )
+    measure = """() => {
+        const scroller = document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer');
+        scroller.scrollTop = 0;
+        const cells = scroller.querySelectorAll('.jp-Cell');
+        const statusBar = document.querySelector('#jp-main-statusbar');
+        const below = statusBar ? statusBar.getBoundingClientRect().height : 0;
+        return Math.ceil(cells[cells.length - 1].getBoundingClientRect().bottom + below + 40);
+    }"""
     viewport = page.viewport_size
-    page.set_viewport_size({"width": viewport["width"], "height": max(viewport["height"], min(height, 30000))})
-    # Let the layout settle: the notebook renders the cells that just became visible.
-    page.wait_for_timeout(500)
-    page.evaluate("() => { document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollTop = 0; }")
+    height = viewport["height"]
+    for _attempt in range(6):
+        wanted = min(max(viewport["height"], page.evaluate(measure)), 30000)
+        if wanted <= height:
+            break
+        height = wanted
+        page.set_viewport_size({"width": viewport["width"], "height": height})
+        page.wait_for_timeout(300)
+    page.evaluate(measure)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(viewport)
     return path

@@ -53,7 +53,8 @@ def _shown_settings(editor) -> dict:
     for name in ("k", "zero", "beta"):
         select = editor.locator(f".ltr-option-{name} select")
         if select.count():
-            text = select.evaluate("s => s.options[s.selectedIndex].text")
+            text = select.evaluate("s => s.selectedIndex < 0 ? null : s.options[s.selectedIndex].text")
+            assert text is not None, f"the {name!r} drop-down shows an empty box (no choice selected)"
             settings[name] = None if text == "all" else (int(text) if text.isdigit() else text)
     for name in ("g_max", "n_relevant"):
         readout = editor.locator(f".ltr-option-{name} .widget-readout")
@@ -199,7 +200,7 @@ def test_ranking_editor_in_jupyterlab(case, lab_server, lab_page, save_screensho
     assert _unrenderable_characters(page, editor.locator(".ltr-table")) == []
     assert cell_stderr(page) == []
 
-    save_screenshot(page, f"{case.notebook.removesuffix('.ipynb')}.png",
-                    f"{case.notebook} after a slider step and a move up")
+    save_screenshot(page, case.notebook.removesuffix(".ipynb"), f"{case.notebook} after a slider step and a move up",
+                    close_up=editor)
 
     assert watch.problems() == []
