@@ -69,6 +69,12 @@ def missing_requirements() -> list[str]:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         missing.append("the Python package playwright")
+    # Without a Chinese font the item names are drawn as boxes and the tests fail on that;
+    # fc-list (fontconfig) tells, when it is there to ask.
+    if shutil.which("fc-list"):
+        chinese = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout
+        if not chinese.strip():
+            missing.append("a Chinese font (Debian package fonts-noto-cjk)")
     return missing
 
 
