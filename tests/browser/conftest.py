@@ -12,7 +12,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from lab_driver import (
     ENABLE_HINT,
     UI_TIMEOUT_MS,

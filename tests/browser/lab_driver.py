@@ -72,7 +72,7 @@ def missing_requirements() -> list[str]:
     # Without a Chinese font the item names are drawn as boxes and the tests fail on that;
     # fc-list (fontconfig) tells, when it is there to ask.
     if shutil.which("fc-list"):
-        chinese = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout
+        chinese = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True, check=False).stdout
         if not chinese.strip():
             missing.append("a Chinese font (Debian package fonts-noto-cjk)")
     return missing
@@ -98,8 +98,8 @@ def _server_config() -> dict:
         },
         "IdentityProvider": {"token": ""},
         "LabApp": {
-            # The news feed and the update check are fetched from GitHub / PyPI by the server;
-            # None turns both off (and hides the "receive news?" prompt in the page).
+            # The server would fetch the news feed from GitHub and ask PyPI for a newer
+            # JupyterLab; both off (the page's "receive news?" prompt is answered in settings).
             "news_url": None,
             "check_for_updates_class": "jupyterlab.handlers.announcements.NeverCheckForUpdate",
             # "pypi" would list extensions from pypi.org when the sidebar opens.
@@ -156,6 +156,7 @@ class JupyterLabServer:
         env["JUPYTER_RUNTIME_DIR"] = str(self.state_dir / "runtime")
         env["JUPYTERLAB_SETTINGS_DIR"] = str(self.state_dir / "settings")
         env["JUPYTERLAB_WORKSPACES_DIR"] = str(self.state_dir / "workspaces")
+        # The folder layout jupyter_core is moving to; set, it stops warning about the move.
         env["JUPYTER_PLATFORM_DIRS"] = "1"
         # The page itself asks "get notified about official Jupyter news?" unless the user has
         # answered; answer "never" so no toast covers the screenshots and nothing is fetched.

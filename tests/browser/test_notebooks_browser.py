@@ -11,14 +11,13 @@ printed.
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pytest
+from lab_driver import UI_TIMEOUT_MS, cell_stderr, open_notebook, run_all_cells
 
 import ltr_teach as lt
-from lab_driver import UI_TIMEOUT_MS, cell_stderr, open_notebook, run_all_cells
 
 
 @dataclass(frozen=True)

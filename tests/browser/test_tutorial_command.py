@@ -20,7 +20,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from lab_driver import LOOPBACK, UI_TIMEOUT_MS, PageWatch, free_port, wait_for_kernel_idle
 
 REPO = Path(__file__).resolve().parents[2]
