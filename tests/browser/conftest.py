@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -100,8 +101,10 @@ def lab_page(request, chromium, lab_server, screenshot_dir):
 
 
 @pytest.fixture(scope="session")
-def screenshot_dir(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("browser_screenshots")
+def screenshot_dir() -> Path:
+    """A new temporary folder per run, kept afterwards (pytest's own tmp folders are pruned
+    after three runs), so the screenshots can be looked at after the tests."""
+    return Path(tempfile.mkdtemp(prefix="ltr_teach_browser_screenshots_"))
 
 
 @pytest.fixture
