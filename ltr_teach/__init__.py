@@ -22,6 +22,8 @@ from .binary import (
     reciprocal_rank,
 )
 from . import examples
+from .conventions import CONVENTIONS, compare_conventions
+from .evaluate import evaluate
 from .explanation import Explanation
 from .graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .registry import METRICS
@@ -38,4 +40,5 @@ __all__ = [
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
+    "CONVENTIONS", "compare_conventions", "evaluate",
 ]

@@ -15,7 +15,22 @@ from sympy import Integer, Rational
 
 from ._numbers import fmt_decimal, to_exact, to_float
 from ._validate import as_count, as_k, as_queries, as_rels, as_sequence
+from .conventions import get_convention, resolve
 from .explanation import Column, Explanation
+from .ordering import annotate, ranked_from_scores
+
+
+def _scored_rels(rels, threshold, scores, docids, ties, convention, metric):
+    """Relevance in ranked order (ordered by ``scores`` when given) and the ordering used."""
+    s = resolve(convention, threshold=threshold, ties=ties)
+    rels = as_rels(rels, threshold=s["threshold"])
+    ranked = ranked_from_scores(rels, scores, docids, s["ties"] if scores is not None else ties, metric,
+                                additive=False)
+    return (list(ranked.grades) if ranked else rels), ranked, s["threshold"]
+
+
+def _finish(ex: Explanation, ranked) -> Explanation:
+    return annotate(ex, ranked) if ranked else ex
 
 
 def _n_relevant(n_relevant, rels, name="n_relevant") -> int:
@@ -40,7 +55,8 @@ def _prefix_rows(rels, n=None):
     return rows
 
 
-def reciprocal_rank(rels, threshold=None, k=None) -> Explanation:
+def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, ties=None,
+                    convention=None) -> Explanation:
     """1 / (rank of the first relevant item); 0 when no item is relevant.
 
     Parameters
@@ -51,6 +67,14 @@ def reciprocal_rank(rels, threshold=None, k=None) -> Explanation:
         Read ``rels`` as grades: grade >= threshold is relevant.
     k : int >= 1 or None
         Only the top ``k`` count (RR@k).
+    scores : sequence of numbers, optional
+        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
+    docids : sequence of str, optional
+        Document ids, shown in the steps and used by ``ties="docid_desc"``.
+    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
+        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
     Examples
     --------
@@ -61,8 +85,14 @@ def reciprocal_rank(rels, threshold=None, k=None) -> Explanation:
     1/2
     >>> lt.reciprocal_rank([0, 0, 0]).exact
     0
+
+    From scores: the relevant item ties with an irrelevant one at 0.7. trec_eval puts docid "b"
+    before "a", so the relevant "a" is second:
+
+    >>> lt.reciprocal_rank([1, 0], scores=[0.7, 0.7], docids=["a", "b"], convention="trec_eval").exact
+    1/2
     """
-    rels = as_rels(rels, threshold=threshold)
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "reciprocal_rank")
     k = as_k(k)
     rows, first = [], None
     for row in _prefix_rows(rels, k):
@@ -74,14 +104,14 @@ def reciprocal_rank(rels, threshold=None, k=None) -> Explanation:
     exact = Rational(1, first) if first else Integer(0)
     rows[-1]["result"] = exact
     name = "RR" if k is None else f"RR@{k}"
-    return Explanation(
+    return _finish(Explanation(
         metric="reciprocal_rank", name=name, exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("result", "reciprocal rank")),
         steps=tuple(rows), params={"threshold": threshold, "k": k},
         formula=r"\mathrm{RR} = \frac{1}{\mathrm{rank}_{\text{first relevant}}}",
         substitution=r"\frac{1}{%d}" % first if first else "0",
         notes=() if first else ("no relevant item in the list: the reciprocal rank is 0",),
-    )
+    ), ranked)
 
 
 def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
@@ -127,11 +157,27 @@ def _cut(k, n, note_list):
         note_list.append(f"k = {k} is beyond the list of {n}: ranks {n + 1}..{k} are empty and count as not relevant")
 
 
-def precision_at_k(rels, k, threshold=None) -> Explanation:
+def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None, convention=None) -> Explanation:
     """P@k: the share of the top ``k`` that is relevant, hits / k.
 
     Ranks beyond the end of a short list count as not relevant (P@k always divides by k, as
     trec_eval does).
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order (or grades with ``threshold=``).
+    k : int >= 1
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+    scores : sequence of numbers, optional
+        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
+    docids : sequence of str, optional
+        Document ids, shown in the steps and used by ``ties="docid_desc"``.
+    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
+        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
     Examples
     --------
@@ -143,7 +189,7 @@ def precision_at_k(rels, k, threshold=None) -> Explanation:
     >>> lt.precision_at_k([1, 0], k=4).exact    # one hit in four slots
     1/4
     """
-    rels = as_rels(rels, threshold=threshold)
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "precision_at_k")
     k = as_k(k, allow_none=False)
     notes = []
     _cut(k, len(rels), notes)
@@ -151,18 +197,37 @@ def precision_at_k(rels, k, threshold=None) -> Explanation:
     hits = rows[-1]["hits"]
     exact = Rational(hits, k)
     rows[-1]["result"] = exact
-    return Explanation(
+    return _finish(Explanation(
         metric="precision_at_k", name=f"P@{k}", exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
                  Column("precision", "precision at rank"), Column("result", f"P@{k}")),
         steps=tuple(rows), params={"k": k, "threshold": threshold},
         formula=r"P@k = \frac{|\{\text{relevant in top } k\}|}{k}",
         substitution=r"\frac{%d}{%d}" % (hits, k), notes=tuple(notes),
-    )
+    ), ranked)
 
 
-def recall_at_k(rels, k, n_relevant=None, threshold=None) -> Explanation:
+def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids=None, ties=None,
+                convention=None) -> Explanation:
     """R@k: the share of all relevant documents found in the top ``k``.
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order (or grades with ``threshold=``).
+    k : int >= 1
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list).
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+    scores : sequence of numbers, optional
+        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
+    docids : sequence of str, optional
+        Document ids, shown in the steps and used by ``ties="docid_desc"``.
+    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
+        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
     Examples
     --------
@@ -172,7 +237,7 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None) -> Explanation:
     >>> lt.recall_at_k([1, 0, 1, 1], k=3, n_relevant=4).exact
     1/2
     """
-    rels = as_rels(rels, threshold=threshold)
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "recall_at_k")
     k = as_k(k, allow_none=False)
     n_rel = _n_relevant(n_relevant, rels)
     notes = []
@@ -184,14 +249,14 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None) -> Explanation:
     if n_rel == 0:
         notes.append("there is no relevant document, so recall is 0/0; it is reported as 0 (as trec_eval does)")
     exact = rows[-1]["recall"]
-    return Explanation(
+    return _finish(Explanation(
         metric="recall_at_k", name=f"R@{k}", exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
                  Column("recall", "recall at rank")),
         steps=tuple(rows), params={"k": k, "n_relevant": n_rel, "threshold": threshold},
         formula=r"R@k = \frac{|\{\text{relevant in top } k\}|}{|\{\text{relevant}\}|}",
         substitution=r"\frac{%d}{%d}" % (hits, n_rel), notes=tuple(notes),
-    )
+    ), ranked)
 
 
 def _f(beta2, p, r):
@@ -245,11 +310,32 @@ def f_beta(rels, k, beta=1, n_relevant=None, threshold=None) -> Explanation:
     )
 
 
-def average_precision(rels, n_relevant=None, k=None, threshold=None) -> Explanation:
+def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=None, docids=None, ties=None,
+                      convention=None) -> Explanation:
     """AP: the precision at each relevant rank, summed, divided by ``n_relevant``.
 
     Relevant documents never retrieved contribute precision 0, which is why the divisor is all
     relevant documents (``n_relevant``), not only those found.
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order (or grades with ``threshold=``).
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list). Under
+        ``convention="lightgbm"`` with ``k`` the divisor is min(relevant, k), as LightGBM's map@k.
+    k : int >= 1 or None
+        Only the top ``k`` count (AP@k).
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+    scores : sequence of numbers, optional
+        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
+    docids : sequence of str, optional
+        Document ids, shown in the steps and used by ``ties="docid_desc"``.
+    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
+        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
     Examples
     --------
@@ -263,10 +349,20 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None) -> Explanat
 
     >>> lt.average_precision([1, 0, 1, 0, 1], n_relevant=5).exact   # (1 + 2/3 + 3/5) / 5
     34/75
+
+    LightGBM's map@3 divides by min(relevant in the group, 3): hits at ranks 2 and 3 of a group with
+    three relevant items give (1/2 + 2/3) / 3 = 7/18.
+
+    >>> lt.average_precision([0, 3, 2, 1, 0], k=3, scores=[1.0, 0.8, 0.8, 0.5, 0.4], convention="lightgbm").exact
+    7/18
     """
-    rels = as_rels(rels, threshold=threshold)
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "average_precision")
     k = as_k(k)
-    n_rel = _n_relevant(n_relevant, rels)
+    if n_relevant is None and k is not None and convention is not None \
+            and get_convention(convention).ap_divisor == "min(relevant, k)":
+        n_rel = min(int(sum(rels)), k)  # LightGBM's map@k: at most k hits can be found in the top k
+    else:
+        n_rel = _n_relevant(n_relevant, rels)
     rows = _prefix_rows(rels, k)
     total = Integer(0)
     for row in rows:
@@ -282,7 +378,7 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None) -> Explanat
         notes.append(f"{n_rel - found} relevant document(s) were not retrieved{' in the top k' if k else ''}: "
                      "each adds precision 0 to the sum")
     name = "AP" if k is None else f"AP@{k}"
-    return Explanation(
+    return _finish(Explanation(
         metric="average_precision", name=name, exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
                  Column("precision", "precision at rank"), Column("counted", "counted"), Column("sum", "sum")),
@@ -290,7 +386,7 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None) -> Explanat
         formula=r"\mathrm{AP} = \frac{1}{m}\sum_{i:\,rel_i=1} P@i",
         substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["precision"]) for r in rows if r["rel"]) or "0", n_rel),
         notes=tuple(notes),
-    )
+    ), ranked)
 
 
 def _per_query(n_relevant, queries):

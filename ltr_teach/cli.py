@@ -18,6 +18,11 @@ from .registry import ALIASES, METRICS, lookup
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?\d+/\d+$")
 
 
+#: Keywords that default to None only so that a convention can supply them (err's g_max: gdeval fixes
+#: it at 4); the command line has no --convention for explain, so they are required there.
+_SUPPLIED_ONLY_BY_CONVENTION = ("g_max",)
+
+
 class UsageError(Exception):
     """A user mistake: printed as one line, exit code 2."""
 
@@ -64,7 +69,8 @@ def _explain(args) -> int:
                              f"{', '.join('--' + o.replace('_', '-') for o in info.options) or 'no options'})")
     signature = inspect.signature(info.func).parameters
     for opt in info.options:
-        if signature[opt].default is inspect.Parameter.empty and opt not in kwargs:
+        if (signature[opt].default is inspect.Parameter.empty or opt in _SUPPLIED_ONLY_BY_CONVENTION) \
+                and opt not in kwargs:
             raise UsageError(f"{info.name} needs --{opt.replace('_', '-')}")
     if args.scores and info.takes != "labels_scores":
         raise UsageError(f"--scores does not apply to {info.name} (only to roc_curve and auc)")
@@ -132,10 +138,36 @@ def _add_errata(sub) -> None:
     sub.add_parser("errata", help="list what the five documents get wrong").set_defaults(run=run)
 
 
+def _add_eval(sub) -> None:
+    from .conventions import CONVENTIONS
+    from .evaluate import METRIC_NAMES
+
+    def run(args) -> int:
+        from .evaluate import evaluate
+
+        result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention, missing=args.missing,
+                          progress=None)
+        print(result.table(per_query=args.per_query))
+        return 0
+
+    p = sub.add_parser("eval", help="evaluate a TREC run file against a qrels file, like trec_eval",
+                       description=f"Metrics: {', '.join(METRIC_NAMES)}, optionally @k (ndcg@10, p@5). "
+                                   f"Conventions: {', '.join(CONVENTIONS)}.")
+    p.add_argument("qrels_file", metavar="QRELS", help="qrels file: qid iter docid grade")
+    p.add_argument("run_file", metavar="RUN", help="run file: qid Q0 docid rank score tag")
+    p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
+                   help="a metric to compute; repeat for more (-m ndcg@10 -m map)")
+    p.add_argument("--per-query", action="store_true", help="print every query's values before the means")
+    p.add_argument("--convention", default="trec_eval", help="whose conventions to follow (default trec_eval)")
+    p.add_argument("--missing", choices=["skip", "zero"],
+                   help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
+    p.set_defaults(run=run)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_explain, _add_examples, _add_errata):
+    for add in (_add_explain, _add_examples, _add_errata, _add_eval):
         add(sub)
     return parser
 

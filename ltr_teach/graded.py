@@ -23,7 +23,9 @@ from sympy import Integer
 
 from ._numbers import fmt_decimal, ln, log2, to_float
 from ._validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
+from .conventions import resolve, unset
 from .explanation import Column, Explanation
+from .ordering import annotate, ranked_from_scores
 
 
 @dataclass(frozen=True)
@@ -83,13 +85,19 @@ def _setup(grades, k, gain, discount, name="grades"):
     return grades, k, GAINS[gain], DISCOUNTS[discount]
 
 
-def _dcg_rows(grades, k, gain: Gain, discount: Discount) -> list[dict]:
-    """Rows of a DCG table; the last row's ``cumulative`` is the DCG (0 for an empty list)."""
+def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[dict]:
+    """Rows of a DCG table; the last row's ``cumulative`` is the DCG (0 for an empty list).
+
+    With a ``ranked`` whose tie rule averages, each rank's gain is the mean gain of its tie group.
+    """
     n = len(grades) if k is None else min(k, len(grades))
+    gains = [gain.fn(g) for g in grades]
+    if ranked is not None and ranked.averaged:
+        gains = ranked.group_mean(gains)
     rows, total = [], Integer(0)
     for i in range(1, n + 1):
         g = grades[i - 1]
-        gv = gain.fn(g)
+        gv = gains[i - 1]
         dv = discount.fn(i)
         c = gv / dv
         total = total + c
@@ -156,7 +164,8 @@ def cg(grades, k=None) -> Explanation:
     )
 
 
-def dcg(grades, k=None, gain="exp2", discount="log2") -> Explanation:
+def dcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), *, scores=None, docids=None, ties=None,
+        convention=None) -> Explanation:
     """Discounted cumulative gain: each gain divided by its rank's discount, summed.
 
     Parameters
@@ -170,6 +179,15 @@ def dcg(grades, k=None, gain="exp2", discount="log2") -> Explanation:
     discount : {"log2", "ln", "jarvelin"}
         ``"log2"``: log2(i + 1) (default); ``"ln"``: ln(i + 1); ``"jarvelin"``: 1 at rank 1,
         then log2(i).
+    scores : sequence of numbers, optional
+        The model's score for each item; ``grades`` are then in any order and the ranking is
+        score descending.
+    docids : sequence of str, optional
+        Document ids, shown in the steps and used by ``ties="docid_desc"``.
+    ties : {"stable", "docid_desc", "average", "pessimistic", "optimistic"}, optional
+        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"`` (input order).
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS`` supplying gain, discount and ties; explicit keywords win.
 
     Examples
     --------
@@ -186,15 +204,36 @@ def dcg(grades, k=None, gain="exp2", discount="log2") -> Explanation:
 
     >>> lt.dcg([3, 2, 0, 1], gain="linear", discount="jarvelin").exact   # 3 + 2 + 0 + 1/2
     11/2
+
+    scikit-learn averages tied scores: grades 1 and 0 tie at the top, so each of ranks 1 and 2 gets
+    gain (1 + 0)/2 and DCG = 1/2·(1/log2(2) + 1/log2(3)):
+
+    >>> lt.dcg([1, 0], scores=[0.5, 0.5], convention="sklearn").exact
+    1/(2*log2(3)) + 1/2
     """
-    grades, k, g, d = _setup(grades, k, gain, discount)
-    rows = _dcg_rows(grades, k, g, d)
+    s = resolve(convention, gain=gain, discount=discount, ties=ties)
+    grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
+    ranked = ranked_from_scores(grades, scores, docids, s["ties"] if scores is not None else ties, "dcg")
+    return _dcg_explanation(grades, k, g, d, ranked)
+
+
+def _dcg_explanation(grades, k, g: Gain, d: Discount, ranked) -> Explanation:
+    rows = _dcg_rows(list(ranked.grades) if ranked else grades, k, g, d, ranked)
     name = _at("DCG", k)
-    return Explanation(
+    ex = Explanation(
         metric="dcg", name=name, exact=rows[-1]["cumulative"], columns=_DCG_COLUMNS, steps=tuple(rows),
         params={"k": k, "gain": g.name, "discount": d.name},
         formula=_dcg_formula(name, k, g, d), substitution=_sum_latex(rows),
+        notes=_average_note(ranked),
     )
+    return annotate(ex, ranked) if ranked else ex
+
+
+def _average_note(ranked) -> tuple:
+    if ranked is None or not ranked.averaged or not ranked.tied_groups():
+        return ()
+    return ("ties='average': every rank of a tied group gets the group's mean gain, the mean DCG over all "
+            "orders of the tied items",)
 
 
 def _ideal_pool(grades, ideal, integer: bool):
@@ -212,7 +251,7 @@ def _ideal_pool(grades, ideal, integer: bool):
     return sorted(pool, reverse=True)
 
 
-def idcg(grades, k=None, gain="exp2", discount="log2", ideal=None) -> Explanation:
+def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None, *, convention=None) -> Explanation:
     """Ideal DCG: the DCG of the best possible order of the judged pool.
 
     Parameters
@@ -224,6 +263,8 @@ def idcg(grades, k=None, gain="exp2", discount="log2", ideal=None) -> Explanatio
     ideal : sequence of non-negative numbers, optional
         Every judged grade of the query, retrieved or not (the pool). By default the ideal order
         is the given grades sorted best first, which cannot see relevant items the ranking missed.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS`` supplying gain and discount; explicit keywords win.
 
     Examples
     --------
@@ -237,7 +278,8 @@ def idcg(grades, k=None, gain="exp2", discount="log2", ideal=None) -> Explanatio
     >>> round(float(ex), 4)   # 31 + 15/log2(3) + 7/2 + 3/log2(5) + 3/log2(6)
     46.4165
     """
-    grades, k, g, d = _setup(grades, k, gain, discount)
+    s = resolve(convention, gain=gain, discount=discount)
+    grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
     pool = _ideal_pool(grades, ideal, g.integer_grades)
     rows = _dcg_rows(pool, k, g, d)
     name = _at("IDCG", k)
@@ -250,7 +292,8 @@ def idcg(grades, k=None, gain="exp2", discount="log2", ideal=None) -> Explanatio
     )
 
 
-def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") -> Explanation:
+def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None, zero=unset("zero"), *,
+         scores=None, docids=None, ties=None, convention=None) -> Explanation:
     """Normalised DCG: DCG divided by the ideal DCG, 1 for the best possible order.
 
     Parameters
@@ -260,6 +303,11 @@ def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") 
     zero : {"zero", "one", "nan", "raise"}
         What NDCG is when IDCG is 0 (no relevant item): 0 (default, trec_eval and scikit-learn),
         1 (LightGBM, XGBoost), NaN, or raise ``ValueError``.
+    scores, docids, ties
+        Rank by the model's scores and break ties by a rule, as in :func:`dcg`.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS`` (``"trec_eval"``, ``"sklearn"``, ``"lightgbm"`` ...) supplying
+        gain, discount, ties and zero; explicit keywords win over it.
 
     Examples
     --------
@@ -277,11 +325,24 @@ def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") 
 
     >>> round(float(lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7, discount="ln")), 6)
     0.944227
+
+    One ranking, two tools. Scores 1.0, 0.8, 0.8 for grades 0, 3, 2 and a judged d5 (grade 2) never
+    retrieved: trec_eval ranks the tie by docid descending (d2 before d1) and takes the ideal from
+    every judged document; LightGBM keeps the input order and sees only the group.
+
+    >>> grades, scores, ids = [0, 3, 2, 1, 0], [1.0, 0.8, 0.8, 0.5, 0.4], ["d3", "d1", "d2", "d4", "d9"]
+    >>> round(float(lt.ndcg(grades, scores=scores, docids=ids, ideal=[3, 2, 0, 1, 2], convention="trec_eval")), 4)
+    0.5608
+    >>> round(float(lt.ndcg(grades, k=10, scores=scores, docids=ids, convention="lightgbm")), 4)
+    0.6758
     """
-    zero = as_choice(zero, "zero", ZERO_RULES)
+    s = resolve(convention, gain=gain, discount=discount, zero=zero, ties=ties)
+    zero = as_choice(s["zero"], "zero", ZERO_RULES)
     grades = as_sequence(grades, "grades")  # read once: an iterator would be empty for the IDCG
-    d_ex = dcg(grades, k=k, gain=gain, discount=discount)
-    i_ex = idcg(grades, k=k, gain=gain, discount=discount, ideal=ideal)
+    exact_grades, k_checked, g, d = _setup(grades, k, s["gain"], s["discount"])
+    ranked = ranked_from_scores(exact_grades, scores, docids, s["ties"] if scores is not None else ties, "ndcg")
+    d_ex = _dcg_explanation(exact_grades, k_checked, g, d, ranked)
+    i_ex = idcg(grades, k=k, gain=g.name, discount=d.name, ideal=ideal)
     k = d_ex.params["k"]
     rows = []
     for i in range(max(len(d_ex.steps), len(i_ex.steps))):
@@ -314,7 +375,7 @@ def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") 
             f"the judged pool fills {len(i_ex.steps)} ranks of the ideal list but the ranking has only "
             f"{len(d_ex.steps)}: the missing ranks count as gain 0 in DCG"
         )
-    return Explanation(
+    ex = Explanation(
         metric="ndcg", name=name, exact=exact,
         columns=(
             Column("rank", "rank"), Column("grade", "grade"), Column("gain", "gain"),
@@ -326,11 +387,12 @@ def ndcg(grades, k=None, gain="exp2", discount="log2", ideal=None, zero="zero") 
         params={**i_ex.params, "zero": zero},
         formula=r"\mathrm{%s} = \frac{\mathrm{%s}}{\mathrm{%s}}" % (name, d_ex.name, i_ex.name),
         substitution=r"\frac{%s}{%s}" % (fmt_decimal(to_float(dcg_value)), fmt_decimal(to_float(idcg_value))),
-        notes=tuple(notes),
+        notes=tuple(notes) + _average_note(ranked),
     )
+    return annotate(ex, ranked) if ranked else ex
 
 
-def err(grades, g_max, k=None) -> Explanation:
+def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, convention=None) -> Explanation:
     """Expected reciprocal rank under the cascade model (Chapelle et al. 2009).
 
     The user reads from the top and stops at rank i with probability R_i = (2^g_i - 1) / 2^g_max,
@@ -341,9 +403,13 @@ def err(grades, g_max, k=None) -> Explanation:
     grades : sequence of whole numbers in [0, g_max]
         Graded relevance in ranked order.
     g_max : int >= 1
-        The highest grade of the scale (gdeval fixes it at 4).
+        The highest grade of the scale (gdeval fixes it at 4); required unless the convention sets it.
     k : int >= 1 or None
         Cut-off; ``None`` means the whole list.
+    scores, docids, ties
+        Rank by the model's scores, as in :func:`dcg` (``ties="average"`` is not defined for ERR).
+    convention : str, optional
+        ``"gdeval"`` fixes ``g_max`` at 4 and orders ties by docid descending.
 
     Examples
     --------
@@ -356,8 +422,17 @@ def err(grades, g_max, k=None) -> Explanation:
     45295/49152
     >>> [str(r["R"]) for r in ex.steps]
     ['7/8', '3/8', '7/8', '1/8']
+
+    gdeval (TREC Web track) fixes g_max at 4 whatever the scale, so a grade-3 item stops the user with
+    probability 7/16 only:
+
+    >>> lt.err([3, 0], convention="gdeval").exact
+    7/16
     """
-    g_max = as_count(g_max, "g_max", minimum=1)
+    s = resolve(convention, g_max=g_max, ties=ties)
+    if s["g_max"] is None:
+        raise ValueError("g_max must be given (the highest grade of the scale, an integer >= 1); got None")
+    g_max = as_count(s["g_max"], "g_max", minimum=1)
     if g_max > MAX_EXPONENT:
         raise ValueError(f"g_max = {g_max} is too large for an exponent 2^g_max (at most {MAX_EXPONENT})")
     k = as_k(k)
@@ -365,6 +440,10 @@ def err(grades, g_max, k=None) -> Explanation:
     for i, g in enumerate(grades):
         if g > g_max:
             raise ValueError(f"grades[{i}] = {g} is above g_max = {g_max}; grades must lie in 0..g_max")
+    ranked = ranked_from_scores(grades, scores, docids, s["ties"] if scores is not None else ties, "err",
+                                additive=False)
+    if ranked is not None:
+        grades = list(ranked.grades)
     n = len(grades) if k is None else min(k, len(grades))
     rows, reach, total = [], Integer(1), Integer(0)
     for i in range(1, n + 1):
@@ -377,7 +456,7 @@ def err(grades, g_max, k=None) -> Explanation:
                      "contribution": contribution, "cumulative": total})
         reach = reach * (1 - r)
     name = _at("ERR", k)
-    return Explanation(
+    ex = Explanation(
         metric="err", name=name, exact=rows[-1]["cumulative"],
         columns=(
             Column("rank", "rank"), Column("grade", "grade"), Column("R", "R_i = (2^g-1)/2^gmax"),
@@ -391,3 +470,4 @@ def err(grades, g_max, k=None) -> Explanation:
             r"\frac{1}{%d}\cdot %s" % (r["rank"], sympy.latex(r["stop"])) for r in rows
         ),
     )
+    return annotate(ex, ranked) if ranked else ex

@@ -1,0 +1,321 @@
+"""The conventions of the real evaluation tools, as named presets.
+
+"The NDCG" of one ranking is 0.538, 0.561, 0.584, 0.630 or 0.684 depending on the tool: the tools
+differ in the gain, the discount, where the ideal list comes from, how tied scores are ordered,
+what a query without relevant documents scores, and which queries are averaged. Each
+:class:`Convention` bundles those choices; ``lt.ndcg(..., convention="sklearn")`` applies one, and
+:func:`compare_conventions` shows every tool's number for one input side by side.
+
+An explicit keyword always wins over the convention, and the convention wins over the defaults:
+``lt.ndcg(grades, convention="trec_eval", gain="exp2")`` is trec_eval with exponential gain.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, fields
+
+from ._numbers import fmt_cell, fmt_decimal, to_float
+from ._validate import as_choice
+
+
+class _Unset(str):
+    """A keyword's default that remembers it was not given (it still equals and prints as the default)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+
+def unset(default: str) -> str:
+    """The default value of a keyword that a convention may override."""
+    return _Unset(default)
+
+
+def is_given(value) -> bool:
+    """Whether the caller gave this keyword (``None`` and :func:`unset` defaults count as not given)."""
+    return value is not None and not isinstance(value, _Unset)
+
+
+IDEAL_SOURCES = {
+    "pool": "every judged document of the query, retrieved or not (pass the judged grades as ideal=)",
+    "list": "only the items passed in: relevant documents the ranking missed are invisible",
+}
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How one tool computes its metrics; the fields are the settings that make tools disagree.
+
+    Attributes
+    ----------
+    name, tool, version : str
+        Preset name, the tool (and the function or measure) it reproduces, and the version the
+        parity tests verified it against.
+    description : str
+        One line: what sets this tool apart.
+    gain, discount : str
+        Keys of ``lt.GAINS`` and ``lt.DISCOUNTS``.
+    ideal : {"pool", "list"}
+        Where the ideal DCG comes from (:data:`IDEAL_SOURCES`).
+    ties : str
+        How tied scores are ordered (a key of ``lt.ordering.TIE_RULES``).
+    zero : str
+        NDCG when the ideal DCG is 0 (a key of ``lt.ZERO_RULES``); also what MAP gives such a query.
+    k_rule : str
+        What the cut-off ``k`` cuts.
+    averaging : str
+        Which queries enter the mean.
+    threshold : int
+        The lowest grade that counts as relevant for binary metrics (MAP, MRR, P@k, R@k).
+    ap_divisor : {"relevant", "min(relevant, k)"}
+        What AP is divided by: every relevant document in the qrels, or LightGBM's min(relevant, k).
+    g_max : int or None
+        The top grade ERR assumes (gdeval fixes it at 4); None when the tool has no ERR.
+    missing : {"skip", "zero"}
+        A query judged in the qrels but absent from the run: left out of the mean, or scored 0.
+    """
+
+    name: str
+    tool: str
+    version: str
+    description: str
+    gain: str
+    discount: str
+    ideal: str
+    ties: str
+    zero: str
+    k_rule: str
+    averaging: str
+    threshold: int = 1
+    ap_divisor: str = "relevant"
+    g_max: int | None = None
+    missing: str = "skip"
+
+    def settings(self) -> dict:
+        """The keyword settings this convention supplies to the metric functions."""
+        return {"gain": self.gain, "discount": self.discount, "ties": self.ties, "zero": self.zero}
+
+
+_TREC_K = "ndcg_cut_k, P_k, recall_k cut the ranking at k; ndcg_cut_k also cuts the ideal list at k"
+_GROUP_K = "top min(k, group size) of the ranking and of the group's ideal order"
+
+CONVENTIONS = {
+    c.name: c
+    for c in (
+        Convention(
+            "trec_eval", "trec_eval ndcg / ndcg_cut / map / recip_rank / P / recall (via pytrec_eval)",
+            "pytrec-eval-terrier 0.5.11 (trec_eval 9.0.8 C code)",
+            "linear gain, ideal from every judged document, ties by docno descending",
+            "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
+            "topics in both qrels and run (with -c: every qrels topic, missing ones 0); no-relevant topics score 0",
+        ),
+        Convention(
+            "ir_measures", "ir_measures nDCG, nDCG@k, AP, RR, P@k, R@k (pytrec_eval provider)", "ir-measures 0.4.3",
+            "trec_eval's numbers, but topics in the qrels missing from the run count as 0",
+            "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
+            "every topic in the qrels (missing from the run: 0); run-only topics are ignored", missing="zero",
+        ),
+        Convention(
+            "ranx", "ranx ndcg (Järvelin: linear gain)", "ranx 0.3.21",
+            "linear gain, ideal from the qrels, tie order left to an unstable numba argsort",
+            "linear", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
+            "every query (qrels and run must hold the same query ids)",
+        ),
+        Convention(
+            "ranx_burges", "ranx ndcg_burges (Burges: 2^g - 1)", "ranx 0.3.21",
+            "as ranx but with exponential gain 2^g - 1",
+            "exp2", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
+            "every query (qrels and run must hold the same query ids)",
+        ),
+        Convention(
+            "gdeval", "gdeval.pl 1.2a (TREC Web track), via ir_measures nDCG(dcg='exp-log2')@k and ERR@k",
+            "ir-measures 0.4.3 (gdeval prints 5 decimals)",
+            "exponential gain, natural-log discount, ERR with the top grade fixed at 4",
+            "exp2", "ln", "pool", "docid_desc", "zero", "cut the ranking and the ideal list at k",
+            "every topic in the qrels (ir_measures fills missing topics with 0)", g_max=4, missing="zero",
+        ),
+        Convention(
+            "sklearn", "scikit-learn ndcg_score / dcg_score", "scikit-learn 1.9.1",
+            "linear gain, ideal from the row passed in only, tied scores averaged",
+            "linear", "log2", "list", "average", "zero", "top k of the row; the ideal is the row's best k",
+            "mean over the rows (samples) passed in",
+        ),
+        Convention(
+            "lightgbm", "LightGBM ndcg@k / map@k metrics (label_gain 2^i - 1)", "lightgbm 4.7.0",
+            "exponential gain, ideal from the group, stable ties, a group without positives scores 1",
+            "exp2", "log2", "list", "stable", "one", _GROUP_K,
+            "mean over the query groups", ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            "xgboost", "XGBoost ndcg@k (ndcg_exp_gain=true) and map@k (binary labels)", "xgboost 3.2.0",
+            "exponential gain, ideal from the group, stable ties, a group without positives scores 1 "
+            "(the 'ndcg@k-' metric gives 0)",
+            "exp2", "log2", "list", "stable", "one", _GROUP_K, "mean over the query groups",
+            ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            "doc000", "document 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",
+            "exponential gain with the natural log ln(i + 1); ideal from the list shown",
+            "exp2", "ln", "list", "stable", "zero", "top k of the list", "mean over the queries",
+        ),
+        Convention(
+            "doc001", "document 001 (keyword recommendation)", "seeds/001",
+            "Järvelin's original: linear gain, rank 1 undiscounted then log2(i)",
+            "linear", "jarvelin", "list", "stable", "zero", "top p of the list", "mean over the queries",
+        ),
+        Convention(
+            "doc002", "document 002 (口红 algorithms A and B)", "seeds/002",
+            "exponential gain, log2(i + 1), ideal from the list shown",
+            "exp2", "log2", "list", "stable", "zero", "top k of the list", "mean over the queries",
+        ),
+        Convention(
+            "doc003", "document 003 (learning-to-rank metrics), its formula", "seeds/003",
+            "linear gain with log2(i + 1) as in its formula (its code defaults to exponential gain)",
+            "linear", "log2", "list", "stable", "zero", "top K of the list", "mean over the users",
+        ),
+        Convention(
+            "doc004", "document 004 (豆瓣 movies)", "seeds/004",
+            "exponential gain, log2(i + 1), ideal from every film the user rated (the pool)",
+            "exp2", "log2", "pool", "stable", "zero", "top k of the list and of the pool", "mean over the users",
+        ),
+    )
+}
+
+
+def get_convention(convention) -> Convention:
+    """A :class:`Convention` from its name (or the object itself)."""
+    if isinstance(convention, Convention):
+        return convention
+    return CONVENTIONS[as_choice(convention, "convention", CONVENTIONS)]
+
+
+def resolve(convention, **given) -> dict:
+    """Each keyword's value: given by the caller, else the convention's, else the default.
+
+    ``given`` maps keyword names to what the caller passed (an :func:`unset` default or ``None``
+    when not given). Keywords the convention does not set fall back to their default.
+    """
+    conv = get_convention(convention) if convention is not None else None
+    supplied = conv.settings() if conv is not None else {}
+    if conv is not None and conv.g_max is not None:
+        supplied["g_max"] = conv.g_max
+    if conv is not None:
+        supplied["threshold"] = conv.threshold
+    out = {}
+    for key, value in given.items():
+        if is_given(value) or key not in supplied:
+            out[key] = str(value) if isinstance(value, _Unset) else value
+        else:
+            out[key] = supplied[key]
+    return out
+
+
+@dataclass(frozen=True)
+class ConventionTable:
+    """What each tool reports for one input, and the settings behind each number.
+
+    ``rows`` holds one dict per convention: its name, its settings, the explanation it produces
+    (``explanation``), the exact value and which settings differ from the reference row.
+    """
+
+    metric: str
+    reference: str
+    rows: tuple
+
+    _SHOWN = ("gain", "discount", "ideal", "ties", "zero")
+
+    def value(self, name: str) -> float:
+        """The float a convention gives."""
+        return next(r["explanation"].value for r in self.rows if r["name"] == name)
+
+    def _cells(self):
+        header = ["convention", *self._SHOWN, "value", f"differs from {self.reference} by"]
+        body = []
+        for r in self.rows:
+            body.append([r["name"], *(str(r[k]) for k in self._SHOWN), fmt_cell(r["explanation"].exact, 28),
+                         r["differs"]])
+        return header, body
+
+    def __str__(self) -> str:
+        header, body = self._cells()
+        widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
+                 "  ".join("-" * w for w in widths)]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(b, widths)).rstrip() for b in body]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<ConventionTable {self.metric}: " + ", ".join(
+            f"{r['name']}={fmt_decimal(to_float(r['explanation'].exact), 4)}" for r in self.rows) + ">"
+
+    def _repr_html_(self) -> str:
+        header, body = self._cells()
+        esc = html.escape
+        head = "".join(f"<th style='text-align:left;padding:2px 8px'>{esc(h)}</th>" for h in header)
+        rows = "".join("<tr>" + "".join(f"<td style='text-align:left;padding:2px 8px'>{esc(c)}</td>" for c in b)
+                       + "</tr>" for b in body)
+        return f"<table class='ltr-teach-conventions'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def compare_conventions(grades, scores=None, docids=None, ideal=None, k=None, metric="ndcg",
+                        conventions=None, reference="trec_eval") -> ConventionTable:
+    """Evaluate one ranking under every convention and say which setting moves each number.
+
+    Parameters
+    ----------
+    grades : sequence of numbers
+        Each retrieved item's grade (0 for unjudged), in ranked order or, with ``scores``, in any order.
+    scores, docids : sequence, optional
+        The model's scores and the document ids (trec_eval breaks ties by docid).
+    ideal : sequence of numbers, optional
+        Every judged grade of the query (the pool). Conventions whose ideal is ``"list"`` ignore it,
+        as those tools never see unretrieved documents.
+    k : int or None
+        The cut-off.
+    metric : {"ndcg", "dcg"}
+    conventions : sequence of str, optional
+        Which presets to compare (default: all, the documents' own last).
+    reference : str
+        The row the "differs by" column compares against.
+
+    Examples
+    --------
+    The example of ``conventions.md``: d5 (grade 2) was never retrieved, d1 and d2 tie at 0.8.
+
+    >>> import ltr_teach as lt
+    >>> t = lt.compare_conventions([0, 3, 2, 1, 0], scores=[1.0, 0.8, 0.8, 0.5, 0.4],
+    ...                            docids=["d3", "d1", "d2", "d4", "d9"], ideal=[3, 2, 0, 1, 2],
+    ...                            conventions=["trec_eval", "ranx", "sklearn", "lightgbm"])
+    >>> {r["name"]: round(r["explanation"].value, 4) for r in t.rows}
+    {'trec_eval': 0.5608, 'ranx': 0.5838, 'sklearn': 0.6842, 'lightgbm': 0.6758}
+    >>> [r["differs"] for r in t.rows][1]
+    'ties: stable'
+    """
+    from . import graded
+
+    funcs = {"ndcg": graded.ndcg, "dcg": graded.dcg}
+    metric = as_choice(metric, "metric", funcs)
+    names = list(CONVENTIONS) if conventions is None else [get_convention(c).name for c in conventions]
+    ref = get_convention(reference)
+    rows = []
+    for name in names:
+        conv = CONVENTIONS[name]
+        kwargs = {"k": k, "convention": name}
+        if scores is not None:
+            kwargs.update(scores=scores, docids=docids)
+        if metric == "ndcg" and conv.ideal == "pool" and ideal is not None:
+            kwargs["ideal"] = ideal
+        ex = funcs[metric](grades, **kwargs)
+        settings = {f.name: getattr(conv, f.name) for f in fields(conv)}
+        # Without scores the grades are already in ranked order, so the tie rule cannot matter.
+        shown = [key for key in ConventionTable._SHOWN if scores is not None or key != "ties"]
+        diffs = [f"{key}: {settings[key]}" for key in shown if settings[key] != getattr(ref, key)]
+        rows.append({**settings, "explanation": ex, "exact": ex.exact,
+                     "differs": ", ".join(diffs) if diffs else "–"})
+    return ConventionTable(metric=metric, reference=ref.name, rows=tuple(rows))
+
+
+__all__ = ["Convention", "CONVENTIONS", "IDEAL_SOURCES", "ConventionTable", "compare_conventions",
+           "get_convention", "resolve", "unset", "is_given"]

@@ -1,0 +1,413 @@
+"""Evaluate a whole run against qrels, fast, under any tool's convention.
+
+This is the bulk evaluator: NumPy and floats, many queries at once. Each query's number equals the
+exact step-by-step library's (``lt.ndcg(..., scores=, docids=, ideal=, convention=)``) to rounding
+error, which ``tests/test_evaluate.py`` checks on random queries; use the exact functions to explain
+one query, and this to score a run.
+
+Which queries are averaged (``Evaluation.queries``):
+
+* queries in the run but not in the qrels are ignored (every tool does so);
+* queries in the qrels but not in the run are left out under ``trec_eval`` (as trec_eval without
+  ``-c`` and pytrec_eval) and scored 0 under ``ir_measures`` and ``gdeval`` (as ir_measures, and
+  trec_eval with ``-c``); ``missing=`` chooses explicitly;
+* queries whose judgments are all 0 stay in and score 0 (LightGBM and XGBoost: NDCG and MAP 1);
+* AUC is undefined for a query whose retrieved documents are all relevant or all not: it is NaN
+  and left out of AUC's mean.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from itertools import chain, repeat
+from operator import itemgetter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._numbers import fmt_decimal
+from ._validate import as_choice
+from .conventions import CONVENTIONS, get_convention
+from .trec import read_qrels, read_run
+
+#: Metric names ``evaluate`` accepts: ``name`` or ``name@k``; the value says whether @k is required.
+METRIC_NAMES = {
+    "ndcg": "normalised DCG (ndcg@k cuts the ranking and the ideal list at k)",
+    "map": "mean average precision, over every relevant document in the qrels (map@k: top k only)",
+    "mrr": "reciprocal rank of the first relevant document (mrr@k: within the top k)",
+    "p": "precision at k: relevant in the top k divided by k (needs @k)",
+    "recall": "recall at k: relevant in the top k divided by all relevant in the qrels (needs @k)",
+    "err": "expected reciprocal rank, cascade model (err@k: the top k)",
+    "auc": "area under the ROC curve of the retrieved documents, ties worth 1/2",
+}
+_NEEDS_K = ("p", "recall")
+_METRIC = re.compile(r"^(?P<name>[a-z]+)(@(?P<k>\d+))?$")
+
+_GAINS = {"exp2": lambda g: np.exp2(g) - 1.0, "linear": lambda g: g}
+_DISCOUNTS = {
+    "log2": lambda r: np.log2(r + 1.0),
+    "ln": lambda r: np.log(r + 1.0),
+    "jarvelin": lambda r: np.where(r == 1, 1.0, np.log2(np.maximum(r, 1.0))),
+}
+MISSING_RULES = {"skip": "left out of the mean", "zero": "scored 0 and averaged"}
+
+
+def parse_metric(text: str) -> tuple[str, int | None]:
+    """``"ndcg@10"`` -> ``("ndcg", 10)``; ``ValueError`` listing the names for anything else."""
+    m = _METRIC.match(text.strip().lower()) if isinstance(text, str) else None
+    if not m or m.group("name") not in METRIC_NAMES:
+        raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)")
+    k = int(m.group("k")) if m.group("k") else None
+    if k is not None and k < 1:
+        raise ValueError(f"metric {text!r}: the cut-off k must be >= 1")
+    if m.group("name") in _NEEDS_K and k is None:
+        raise ValueError(f"metric {text!r} needs a cut-off, e.g. {m.group('name')}@10")
+    if m.group("name") == "auc" and k is not None:
+        raise ValueError(f"metric {text!r}: auc takes no cut-off")
+    return m.group("name"), k
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of :func:`evaluate`.
+
+    Attributes
+    ----------
+    per_query : dict
+        ``{qid: {metric: float}}`` for every averaged query, in sorted query order.
+    mean : dict
+        ``{metric: float}``: the mean over :attr:`queries` (AUC: over queries where it is defined).
+    queries : tuple of str
+        The queries averaged.
+    ignored : tuple of str
+        Run queries without judgments (ignored) and, when ``missing="skip"``, judged queries
+        absent from the run.
+    convention : str
+    metrics : tuple of str
+    """
+
+    per_query: dict
+    mean: dict
+    queries: tuple
+    ignored: tuple
+    convention: str
+    metrics: tuple
+    notes: tuple = field(default=())
+
+    def table(self, per_query: bool = False) -> str:
+        """A trec_eval-like table: ``metric  qid|all  value`` with four decimals."""
+        width = max(22, *(len(m) for m in self.metrics))  # trec_eval prints "%-22s\t%s\t%6.4f"
+        lines = []
+        if per_query:
+            for qid, values in self.per_query.items():
+                lines += [f"{m.ljust(width)}\t{qid}\t{_four(values[m])}" for m in self.metrics]
+        lines.append(f"{'num_q'.ljust(width)}\tall\t{len(self.queries)}")
+        lines += [f"{m.ljust(width)}\tall\t{_four(self.mean[m])}" for m in self.metrics]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        means = ", ".join(f"{m}={fmt_decimal(v, 4)}" for m, v in self.mean.items())
+        return f"<Evaluation {self.convention}: {len(self.queries)} queries, {means}>"
+
+
+def _four(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{x:.4f}"
+
+
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when asked or when stderr is a terminal."""
+
+    def __init__(self, total: int, enabled):
+        self.total = total
+        self.enabled = (sys.stderr.isatty() and total >= 2000) if enabled is None else bool(enabled)
+
+    def update(self, done: int) -> None:
+        if self.enabled:
+            filled = int(30 * done / max(self.total, 1))
+            sys.stderr.write(f"\revaluating [{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} queries")
+            if done >= self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _dense(values, q_of, rank0, n_queries, width, fill=0.0):
+    out = np.full((n_queries, width), fill)
+    out[q_of, rank0] = values
+    return out
+
+
+def _rank_within(q_of: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """0-based position of each flat item inside its query, for items grouped by query."""
+    return np.arange(len(q_of)) - starts[q_of]
+
+
+def _order_chunk(qids, qrels, run, ties, threshold):
+    """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools."""
+    empty: dict = {}
+    ranked = [run.get(qid, empty) for qid in qids]
+    judged = [qrels[qid] for qid in qids]
+    n_ranked = np.fromiter(map(len, ranked), dtype=np.int64, count=len(qids))
+    n_judged = np.fromiter(map(len, judged), dtype=np.int64, count=len(qids))
+    q_of = np.repeat(np.arange(len(qids)), n_ranked)
+    pool_of = np.repeat(np.arange(len(qids)), n_judged)
+    total = int(n_ranked.sum())
+    # chain + fromiter keeps the per-document work in C: this loop is most of evaluate's time
+    pools = _numbers(lambda: chain.from_iterable(j.values() for j in judged), len(pool_of),
+                     lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade", non_negative=True)
+    scores = _numbers(lambda: chain.from_iterable(r.values() for r in ranked), total,
+                      lambda i: f"run[{qids[q_of[i]]!r}]", "score")
+    grades = np.fromiter(chain.from_iterable(map(j.get, r, repeat(0)) for j, r in zip(judged, ranked)),
+                         dtype=np.float64, count=total)
+    if ties == "pessimistic":
+        order = np.lexsort((grades, -scores, q_of))
+    elif ties == "optimistic":
+        order = np.lexsort((-grades, -scores, q_of))
+    else:
+        order = np.lexsort((-scores, q_of))  # lexsort is stable: ties keep the input order
+    q_sorted, s_sorted = q_of[order], scores[order]
+    new_group = np.ones(len(order), dtype=bool)
+    new_group[1:] = (q_sorted[1:] != q_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
+    group = np.cumsum(new_group) - 1
+    if ties == "docid_desc":
+        # Ties are rare with real scores: reorder only the tied groups, by docid descending as trec_eval's
+        # strcmp (Python compares str by code point, the same order as UTF-8 bytes).
+        # Reorder only the items of tied groups: sort them by (group, docid descending) in one lexsort.
+        # Python compares str by code point, the same order as trec_eval's strcmp on UTF-8 bytes.
+        sizes = np.bincount(group)
+        tied_pos = np.flatnonzero(sizes[group] > 1)
+        if len(tied_pos):
+            items = order[tied_pos]
+            docs = list(chain.from_iterable(ranked))
+            tied_docs = np.array(itemgetter(*items.tolist())(docs))  # a tie has two or more items
+            _, doc_rank = np.unique(tied_docs, return_inverse=True)
+            order[tied_pos] = items[np.lexsort((-doc_rank, group[tied_pos]))]
+    return (q_sorted, grades[order], group, np.asarray(pools, dtype=np.float64),
+            np.asarray(pool_of, dtype=np.int64))
+
+
+def _segment_starts(q_of, n_queries):
+    counts = np.bincount(q_of, minlength=n_queries)
+    starts = np.zeros(n_queries, dtype=np.int64)
+    starts[1:] = np.cumsum(counts)[:-1]
+    return counts, starts
+
+
+def _chunk_metrics(qids, qrels, run, parsed, conv, settings):
+    n_q = len(qids)
+    ties, threshold = settings["ties"], settings["threshold"]
+    q_of, grades, group, pools, pool_of = _order_chunk(qids, qrels, run, ties, threshold)
+    counts, starts = _segment_starts(q_of, n_q)
+    rank0 = _rank_within(q_of, starts)
+    width = max(int(counts.max()) if n_q else 0, 1)
+    # the judged pool of each query, best grade first
+    p_order = np.lexsort((-pools, pool_of))
+    pool_sorted, pool_q = pools[p_order], pool_of[p_order]
+    p_counts, p_starts = _segment_starts(pool_q, n_q)
+    n_relevant = np.bincount(pool_q, weights=(pool_sorted >= threshold), minlength=n_q)
+    if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
+        n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
+    gain_fn, disc_fn = _GAINS[settings["gain"]], _DISCOUNTS[settings["discount"]]
+
+    valid = _dense(1.0, q_of, rank0, n_q, width)
+    g_mat = _dense(grades, q_of, rank0, n_q, width)
+    rel = (g_mat >= threshold) & (valid > 0)
+    hits = np.cumsum(rel, axis=1)
+    ranks = np.arange(1, width + 1, dtype=np.float64)
+    gains = gain_fn(grades)
+    if ties == "average":
+        gains = (np.bincount(group, weights=gains) / np.bincount(group))[group]
+    gain_mat = _dense(gains, q_of, rank0, n_q, width)
+    disc = disc_fn(ranks)
+    if conv.ideal == "pool":
+        ideal_w = max(int(p_counts.max()) if n_q else 0, 1)
+        ideal_mat = _dense(gain_fn(pool_sorted), pool_q, _rank_within(pool_q, p_starts), n_q, ideal_w)
+    else:
+        ideal_mat = -np.sort(-gain_fn(g_mat) * valid, axis=1)
+    ideal_disc = disc_fn(np.arange(1, ideal_mat.shape[1] + 1, dtype=np.float64))
+    out = {}
+    for text, (name, k) in parsed.items():
+        cut = width if k is None else min(k, width)
+        if name == "ndcg":
+            dcg = (gain_mat[:, :cut] / disc[:cut]).sum(axis=1)
+            icut = ideal_mat.shape[1] if k is None else min(k, ideal_mat.shape[1])
+            idcg = (ideal_mat[:, :icut] / ideal_disc[:icut]).sum(axis=1)
+            empty = {"zero": 0.0, "one": 1.0, "nan": math.nan}[settings["zero"]] if settings["zero"] != "raise" \
+                else math.nan
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[text] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), empty)
+        elif name == "map":
+            prec = np.where(rel[:, :cut], hits[:, :cut] / ranks[:cut], 0.0).sum(axis=1)
+            if conv.ap_divisor == "min(relevant, k)":
+                in_list = rel.sum(axis=1)
+                divisor = np.minimum(in_list, cut) if k is not None else in_list
+            else:
+                divisor = n_relevant
+            empty = 1.0 if settings["zero"] == "one" else 0.0
+            out[text] = np.where(divisor > 0, prec / np.maximum(divisor, 1), empty)
+        elif name == "mrr":
+            first = np.argmax(rel[:, :cut], axis=1)
+            found = rel[:, :cut].any(axis=1)
+            out[text] = np.where(found, 1.0 / (first + 1.0), 0.0)
+        elif name == "p":
+            out[text] = (hits[:, cut - 1] if cut else np.zeros(n_q)) / k
+        elif name == "recall":
+            out[text] = np.where(n_relevant > 0, hits[:, cut - 1] / np.maximum(n_relevant, 1), 0.0)
+        elif name == "err":
+            stop = (np.exp2(g_mat[:, :cut]) - 1.0) / 2.0 ** settings["g_max"] * valid[:, :cut]
+            reach = np.cumprod(np.hstack([np.ones((n_q, 1)), 1.0 - stop[:, :-1]]), axis=1)
+            out[text] = (reach * stop / ranks[:cut]).sum(axis=1)
+        else:  # auc over the retrieved documents, ties worth 1/2
+            out[text] = _auc(q_of, grades >= threshold, group, n_q)
+    return out
+
+
+def _auc(q_of, positive, group, n_q):
+    # Items are in ranked order (score descending). A positive beats every negative in later groups
+    # and ties with the negatives of its own group.
+    neg = (~positive).astype(np.float64)
+    neg_in_group = np.bincount(group, weights=neg)
+    neg_total = np.bincount(q_of, weights=neg, minlength=n_q)
+    # negatives strictly above each item's group: cumulative within the query, minus the group's own
+    neg_through_group = np.cumsum(neg_in_group)[group]
+    first_group = np.zeros(n_q, dtype=np.int64)
+    first_group[np.unique(q_of)] = group[np.unique(q_of, return_index=True)[1]]
+    before_query = np.where(first_group[q_of] > 0, np.cumsum(neg_in_group)[first_group[q_of] - 1], 0.0)
+    neg_above = neg_through_group - neg_in_group[group] - before_query
+    below = neg_total[q_of] - neg_above - neg_in_group[group]
+    credit = np.where(positive, below + neg_in_group[group] / 2.0, 0.0)
+    pos_total = np.bincount(q_of, weights=positive.astype(np.float64), minlength=n_q)
+    pairs = pos_total * neg_total
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(pairs > 0, np.bincount(q_of, weights=credit, minlength=n_q) / np.where(pairs > 0, pairs, 1),
+                        math.nan)
+
+
+def _as_dict(data, what: str, reader) -> dict:
+    if isinstance(data, dict):
+        return data
+    return reader(data)
+
+
+def _numbers(values, count: int, where, what: str, non_negative: bool = False) -> np.ndarray:
+    """A float array from ``values()`` (a fresh iterator each call); ``ValueError`` naming the first bad
+    value (``where(i)`` says where) for non-numbers, NaN, infinities and, if asked, negatives."""
+    try:
+        array = np.fromiter(values(), dtype=np.float64, count=count)
+    except (TypeError, ValueError):
+        array = None
+    ok = None if array is None else np.isfinite(array) & ((array >= 0) if non_negative else True)
+    if array is None or not ok.all():
+        for i, v in enumerate(values()):
+            try:
+                bad = not (math.isfinite(float(v)) and (float(v) >= 0 or not non_negative))
+            except (TypeError, ValueError):
+                bad = True
+            if bad:
+                allowed = "finite numbers >= 0" if non_negative else "finite numbers"
+                raise ValueError(f"{where(i)}: {what} {v!r} is not allowed; {what}s must be {allowed}")
+    return array
+
+
+def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=None, progress=None,
+             chunk_size=2000) -> Evaluation:
+    """Score a run against qrels under one tool's convention.
+
+    Parameters
+    ----------
+    qrels : dict or path
+        ``{qid: {docid: grade}}`` or a TREC qrels file (``qid iter docid grade``).
+    run : dict or path
+        ``{qid: {docid: score}}`` or a TREC run file (``qid Q0 docid rank score tag``). Higher
+        scores rank first; the order of a dict (or the file) is the input order for ``"stable"`` ties.
+    metrics : str or sequence of str
+        Names from :data:`METRIC_NAMES`, optionally with a cut-off: ``"ndcg@10"``, ``"map"``,
+        ``"mrr"``, ``"p@5"``, ``"recall@100"``, ``"err@20"``, ``"auc"``.
+    convention : str
+        A key of ``lt.CONVENTIONS``. Its gain, discount, ideal source, tie rule, empty-query rule and
+        relevance threshold apply. ``"trec_eval"`` (default) reproduces trec_eval / pytrec_eval.
+    missing : {"skip", "zero"}, optional
+        Judged queries absent from the run: left out (default under trec_eval) or scored 0
+        (default under ir_measures and gdeval, trec_eval's ``-c``).
+    g_max : int, optional
+        The top grade for ERR; default the convention's (gdeval: 4), else the highest grade in the qrels.
+    progress : bool, optional
+        Draw a progress bar on stderr; default: only when stderr is a terminal and the run is long.
+    chunk_size : int
+        Queries evaluated per NumPy batch.
+
+    Returns
+    -------
+    Evaluation
+        ``.per_query`` ``{qid: {metric: float}}``, ``.mean`` ``{metric: float}``, ``.queries``.
+
+    Examples
+    --------
+    The conventions.md example under trec_eval: linear gain, ideal from every judged document (d5,
+    grade 2, was never retrieved), d2 ranked before d1 in their tie.
+
+    >>> import ltr_teach as lt
+    >>> qrels = {"q1": {"d1": 3, "d2": 2, "d3": 0, "d4": 1, "d5": 2}}
+    >>> run = {"q1": {"d3": 1.0, "d1": 0.8, "d2": 0.8, "d4": 0.5, "d9": 0.4}}
+    >>> print(lt.evaluate(qrels, run, ["ndcg", "map", "mrr", "p@3"]).table().expandtabs(4))
+    num_q                   all 1
+    ndcg                    all 0.5608
+    map                     all 0.4792
+    mrr                     all 0.5000
+    p@3                     all 0.6667
+    >>> round(lt.evaluate(qrels, run, "ndcg@10", convention="lightgbm").mean["ndcg@10"], 4)
+    0.6758
+    """
+    conv = get_convention(convention)
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    parsed = {}
+    for m in metrics:
+        parsed[m.strip().lower() if isinstance(m, str) else m] = parse_metric(m)
+    if not parsed:
+        raise ValueError("metrics must name at least one metric, e.g. ['ndcg@10', 'map']")
+    missing = as_choice(conv.missing if missing is None else missing, "missing", MISSING_RULES)
+    qrels = _as_dict(qrels, "qrels", read_qrels)
+    run = _as_dict(run, "run", read_run)
+    if not isinstance(run, dict):
+        raise ValueError(f"run must be a dict {{qid: {{docid: score}}}} or a path; got {type(run).__name__}")
+    settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
+                "threshold": conv.threshold}
+    if any(name == "err" for name, _ in parsed.values()):
+        top = max((g for judged in qrels.values() for g in judged.values()), default=1)
+        settings["g_max"] = g_max if g_max is not None else conv.g_max if conv.g_max is not None else max(int(top), 1)
+        if any(g > settings["g_max"] for judged in qrels.values() for g in judged.values()):
+            raise ValueError(f"err: a grade in the qrels is above g_max = {settings['g_max']}")
+    if conv.ties == "average" and any(name not in ("ndcg",) for name, _ in parsed.values()):
+        raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg only; "
+                         "pick another convention for map, mrr, p, recall, err and auc")
+    in_run = sorted(q for q in qrels if q in run)
+    absent = sorted(q for q in qrels if q not in run)
+    ignored = sorted(q for q in run if q not in qrels) + (absent if missing == "skip" else [])
+    scored = in_run + (absent if missing == "zero" else [])
+    per_metric = {m: [] for m in parsed}
+    bar = _Progress(len(scored), progress)
+    for start in range(0, len(scored), chunk_size):
+        chunk = scored[start:start + chunk_size]
+        values = _chunk_metrics(chunk, qrels, run, parsed, conv, settings)
+        for m in parsed:
+            per_metric[m].append(values[m])
+        bar.update(start + len(chunk))
+    columns = {m: (np.concatenate(v) if v else np.zeros(0)) for m, v in per_metric.items()}
+    order = sorted(range(len(scored)), key=lambda i: scored[i])
+    as_lists = {m: col.tolist() for m, col in columns.items()}
+    per_query = {scored[i]: {m: as_lists[m][i] for m in parsed} for i in order}
+    mean = {}
+    for m, col in columns.items():
+        defined = col[~np.isnan(col)] if parse_metric(m)[0] == "auc" else col
+        mean[m] = float(np.mean(defined)) if len(defined) else math.nan
+    return Evaluation(per_query=per_query, mean=mean, queries=tuple(sorted(scored)), ignored=tuple(ignored),
+                      convention=conv.name, metrics=tuple(parsed),
+                      notes=(f"{len(absent)} judged queries absent from the run: {MISSING_RULES[missing]}",))
+
+
+__all__ = ["evaluate", "Evaluation", "METRIC_NAMES", "parse_metric", "CONVENTIONS"]
