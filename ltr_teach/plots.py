@@ -121,7 +121,8 @@ def _plot_err(ex: Explanation, ax, names) -> None:
     ax.bar(ranks, [_f(r["stop"]) for r in rows], color=COLORS["bar"], width=0.6, label="P(stop at i)")
     ax.plot(ranks, [_f(r["reach"]) for r in rows], "o-", color=COLORS["line"], label="P(reach i)")
     ax.plot(ranks, [_f(r["contribution"]) for r in rows], "d:", color=COLORS["ideal"], label="P(stop at i) / i")
-    ax.set_ylim(0, 1.05)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.set_ylabel("probability")
     _rank_axis(ax, len(ranks), names)
 
@@ -147,22 +148,24 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
         ax.set_ylabel("precision at rank (blue: relevant)")
     if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
         ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
-    ax.set_ylim(0, 1.08)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     _rank_axis(ax, len(ranks), names)
 
 
 def _plot_per_query(ex: Explanation, ax, names) -> None:
-    """MRR and MAP: one bar per query, the mean as a dashed line."""
+    """MRR, MAP and mean NDCG: one bar per query, the mean as a dashed line."""
     rows = ex.steps
-    key = "rr" if ex.metric == "mrr" else "ap"
+    key, label = {"mrr": ("rr", "reciprocal rank"), "mean_average_precision": ("ap", "AP"),
+                  "mean_ndcg": ("ndcg", "NDCG")}[ex.metric]
     xs = list(range(1, len(rows) + 1))
-    ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6,
-           label="reciprocal rank" if key == "rr" else "AP")
+    ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6, label=label)
     ax.axhline(ex.value, color=COLORS["line"], linestyle="--", label=ex.name)
     ax.set_xticks(xs)
     ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
     ax.set_xlabel("query")
-    ax.set_ylim(0, 1.08)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
 
 
 def _plot_pr_curve(ex: Explanation, ax, names) -> None:
@@ -198,15 +201,17 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
     ax.set_ylabel("true positive rate (TPR)")
 
 
-_LEGEND_PLACES = {_plot_gain_sums: "upper left", _plot_err: "upper right", _plot_precision: "upper right",
-                  _plot_per_query: "upper right", _plot_pr_curve: "lower left", _plot_roc: "lower right"}
+#: Where each kind of plot keeps its legend, and in how many columns: a row above the bars, a column in
+#: the empty corner of a curve.
+_LEGEND_PLACES = {_plot_gain_sums: ("upper left", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
+                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
     "err": _plot_err,
     "precision_at_k": _plot_precision, "recall_at_k": _plot_precision, "f_beta": _plot_precision,
     "average_precision": _plot_precision, "reciprocal_rank": _plot_precision,
-    "mrr": _plot_per_query, "mean_average_precision": _plot_per_query,
+    "mrr": _plot_per_query, "mean_average_precision": _plot_per_query, "mean_ndcg": _plot_per_query,
     "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
     "roc_curve": _plot_roc, "auc": _plot_roc,
 }
@@ -246,7 +251,7 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
     ['DCG so far', 'IDCG so far (ideal order)']
     """
     if not isinstance(ex, Explanation):
-        raise ValueError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
+        raise TypeError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
     plotter = _PLOTTERS.get(ex.metric)
     if plotter is None:
         raise ValueError(f"no plot for metric {ex.metric!r}; plots exist for {', '.join(_PLOTTERS)}")
@@ -256,10 +261,12 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
         _, ax = plt.subplots(figsize=(7, 3.6))
     plotter(ex, ax, names)
     if legend and ax.get_legend_handles_labels()[0]:
-        ax.legend(loc=_LEGEND_PLACES[plotter], fontsize=8, frameon=False)
+        place, columns = _LEGEND_PLACES[plotter]
+        ax.legend(loc=place, fontsize=8, frameon=False, ncol=columns)
     if title:
         ax.set_title(short_title(ex), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)  # grid under the data, as when the widgets draw the data over a cached grid
     return ax
 
 
@@ -304,14 +311,17 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
         buf = io.BytesIO()
         fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
         return buf.getvalue()
-    return _blit_png(fig, ax, key=(ex.metric, None if names is None else tuple(names), len(ex.steps),
+    ax.apply_aspect()  # the ROC's equal aspect moves the axes box: fix it before caching or blitting
+    return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, None if names is None else tuple(names), len(ex.steps),
                                    ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
                                    wide_labels))
 
 
 def _blit_png(fig: Figure, ax, key) -> bytes:
     """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
-    moving = [*ax.patches, *ax.lines, *ax.collections, ax.title]
+    # The spines are drawn above the data (zorder 2.5), so they are redrawn with it, in zorder.
+    moving = sorted([*ax.patches, *ax.lines, *ax.collections, ax.title, *ax.spines.values()],
+                    key=lambda a: a.get_zorder())
     for artist in moving:
         artist.set_animated(True)
     canvas = fig.canvas
@@ -356,4 +366,4 @@ def legend_html(figure: Figure) -> str:
     return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
 
 
-__all__ = ["legend_html", "plot_explanation", "render_png", "short_title", "register_fonts", "CJK_FAMILIES", "FONT_DIR"]
+__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "register_fonts", "render_png", "short_title"]

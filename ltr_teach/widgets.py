@@ -3,19 +3,26 @@
 :class:`RankingEditor` shows a ranking (item names as in the documents, e.g. 小棕瓶眼霜, MAC口红,
 神仙水), a grade slider and move-up/move-down buttons per item, controls for the metric's
 variants (generated from ``lt.METRICS[metric].options`` and the registries ``lt.GAINS``,
-``lt.DISCOUNTS``, ``lt.ZERO_RULES``), and a live panel: the result line, the explanation table
-and a plot (:func:`ltr_teach.plots.render_png`).
+``lt.DISCOUNTS``, ``lt.ZERO_RULES``), and a live panel: the result line, the plot
+(:func:`ltr_teach.plots.render_png`) with its legend, and the explanation table. For AUC and the
+ROC curve the editor takes 0/1 labels and ``scores=[...]`` and shows a label slider and a score
+slider per item (the scores decide the order, so there are no move buttons).
+:class:`MultiQueryEditor` puts one editor per query in tabs under a live MRR or MAP.
+:func:`example_card` and :func:`erratum_card` show a document's number beside the exact one.
 
 All the logic lives in plain methods that tests call without a browser: :meth:`~RankingEditor.set_grade`,
 :meth:`~RankingEditor.move`, :meth:`~RankingEditor.set_option`, :meth:`~RankingEditor.set_score`,
 :attr:`~RankingEditor.explanation`. The ipywidgets controls only call those methods.
 
-CSS classes (for browser tests): ``ltr-editor`` (the container), ``ltr-row`` and ``ltr-row-<rank>``
-(one row per rank), ``ltr-name``, ``ltr-grade-slider``, ``ltr-score-slider``, ``ltr-move-up``,
-``ltr-move-down``, ``ltr-option`` plus ``ltr-option-<name>`` (``ltr-option-gain``,
-``ltr-option-discount``, ``ltr-option-k``, ``ltr-option-ideal``, ``ltr-option-g_max``,
-``ltr-option-zero``, ``ltr-option-n_relevant``, ``ltr-option-beta``), ``ltr-result`` (the result
-line), ``ltr-error`` (why the last change was refused), ``ltr-table``, ``ltr-plot``.
+CSS classes (for browser tests): ``ltr-editor`` (the container), ``ltr-title``, ``ltr-rows``,
+``ltr-row`` and ``ltr-row-<rank>`` (one row per rank), ``ltr-name``, ``ltr-grade-slider``,
+``ltr-score-slider``, ``ltr-move-up``, ``ltr-move-down``, ``ltr-options``, ``ltr-option`` plus
+``ltr-option-<name>`` (``ltr-option-gain``, ``ltr-option-discount``, ``ltr-option-k`` (its "all"
+entry has the value 0), ``ltr-option-ideal``, ``ltr-option-g_max``, ``ltr-option-zero``,
+``ltr-option-n_relevant``, ``ltr-option-beta``), ``ltr-result`` (the result line), ``ltr-error``
+(why the last change was refused), ``ltr-plot`` (an ``Image`` whose PNG changes on every
+redraw), ``ltr-legend``, ``ltr-table``; ``ltr-multi-editor`` and ``ltr-query-tabs`` for
+:class:`MultiQueryEditor`; ``ltr-card`` for the cards' HTML.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 import html
 import numbers
 from collections import Counter
+from typing import ClassVar
 
 import ipywidgets as W
 from matplotlib.figure import Figure
@@ -36,9 +44,8 @@ from .registry import lookup
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
 _BINARY = "rels"
 _BETAS = (0.5, 1, 2, 3)
-
-#: The k drop-down's value for "all" (no cut-off); the editor turns it into k = None.
-_ALL = 0
+#: Metrics whose cut-off k cannot be None; their editors start at k = the length of the list.
+_K_REQUIRED = ("precision_at_k", "recall_at_k", "f_beta")
 
 
 class RankingEditor:
@@ -186,8 +193,7 @@ class RankingEditor:
                     f"n_relevant = {n_rel!r} must be an integer >= {found}, the relevant items already in the ranking"
                 )
             self._missing_relevant = 0 if n_rel is None else int(n_rel) - found
-        if self._info.options and "k" in self._info.options and self._info.takes == _BINARY \
-                and self._info.name in ("precision_at_k", "recall_at_k", "f_beta") and options.get("k") is None:
+        if self._info.name in _K_REQUIRED and options.get("k") is None:
             options["k"] = len(self._items)
         if self._info.name == "err" and "g_max" not in options:
             options["g_max"] = max(3, max(self._grades))
@@ -204,9 +210,8 @@ class RankingEditor:
             return default
         if isinstance(max_grade, bool) or not isinstance(max_grade, numbers.Integral) or max_grade < 1:
             raise ValueError(f"max_grade must be an integer >= 1; got {max_grade!r}")
-        if self._binary or self._labelled:
-            if max_grade != 1:
-                raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
+        if (self._binary or self._labelled) and max_grade != 1:
+            raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
         if max(self._grades) > max_grade:
             raise ValueError(f"max_grade = {max_grade} is below the highest grade given ({max(self._grades)})")
         return int(max_grade)
@@ -435,11 +440,10 @@ class RankingEditor:
                                                    tooltips=[d.description for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
-            required = self._info.name in ("precision_at_k", "recall_at_k", "f_beta")
-            # "all" is 0 in the drop-down, not None: ipywidgets takes a None value for "nothing
-            # selected" and the browser then shows an empty box (k = None is "all" everywhere else).
-            choices = ([] if required else [("all", _ALL)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
-            controls["k"] = W.Dropdown(options=choices, value=k or _ALL, description="k (cut-off)",
+            required = self._info.name in _K_REQUIRED
+            # 0 stands for "all" (k=None): a Dropdown shows the value None as an empty selection
+            choices = ([] if required else [("all", 0)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
+            controls["k"] = W.Dropdown(options=choices, value=k or 0, description="k (cut-off)",
                                        tooltip="rank cut-off: only the top k items count")
         if "ideal" in opts and self._judged_extra:
             extra = ", ".join(str(g) for g in self._judged_extra)
@@ -494,7 +498,7 @@ class RankingEditor:
             self._guarded(lambda: self.move(pos, target))
 
     def _on_option(self, name, value) -> None:
-        if name == "k" and value == _ALL:
+        if name == "k" and value == 0:
             value = None
         self._guarded(lambda: self.set_option(name, value))
 
@@ -528,10 +532,16 @@ class RankingEditor:
                 elif key == "g_max":
                     control.min = max(1, max(self._grades))
                     control.value = self._options["g_max"]
-                elif key == "k":
-                    control.value = self._options.get("k") or _ALL
                 else:
-                    control.value = self._options.get(key)
+                    value = self._options.get(key)
+                    if key == "k" and value is None:
+                        value = 0
+                    listed = [o[1] if isinstance(o, tuple) else o for o in getattr(control, "options", ())]
+                    if isinstance(control, W.Dropdown) and value not in listed:
+                        # a value set in code beyond the listed choices (k = 20, beta = 3/2): list it too
+                        control.options = [o if isinstance(o, tuple) else (str(o), o) for o in control.options] + \
+                            [(str(value), value)]
+                    control.value = value
         finally:
             self._syncing = False
 
@@ -561,13 +571,16 @@ class MultiQueryEditor:
     Parameters
     ----------
     queries : dict
-        ``{query name: (item names, 0/1 relevance)}`` in ranked order.
-    metric : {"mrr", "map"} or their registry names
-        ``"mrr"`` edits each query's reciprocal rank, ``"map"`` each query's average precision.
+        ``{query name: (item names, relevance)}`` in ranked order: 0/1 for MRR and MAP, grades for NDCG.
+    metric : {"mrr", "map", "ndcg"} or their registry names
+        ``"mrr"`` edits each query's reciprocal rank, ``"map"`` each query's average precision,
+        ``"ndcg"`` each query's NDCG (the mean is document 000's NDCG(Q, k),
+        :func:`ltr_teach.examples.mean_ndcg`). For NDCG the variants (gain, discount, k, zero) are
+        shared: changing one in any tab changes it in every tab.
     n_relevant : dict, optional
         For ``"map"``: ``{query name: relevant documents in the collection}``.
     **metric_kwargs
-        Passed to every query's editor (``k``, ``threshold``).
+        Passed to every query's editor (``k``, ``threshold``; for NDCG ``gain``, ``discount``, ``zero``).
 
     Examples
     --------
@@ -583,12 +596,17 @@ class MultiQueryEditor:
     5/6
     """
 
-    _SINGLE = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision"}
+    _SINGLE: ClassVar[dict] = {"mrr": "reciprocal_rank", "mean_average_precision": "average_precision",
+                               "ndcg": "ndcg"}
+    _SHARED: ClassVar[tuple] = ("gain", "discount", "k", "zero")
 
     def __init__(self, queries, metric="mrr", n_relevant=None, **metric_kwargs):
         self._info = lookup(metric)
         if self._info.name not in self._SINGLE:
-            raise ValueError(f"metric must be 'mrr' or 'map' (a mean over queries); got {metric!r}")
+            raise ValueError(f"metric must be 'mrr', 'map' or 'ndcg' (a mean over queries); got {metric!r}")
+        if self._info.name == "ndcg" and "ideal" in metric_kwargs:
+            raise ValueError("ideal (a judged pool) differs per query; MultiQueryEditor's NDCG takes the ideal "
+                             "from each ranking")
         if not isinstance(queries, dict) or not queries:
             raise ValueError("queries must be a non-empty dict {query name: (item names, relevance)}; "
                              f"got {queries!r}")
@@ -605,7 +623,7 @@ class MultiQueryEditor:
                 raise ValueError(f"queries[{name!r}] must be a pair (item names, relevance); got {pair!r}")
             extra = {"n_relevant": counts[name]} if name in counts else {}
             editor = RankingEditor(pair[0], pair[1], self._SINGLE[self._info.name], **metric_kwargs, **extra)
-            editor.on_change(lambda _ed: self._refresh())
+            editor.on_change(self._on_query_change)
             self.editors[name] = editor
         self._result = W.HTML()
         self._result.add_class("ltr-result")
@@ -613,18 +631,42 @@ class MultiQueryEditor:
         self.table.add_class("ltr-table")
         self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
         self.plot.add_class("ltr-plot")
+        self._legend = W.HTML()
+        self._legend.add_class("ltr-legend")
         self._figure = Figure(figsize=(7, 3.2), dpi=80)
         tabs = W.Tab(children=[ed.widget for ed in self.editors.values()], titles=list(self.editors))
         tabs.add_class("ltr-query-tabs")
         self.widget = W.VBox([W.HTML(f"<b>{html.escape(self._info.title)}</b>"), self._result, self.plot,
+                              self._legend,
                               self.table, tabs])
         self.widget.add_class("ltr-multi-editor")
+        self._syncing = False
+        self._refresh()
+
+    def _on_query_change(self, editor) -> None:
+        """Recompute the mean; for NDCG first copy the changed tab's variants to the other tabs."""
+        if self._syncing:
+            return
+        if self._info.name == "ndcg":
+            self._syncing = True
+            try:
+                for other in self.editors.values():
+                    for key in self._SHARED:
+                        if other is not editor and other.options[key] != editor.options[key]:
+                            other.set_option(key, editor.options[key])
+            finally:
+                self._syncing = False
         self._refresh()
 
     @property
     def explanation(self):
-        """The current mean over the queries (an MRR or MAP explanation)."""
+        """The current mean over the queries (an MRR, MAP or mean-NDCG explanation)."""
         rankings = {name: list(ed.grades) for name, ed in self.editors.items()}
+        if self._info.name == "ndcg":
+            from .examples import mean_ndcg
+
+            first = next(iter(self.editors.values()))
+            return mean_ndcg(rankings, **{key: first.options[key] for key in self._SHARED})
         kwargs = dict(self._kwargs)
         if self._info.name == "mean_average_precision":
             kwargs["n_relevant"] = {name: ed.options["n_relevant"] for name, ed in self.editors.items()}
@@ -634,7 +676,8 @@ class MultiQueryEditor:
         ex = self.explanation
         self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
         self.table.value = ex._repr_html_()
-        self.plot.value = render_png(ex, figure=self._figure)
+        self.plot.value = render_png(ex, figure=self._figure, legend=False)
+        self._legend.value = legend_html(self._figure)
 
     def __repr__(self) -> str:
         return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {self.explanation.result_line()}>"
@@ -718,4 +761,4 @@ def erratum_card(erratum) -> Card:
     return Card(f"erratum {er.id} ({er.document})", rows, verdict, False)
 
 
-__all__ = ["RankingEditor", "MultiQueryEditor", "Card", "example_card", "erratum_card"]
+__all__ = ["Card", "MultiQueryEditor", "RankingEditor", "erratum_card", "example_card"]

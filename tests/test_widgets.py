@@ -336,7 +336,7 @@ def test_multi_query_editor_map_keeps_n_relevant_per_query():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"queries": {}}, "queries must be a non-empty dict"),
-    ({"queries": {"q": (["a"], [1])}, "metric": "ndcg"}, "metric must be 'mrr' or 'map'"),
+    ({"queries": {"q": (["a"], [1])}, "metric": "err"}, "metric must be 'mrr', 'map' or 'ndcg'"),
     ({"queries": {"q": ["a"]}}, r"queries\['q'\] must be a pair"),
     ({"queries": {"q": (["a"], [1])}, "n_relevant": {"q": 2}}, "n_relevant is for metric 'map' only"),
     ({"queries": {"q": (["a"], [1])}, "metric": "map", "n_relevant": {"x": 2}}, "names query 'x'"),
@@ -361,3 +361,53 @@ def test_erratum_card_and_bad_ids():
     assert "查准率" in text and "the document is wrong here" in text
     with pytest.raises(ValueError, match="is not a worked example or erratum"):
         example_card("no-such-example")
+
+
+def test_option_values_beyond_the_listed_choices():
+    ed = RankingEditor(["a", "b", "c"], [1, 0, 1], metric="p", k=2)
+    ed.set_option("k", 6)                  # 2 hits in 6 slots (ranks 4..6 are empty)
+    assert ed.explanation.exact == sympy.Rational(1, 3)
+    assert find(ed.widget, "ltr-option-k")[0].value == 6
+    f = RankingEditor(["a", "b", "c"], [1, 0, 1], metric="f1", k=3)
+    f.set_option("beta", sympy.Rational(3, 2))   # P = 2/3, R = 2/2: (13/4)(2/3) / ((9/4)(2/3) + 1) = 13/15
+    assert f.explanation.exact == sympy.Rational(13, 15) and f.explanation.name == "F3/2@3"
+
+
+@pytest.mark.parametrize("before, after", [
+    (lt.ndcg([3, 2, 3, 0, 1, 2, 2]), lt.ndcg([3, 2, 3, 1, 1, 2, 2])),
+    (lt.err([3, 2, 3, 1], g_max=3), lt.err([3, 3, 3, 1], g_max=3)),
+    (lt.average_precision([1, 0, 1, 0, 1, 0, 0]), lt.average_precision([1, 1, 1, 0, 1, 0, 0])),
+    (lt.auc([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1]), lt.auc([1, 0, 1, 0], [0.9, 0.85, 0.8, 0.1])),
+], ids=lambda ex: ex.metric)
+def test_fast_redraw_matches_a_fresh_drawing(before, after):
+    # A widget redraws over a cached image of its axes; the pixels must equal a full draw from scratch.
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    names = None if after.metric == "auc" else NAMES[:len(after.steps)]
+    reused = Figure(figsize=(7, 3.6), dpi=80)
+    render_png(before, names=names, figure=reused, legend=False)
+    redrawn = render_png(after, names=names, figure=reused, legend=False)
+    fresh = render_png(after, names=names, legend=False)
+    pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")) for png in (redrawn, fresh)]
+    assert pixels[0].shape == pixels[1].shape
+    assert (pixels[0] != pixels[1]).any(axis=2).sum() == 0
+
+
+def test_multi_query_editor_mean_ndcg_shares_its_variants():
+    # Document 000's two queries at k = 7; the oracle is the slow exp2 / log2 DCG above.
+    mac, sxs = [3, 2, 3, 0, 1, 2, 2], [2, 2, 3, 1, 2, 3, 1]
+    ed = MultiQueryEditor({"MAC口红": (NAMES, mac), "神仙水": (NAMES, sxs)}, metric="ndcg", k=7)
+    expected = (exp2_dcg(mac) / exp2_dcg(sorted(mac, reverse=True))
+                + exp2_dcg(sxs) / exp2_dcg(sorted(sxs, reverse=True))) / 2
+    assert float(ed.explanation) == pytest.approx(expected, rel=1e-12)
+    ed.editors["神仙水"].set_option("discount", "ln")          # copied to the MAC口红 tab; NDCG ignores the base
+    assert ed.editors["MAC口红"].options["discount"] == "ln"
+    assert float(ed.explanation) == pytest.approx(expected, rel=1e-12)
+    ed.editors["MAC口红"].set_option("k", 1)                  # both at k = 1: grades 3 and 2 against ideal 3 and 3
+    assert ed.editors["神仙水"].options["k"] == 1
+    assert ed.explanation.exact == (1 + sympy.Rational(3, 7)) / 2
+    with pytest.raises(ValueError, match="ideal .* differs per query"):
+        MultiQueryEditor({"q": (["a"], [1])}, metric="ndcg", ideal=[1, 2])

@@ -70,7 +70,7 @@ def ofl_text(debian_copyright: Path, copyright_line: str) -> str:
     text = debian_copyright.read_text(encoding="utf-8")
     body = text.split("License: SIL-1.1\n", 2)[2]
     body = body.split("\nLicense: ", 1)[0]
-    lines = [line[1:] if line.startswith(" ") else line for line in body.splitlines()]
+    lines = [line.removeprefix(" ") for line in body.splitlines()]
     lines = ["" if line == "." else line for line in lines]
     return f"{copyright_line}\n\nThis Font Software is licensed under the SIL Open Font License, Version 1.1.\n\n" + \
         "\n".join(lines).strip() + "\n"
@@ -99,6 +99,7 @@ def main() -> None:
 
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     out = OUT_DIR / FONT_NAME
+    font.recalcTimestamp = False     # keep Noto's own date: the same input gives the same bytes
     font.save(str(out))
     copyright_line = re.sub(r"\s+", " ", font["name"].getDebugName(0)).rstrip(".") + RESERVED_NAME_NOTE
     (OUT_DIR / "OFL.txt").write_text(ofl_text(args.licence, copyright_line), encoding="utf-8")
