@@ -218,7 +218,7 @@ def test_ranking_editor_in_jupyterlab(case, lab_server, lab_page, save_screensho
     multi = page.locator(".ltr-multi-editor").first if case.mean else None
     editor = (multi if multi else page).locator(".ltr-editor").first
     editor.scroll_into_view_if_needed()
-    expect(editor.locator("img.ltr-plot")).to_be_visible()
+    expect(editor.locator("img.ltr-plot")).to_be_visible(timeout=UI_TIMEOUT_MS)
     names, grades, settings = _names(editor), _grades(editor), _shown_settings(editor)
     assert names and len(names) == len(grades), (names, grades)
     panels = [Panel.of_editor(editor)] + ([Panel.of_multi_editor(multi)] if multi else [])

@@ -100,7 +100,9 @@ def test_make_tutorial_address_opens_the_start_notebook_in_chromium(tutorial, ch
     watch = PageWatch().attach(context, page)
     try:
         page.goto(url, timeout=UI_TIMEOUT_MS)
-        expect(page.locator(".jp-mod-current .lm-TabBar-tabLabel", has_text=START).first).to_be_visible()
+        # expect() waits 5 s unless told: too short for JupyterLab on a busy machine.
+        start_tab = page.locator(".jp-mod-current .lm-TabBar-tabLabel", has_text=START).first
+        expect(start_tab).to_be_visible(timeout=UI_TIMEOUT_MS)
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
         wait_for_kernel_idle(page)
         assert page.locator(".jp-NotebookPanel").count() == 1
