@@ -4,9 +4,10 @@ For each notebook: open it, clear the saved outputs and run every cell from the 
 on the notebook's ranking editor move one grade slider with the keyboard and press one "up"
 button. After each action the explanation table must show the exact value that the library
 computes (in this test process) for the ranking the action should have produced, and the plot
-image must have changed. No cell may print an error or a warning, the page may log no error,
-and no request may leave 127.0.0.1. A full screenshot of each notebook is saved and its path
-printed.
+image must have changed (for 03, whose editor is one tab of a two-query MAP editor, the MAP
+panel too). No cell may print an error or a warning, no item name may be drawn as missing-glyph
+boxes, the page may log no error, and no request may leave 127.0.0.1. A screenshot of the whole
+notebook and a close-up of the editor are saved after the interaction and their paths printed.
 """
 
 from __future__ import annotations
