@@ -201,20 +201,10 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
     ax.set_ylabel("true positive rate (TPR)")
 
 
-def _raise_top_for_legend(ax) -> None:
-    """Lift the y limit so a legend row at the top sits over empty space.
-
-    The running sums of CG/DCG/NDCG climb to the top of their axes, so a legend in any corner can
-    hide them; with the highest bar or point at most about 3/4 of the height, the row above is free.
-    """
-    heights = [patch.get_height() for patch in ax.patches]
-    heights += [max(line.get_ydata()) for line in ax.lines if len(line.get_ydata())]
-    ax.set_ylim(0, _nice_top(1.25 * max(heights, default=0.0)))
-
-
-#: Where each kind of plot keeps its legend, and in how many columns: a row above the bars and running
-#: sums (with headroom), a column in the empty corner of a curve.
-_LEGEND_PLACES = {_plot_gain_sums: ("upper left", 3), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
+#: Where each kind of plot keeps its legend, and in how many columns: a row above the bars (which have
+#: headroom), a column in the empty corner of a curve. The running sums of CG/DCG/NDCG climb to the top
+#: while their bars shrink, so where they leave room depends on the grades: matplotlib's "best" finds it.
+_LEGEND_PLACES = {_plot_gain_sums: ("best", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
                   _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
 
 _PLOTTERS = {
@@ -273,8 +263,6 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
     plotter(ex, ax, names)
     if legend and ax.get_legend_handles_labels()[0]:
         place, columns = _LEGEND_PLACES[plotter]
-        if plotter is _plot_gain_sums:
-            _raise_top_for_legend(ax)
         ax.legend(loc=place, fontsize=8, frameon=False, ncol=columns)
     if title:
         ax.set_title(short_title(ex), fontsize=10)
