@@ -503,7 +503,9 @@ class RankingEditor:
             controls["beta"] = W.Dropdown(options=choices, value=beta, description="beta",
                                           tooltip="beta > 1 weighs recall more, beta < 1 precision more")
         for name, control in controls.items():
-            if not isinstance(control, W.Checkbox):  # the checkbox's label sits after the box (indent=False)
+            if isinstance(control, W.Checkbox):  # its label follows the box (indent=False): line the box up
+                control.layout.margin = f"2px 0 2px calc({_OPTION_LABEL_WIDTH} + 10px)"
+            else:
                 control.style.description_width = _OPTION_LABEL_WIDTH
             if isinstance(control, W.ToggleButtons):
                 # ipywidgets 8 lays ToggleButtons out as a block (its label alone on a line above the buttons);
