@@ -4,7 +4,7 @@ VENV   ?= .venv
 PORT   ?= 8888
 BIN     = $(VENV)/bin
 
-.PHONY: tutorial test install-test clean
+.PHONY: tutorial test browser-deps install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,13 +18,26 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@
 
-## tutorial: install the package and open JupyterLab on notebooks/ at 127.0.0.1:$(PORT)
+# The start page is the default URL, so the address JupyterLab prints (for machines without a
+# browser) opens the notebook too, not only the browser it launches. Root (containers, CI) needs
+# --allow-root or JupyterLab refuses to start.
+START_PAGE = /lab/tree/00_start_here.ipynb
+AS_ROOT    = $(if $(filter 0,$(shell id -u)),--allow-root)
+
+## tutorial: install the package and open JupyterLab on notebooks/00_start_here.ipynb at 127.0.0.1:$(PORT)
 tutorial: $(VENV)/.installed
-	cd notebooks && ../$(BIN)/jupyter lab --ip=127.0.0.1 --port=$(PORT) 00_start_here.ipynb
+	cd notebooks && $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) --LabApp.default_url=$(START_PAGE) $(AS_ROOT)
 
 ## test: install the test extra and run every test
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test browser-deps
 	$(BIN)/python -m pytest
+
+## browser-deps: in CI (root), Debian's Chromium and a CJK font for tests/browser (Playwright comes
+## from the test extra and drives this Chromium: no browser download)
+browser-deps:
+	@if [ -n "$$CI" ] && { [ ! -x /usr/bin/chromium ] || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; }; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; \
+	fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info

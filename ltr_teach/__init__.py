@@ -10,6 +10,7 @@ float, and the table of steps that produced it.
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
+from . import examples, exercises
 from .binary import (
     average_precision,
     eleven_point_ap,
@@ -21,7 +22,7 @@ from .binary import (
     recall_at_k,
     reciprocal_rank,
 )
-from . import examples
+from .checker import Feedback, check
 from .conventions import CONVENTIONS, compare_conventions
 from .evaluate import evaluate
 from .explanation import Explanation
@@ -41,4 +42,5 @@ __all__ = [
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
     "CONVENTIONS", "compare_conventions", "evaluate",
+    "check", "Feedback", "exercises",
 ]

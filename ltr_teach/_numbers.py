@@ -15,8 +15,25 @@ from fractions import Fraction
 import sympy
 
 
-class log2(sympy.Function):  # noqa: N801 - named as students write it
+class _ExactLog(sympy.Function):
+    """An exact logarithm that stays symbolic; subclasses give ``_eval_rewrite_as_log`` and ``_latex_name``."""
+
+    _latex_name = ""
+
+    def _eval_evalf(self, prec):
+        return self._eval_rewrite_as_log(self.args[0])._eval_evalf(prec)
+
+    def _eval_is_positive(self):
+        return (self.args[0] > 1) if self.args[0].is_number else None
+
+    def _latex(self, printer):
+        return f"{self._latex_name} {printer._print(self.args[0])}"
+
+
+class log2(_ExactLog):  # noqa: N801 - named as students write it
     """Exact base-2 logarithm; ``log2(4)`` is the integer 2, ``log2(3)`` stays symbolic."""
+
+    _latex_name = r"\log_2"
 
     @classmethod
     def eval(cls, x):
@@ -24,21 +41,14 @@ class log2(sympy.Function):  # noqa: N801 - named as students write it
             return sympy.Integer(int(x).bit_length() - 1)
         return None
 
-    def _eval_evalf(self, prec):
-        return (sympy.log(self.args[0]) / sympy.log(2))._eval_evalf(prec)
-
     def _eval_rewrite_as_log(self, x, **kwargs):
         return sympy.log(x) / sympy.log(2)
 
-    def _eval_is_positive(self):
-        return (self.args[0] > 1) if self.args[0].is_number else None
 
-    def _latex(self, printer):
-        return r"\log_2 %s" % printer._print(self.args[0])
-
-
-class ln(sympy.Function):  # noqa: N801 - named as students write it
+class ln(_ExactLog):  # noqa: N801 - named as students write it
     """Exact natural logarithm that prints as ``ln(3)`` (SymPy's own prints ``log(3)``)."""
+
+    _latex_name = r"\ln"
 
     @classmethod
     def eval(cls, x):
@@ -46,17 +56,8 @@ class ln(sympy.Function):  # noqa: N801 - named as students write it
             return sympy.Integer(0)
         return None
 
-    def _eval_evalf(self, prec):
-        return sympy.log(self.args[0])._eval_evalf(prec)
-
     def _eval_rewrite_as_log(self, x, **kwargs):
         return sympy.log(x)
-
-    def _eval_is_positive(self):
-        return (self.args[0] > 1) if self.args[0].is_number else None
-
-    def _latex(self, printer):
-        return r"\ln %s" % printer._print(self.args[0])
 
 
 def to_exact(x, name: str) -> sympy.Rational:

@@ -6,7 +6,7 @@ Each check raises ``ValueError`` naming the argument, the value and what is allo
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 
 import sympy
 
@@ -106,12 +106,33 @@ def as_choice(value, name: str, allowed) -> str:
     return value
 
 
+def by_query_name(mapping: Mapping, name: str) -> dict:
+    """``{str(key): value}``; ``ValueError`` when two keys print alike (``1`` and ``"1"``).
+
+    Query names label the steps and ``.parts`` as text, so two keys with one text would silently
+    overwrite each other.
+    """
+    out, original = {}, {}
+    for key, value in mapping.items():
+        text = str(key)
+        if text in out:
+            raise ValueError(f"{name} has two queries named {text!r} ({original[text]!r} and {key!r}); "
+                             "query names must differ as text")
+        out[text], original[text] = value, key
+    return out
+
+
 def as_queries(list_of_rels, name: str = "list_of_rels"):
-    """Queries for MRR/MAP: a list of rankings, or a dict ``{query name: ranking}``."""
+    """Queries for MRR/MAP: a list of rankings, or a dict ``{query name: ranking}``.
+
+    Returns ``(query name, ranking)`` pairs; a list's queries are named ``q1``, ``q2`` ...
+    """
     if isinstance(list_of_rels, Mapping):
-        items = [(str(q), r) for q, r in list_of_rels.items()]
+        items = list(by_query_name(list_of_rels, name).items())
+        where = [f"{name}[{q!r}]" for q in list_of_rels]
     else:
         items = [(f"q{i + 1}", r) for i, r in enumerate(as_sequence(list_of_rels, name))]
+        where = [f"{name}[{i}]" for i in range(len(items))]
     if any(isinstance(r, numbers.Number) for _, r in items):
         shown = repr(list_of_rels) if len(repr(list_of_rels)) <= 80 else repr(list_of_rels)[:77] + "..."
         raise ValueError(
@@ -120,7 +141,11 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
         )
     if not items:
         raise ValueError(f"{name} must hold at least one query; got an empty collection")
+    for (_, rels), at in zip(items, where):
+        if isinstance(rels, Sized) and not isinstance(rels, (str, bytes)) and len(rels) == 0:
+            raise ValueError(f"{at} must not be empty; every query needs at least one ranked item")
     return items
 
 
-__all__ = ["as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "_short"]
+__all__ = ["as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
+           "_short"]

@@ -14,7 +14,7 @@ import sympy
 from sympy import Integer, Rational
 
 from ._numbers import fmt_decimal, to_exact, to_float
-from ._validate import as_count, as_k, as_queries, as_rels, as_sequence
+from ._validate import as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
 from .conventions import get_convention, resolve
 from .explanation import Column, Explanation
 from .ordering import annotate, ranked_from_scores
@@ -76,6 +76,14 @@ def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, t
     convention : str, optional
         A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 
+    Returns
+    -------
+    Explanation
+        ``.exact`` is 1/rank of the first relevant item, or 0; ``.steps`` run from rank 1 down to
+        that item (the whole list, or the top ``k``, when there is none).
+        With ``scores`` the steps also show each rank's document, score and tie group, and
+        ``.params["order"]`` holds the document ids in ranked order.
+
     Examples
     --------
     眼霜: 小棕瓶精华, 小棕瓶眼霜, 面霜, and the wanted 小棕瓶眼霜 is second.
@@ -124,6 +132,13 @@ def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
     threshold, k
         As in :func:`reciprocal_rank`.
 
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the mean of the reciprocal ranks; ``.steps`` has one row per query (its
+        ``first`` relevant rank, ``rr`` and the running ``sum``); ``.parts[query]`` is each query's
+        :func:`reciprocal_rank`.
+
     Examples
     --------
     Document 000: 眼霜 (first hit at rank 2), 神仙水 (rank 1), 面膜 (rank 3):
@@ -133,23 +148,28 @@ def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
     >>> lt.mrr({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}).exact
     11/18
     """
-    queries = as_queries(list_of_rels)
-    parts, rows, total = {}, [], Integer(0)
-    for q, rels in queries:
-        ex = reciprocal_rank(rels, threshold=threshold, k=k)
-        parts[q] = ex
-        total = total + ex.exact
-        first = ex.steps[-1]["rank"] if ex.exact != 0 else None
-        rows.append({"query": q, "first": first if first else "none", "rr": ex.exact, "sum": total})
-    exact = total / len(queries)
+    parts = {q: reciprocal_rank(rels, threshold=threshold, k=k) for q, rels in as_queries(list_of_rels)}
+    rows, exact, substitution = _mean_over_queries(
+        parts, "rr", lambda ex: {"first": ex.steps[-1]["rank"] if ex.exact != 0 else "none"})
     return Explanation(
         metric="mrr", name="MRR" if k is None else f"MRR@{k}", exact=exact,
         columns=(Column("query", "query"), Column("first", "first relevant rank"),
                  Column("rr", "reciprocal rank"), Column("sum", "sum so far")),
-        steps=tuple(rows), parts=parts, params={"threshold": threshold, "k": k, "n_queries": len(queries)},
+        steps=rows, parts=parts, params={"threshold": threshold, "k": k, "n_queries": len(parts)},
         formula=r"\mathrm{MRR} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \frac{1}{\mathrm{rank}_q}",
-        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["rr"]) for r in rows), len(rows)),
+        substitution=substitution,
     )
+
+
+def _mean_over_queries(parts: dict, key: str, columns) -> tuple:
+    """The per-query rows (query, ``columns(ex)``, the value under ``key``, the running sum), the exact
+    mean of the queries' values and its LaTeX substitution."""
+    rows, total = [], Integer(0)
+    for q, ex in parts.items():
+        total = total + ex.exact
+        rows.append({"query": q, **columns(ex), key: ex.exact, "sum": total})
+    substitution = r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r[key]) for r in rows), len(rows))
+    return tuple(rows), total / len(rows), substitution
 
 
 def _cut(k, n, note_list):
@@ -170,14 +190,16 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     k : int >= 1
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
-    scores : sequence of numbers, optional
-        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
-    docids : sequence of str, optional
-        Document ids, shown in the steps and used by ``ties="docid_desc"``.
-    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
-    convention : str, optional
-        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
+    scores, docids, ties, convention
+        Rank by the model's scores under a tie rule or a tool's convention, as in
+        :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is hits/k, a fraction; ``.steps`` has one row per rank of the top ``k``: ``rel``,
+        ``hits`` so far and the ``precision`` at that rank.
+        With ``scores``, document columns as in :func:`reciprocal_rank`.
 
     Examples
     --------
@@ -220,14 +242,16 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
         Relevant documents in the whole collection (default: those in the list).
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
-    scores : sequence of numbers, optional
-        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
-    docids : sequence of str, optional
-        Document ids, shown in the steps and used by ``ties="docid_desc"``.
-    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
-    convention : str, optional
-        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
+    scores, docids, ties, convention
+        Rank by the model's scores under a tie rule or a tool's convention, as in
+        :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is hits/``n_relevant`` (0 when nothing is relevant); ``.steps`` has one row per
+        rank of the top ``k`` with the ``recall`` at that rank.
+        With ``scores``, document columns as in :func:`reciprocal_rank`.
 
     Examples
     --------
@@ -268,6 +292,26 @@ def f_beta(rels, k, beta=1, n_relevant=None, threshold=None) -> Explanation:
 
     β > 1 weighs recall more, β < 1 precision more; β = 1 gives F1 = 2PR / (P + R). Documents 000 and
     003 print other formulas; see ``lt.examples.ERRATA``.
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order (or grades with ``threshold=``).
+    k : int >= 1
+        The cut-off: precision and recall of the top ``k``.
+    beta : positive number
+        The weight of recall against precision (default 1: F1); fractions such as ``1/2`` stay exact.
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list).
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is F-beta at k (0 when P and R are both 0); ``.steps`` show precision, recall and
+        F at each rank of the top ``k``; ``.parts["precision"]`` and ``.parts["recall"]`` are
+        :func:`precision_at_k` and :func:`recall_at_k`.
 
     Examples
     --------
@@ -322,20 +366,26 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     rels : sequence of 0/1
         Relevance in ranked order (or grades with ``threshold=``).
     n_relevant : int, optional
-        Relevant documents in the whole collection (default: those in the list). Under
-        ``convention="lightgbm"`` with ``k`` the divisor is min(relevant, k), as LightGBM's map@k.
+        Relevant documents in the whole collection (default: those in the whole list, not only
+        the top ``k``). Under ``convention="lightgbm"`` or ``"xgboost"`` with ``k`` the divisor is
+        min(relevant, k), as their map@k.
     k : int >= 1 or None
-        Only the top ``k`` count (AP@k).
+        Only the top ``k`` count (AP@k): a relevant item below rank ``k`` adds precision 0 but still
+        counts in the divisor, as in trec_eval's ``map_cut_k``, ir_measures' ``AP@k`` and ranx's
+        ``map@k``. So AP@k can stay below 1 even when the top ``k`` are all relevant.
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
-    scores : sequence of numbers, optional
-        The model's score per item; ``rels`` are then in any order and the ranking is score descending.
-    docids : sequence of str, optional
-        Document ids, shown in the steps and used by ``ties="docid_desc"``.
-    ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
-    convention : str, optional
-        A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
+    scores, docids, ties, convention
+        Rank by the model's scores under a tie rule or a tool's convention, as in
+        :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the AP, a fraction; ``.steps`` has one row per rank: ``rel``, ``hits``,
+        ``precision`` at the rank, the ``counted`` precision (0 at a miss) and the running ``sum``;
+        ``.params["n_relevant"]`` is the divisor used.
+        With ``scores``, document columns as in :func:`reciprocal_rank`.
 
     Examples
     --------
@@ -349,6 +399,12 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
 
     >>> lt.average_precision([1, 0, 1, 0, 1], n_relevant=5).exact   # (1 + 2/3 + 3/5) / 5
     34/75
+
+    AP@2 of the same ranking, with the default divisor: only the hit at rank 1 is counted, but the
+    divisor is still the 3 relevant items of the whole list, as trec_eval's map_cut_k divides:
+
+    >>> lt.average_precision([1, 0, 1, 0, 1], k=2).exact   # (1/1) / 3
+    1/3
 
     LightGBM's map@3 divides by min(relevant in the group, 3): hits at ranks 2 and 3 of a group with
     three relevant items give (1/2 + 2/3) / 3 = 7/18.
@@ -393,10 +449,11 @@ def _per_query(n_relevant, queries):
     if n_relevant is None or isinstance(n_relevant, (numbers.Number, str)):
         return {q: n_relevant for q, _ in queries}  # one count for every query, checked by average_precision
     if isinstance(n_relevant, Mapping):
-        missing = [q for q, _ in queries if q not in n_relevant]
+        counts = by_query_name(n_relevant, "n_relevant")  # keys matched as text, like the query names
+        missing = [q for q, _ in queries if q not in counts]
         if missing:
             raise ValueError(f"n_relevant has no entry for query {missing[0]!r}; give one count per query")
-        return {q: n_relevant[q] for q, _ in queries}
+        return {q: counts[q] for q, _ in queries}
     counts = as_sequence(n_relevant, "n_relevant")
     if len(counts) != len(queries):
         raise ValueError(
@@ -411,8 +468,18 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
     Parameters
     ----------
     list_of_rels : list of rankings, or dict ``{query: ranking}``
+        Each ranking is 0/1 relevance in ranked order (or grades with ``threshold=``).
     n_relevant : int, list of int (one per query), dict, or None
-        Relevant documents per query in the whole collection.
+        Relevant documents per query in the whole collection (default: those in each list).
+    k, threshold
+        As in :func:`average_precision`; MAP@k averages the queries' AP@k.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the mean of the APs; ``.steps`` has one row per query (its divisor
+        ``n_relevant``, ``ap`` and the running ``sum``); ``.parts[query]`` is each query's
+        :func:`average_precision`.
 
     Examples
     --------
@@ -424,20 +491,15 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
     """
     queries = as_queries(list_of_rels)
     counts = _per_query(n_relevant, queries)
-    parts, rows, total = {}, [], Integer(0)
-    for q, rels in queries:
-        ex = average_precision(rels, n_relevant=counts[q], k=k, threshold=threshold)
-        parts[q] = ex
-        total = total + ex.exact
-        rows.append({"query": q, "n_relevant": ex.params["n_relevant"], "ap": ex.exact, "sum": total})
-    exact = total / len(queries)
+    parts = {q: average_precision(rels, n_relevant=counts[q], k=k, threshold=threshold) for q, rels in queries}
+    rows, exact, substitution = _mean_over_queries(parts, "ap", lambda ex: {"n_relevant": ex.params["n_relevant"]})
     return Explanation(
         metric="mean_average_precision", name="MAP" if k is None else f"MAP@{k}", exact=exact,
         columns=(Column("query", "query"), Column("n_relevant", "relevant in all"), Column("ap", "AP"),
                  Column("sum", "sum so far")),
-        steps=tuple(rows), parts=parts, params={"k": k, "threshold": threshold, "n_queries": len(queries)},
+        steps=rows, parts=parts, params={"k": k, "threshold": threshold, "n_queries": len(parts)},
         formula=r"\mathrm{MAP} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \mathrm{AP}_q",
-        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["ap"]) for r in rows), len(rows)),
+        substitution=substitution,
     )
 
 
@@ -475,6 +537,21 @@ def interpolated_precision(rels, n_relevant=None, recall=None) -> Explanation:
     value is the area under the interpolated precision-recall curve (all-point interpolated AP):
     the interpolated precision at each relevant rank, summed, divided by ``n_relevant``.
 
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order.
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list); must be >= 1.
+    recall : number in [0, 1], optional
+        One recall level; without it the value is the all-point interpolated AP.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the interpolated precision at ``recall`` (or the all-point interpolated AP);
+        ``.steps`` has one row per rank: ``precision``, ``recall`` and ``interpolated`` precision.
+
     Examples
     --------
     MAC口红 (1, 1, 0, 0, 1, 0, 0): precision 3/5 at rank 5 (recall 1); at recall 1/2 the best
@@ -511,6 +588,19 @@ def interpolated_precision(rels, n_relevant=None, recall=None) -> Explanation:
 
 def eleven_point_ap(rels, n_relevant=None) -> Explanation:
     """11-point interpolated AP: the mean interpolated precision at recall 0, 0.1, ..., 1.0.
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order.
+    n_relevant : int, optional
+        Relevant documents in the whole collection (default: those in the list); must be >= 1.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the mean over the 11 levels; ``.steps`` has one row per recall ``level`` with
+        its ``interpolated`` precision; ``.parts["pr"]`` is the :func:`interpolated_precision` table.
 
     Examples
     --------

@@ -13,14 +13,22 @@ import re
 import sys
 from fractions import Fraction
 
+from .conventions import CONVENTIONS, resolve
+from .ordering import TIE_RULES
 from .registry import ALIASES, METRICS, lookup
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?\d+/\d+$")
 
 
 #: Keywords that default to None only so that a convention can supply them (err's g_max: gdeval fixes
-#: it at 4); the command line has no --convention for explain, so they are required there.
+#: it at 4): required on the command line unless --convention supplies them.
 _SUPPLIED_ONLY_BY_CONVENTION = ("g_max",)
+
+#: Keywords that rank items by the model's scores; a metric accepts those its function takes.
+_RANKING_KEYWORDS = ("scores", "docids", "ties", "convention")
+
+#: Every option of ``explain`` that is a keyword of some metric, as its Python name.
+_METRIC_OPTIONS = ("k", "g_max", "n_relevant", "beta", "threshold", "recall", "ideal", "gain", "discount", "zero")
 
 
 class UsageError(Exception):
@@ -56,37 +64,68 @@ def _split_queries(values: list[str]) -> list[list[str]]:
     return queries
 
 
-def _explain(args) -> int:
-    info = lookup(args.metric)
-    kwargs = {}
-    for opt in info.options:
-        value = getattr(args, opt, None)
-        if value is not None:
-            kwargs[opt] = value
-    for opt in ("k", "g_max", "n_relevant", "beta", "threshold", "recall", "ideal", "gain", "discount", "zero"):
+def _flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
+
+
+def _ranking_keywords(info) -> tuple:
+    """The ranking keywords (scores, docids, ties, convention) that a metric's function takes."""
+    if info.takes == "labels_scores":
+        return ("scores",)  # auc's scores are its second argument, not a ranking
+    parameters = inspect.signature(info.func).parameters
+    return tuple(key for key in _RANKING_KEYWORDS if key in parameters)
+
+
+def _metrics_taking(keyword: str) -> str:
+    return ", ".join(name for name, info in METRICS.items() if keyword in _ranking_keywords(info))
+
+
+def _check_options(args, info) -> None:
+    """A one-line UsageError for an option the metric does not take or a required one left out."""
+    accepted = info.options + _ranking_keywords(info)
+    for opt in _METRIC_OPTIONS:
         if getattr(args, opt, None) is not None and opt not in info.options:
-            raise UsageError(f"--{opt.replace('_', '-')} does not apply to {info.name} (it takes: "
-                             f"{', '.join('--' + o.replace('_', '-') for o in info.options) or 'no options'})")
+            raise UsageError(f"{_flag(opt)} does not apply to {info.name} (it takes: "
+                             f"{', '.join(_flag(o) for o in accepted) or 'no options'})")
+    for key in _RANKING_KEYWORDS:
+        if getattr(args, key) is not None and key not in accepted:
+            raise UsageError(f"{_flag(key)} does not apply to {info.name} (only to {_metrics_taking(key)})")
+    if args.scores is None:
+        for key in ("docids", "ties"):
+            if getattr(args, key) is not None:
+                raise UsageError(f"{_flag(key)} needs --scores: without scores the values are already in "
+                                 "ranked order and nothing is tied")
     signature = inspect.signature(info.func).parameters
     for opt in info.options:
-        if (signature[opt].default is inspect.Parameter.empty or opt in _SUPPLIED_ONLY_BY_CONVENTION) \
-                and opt not in kwargs:
-            raise UsageError(f"{info.name} needs --{opt.replace('_', '-')}")
-    if args.scores and info.takes != "labels_scores":
-        raise UsageError(f"--scores does not apply to {info.name} (only to roc_curve and auc)")
+        if getattr(args, opt, None) is not None:
+            continue
+        if signature[opt].default is inspect.Parameter.empty:
+            raise UsageError(f"{info.name} needs {_flag(opt)}")
+        if opt in _SUPPLIED_ONLY_BY_CONVENTION and resolve(args.convention, **{opt: None})[opt] is None:
+            raise UsageError(f"{info.name} needs {_flag(opt)} (or a --convention that sets it)")
+
+
+def _explain(args) -> int:
+    info = lookup(args.metric)
+    _check_options(args, info)
+    kwargs = {opt: getattr(args, opt) for opt in info.options + _ranking_keywords(info)
+              if getattr(args, opt, None) is not None}
     if info.takes == "queries":
         queries = _split_queries(args.values)
         if any(not q for q in queries):
             raise UsageError("an empty query: separate queries with ',' as in `mrr 0 1 0 , 1 0 0`")
-        data = [[parse_number(v, "value") for v in q] for q in queries]
-        ex = info.func(data, **kwargs)
+        ex = info.func([[parse_number(v, "value") for v in q] for q in queries], **kwargs)
     elif info.takes == "labels_scores":
-        if not args.scores:
+        if args.scores is None:
             raise UsageError(f"{info.name} needs --scores S1 S2 ... beside the labels")
         ex = info.func([parse_number(v, "label") for v in args.values],
-                       [parse_number(v, "score") for v in args.scores])
+                       [parse_number(v, "score") for v in kwargs.pop("scores")])
     else:
+        if "scores" in kwargs:
+            kwargs["scores"] = [parse_number(v, "score") for v in kwargs["scores"]]
         ex = info.func([parse_number(v, "value") for v in args.values], **kwargs)
+        if "order" in ex.params:  # a k cut-off hides the tail of the table: show the whole order
+            print(f"order by score (ties={ex.params['ties']!r}): {', '.join(ex.params['order'])}\n")
     print(ex)
     return 0
 
@@ -107,7 +146,12 @@ def _add_explain(sub) -> None:
     p.add_argument("--threshold", type=lambda t: parse_number(t, "--threshold"))
     p.add_argument("--recall", type=lambda t: parse_number(t, "--recall"))
     p.add_argument("--ideal", nargs="+", type=lambda t: parse_number(t, "--ideal"))
-    p.add_argument("--scores", nargs="+")
+    p.add_argument("--scores", nargs="+",
+                   help="the model's score per item: the ranking is score descending (auc: the scores of the labels)")
+    p.add_argument("--docids", nargs="+", help="document ids, shown in the table and used by --ties docid_desc")
+    p.add_argument("--ties", choices=list(TIE_RULES), help="how tied scores are ordered (default stable)")
+    p.add_argument("--convention", choices=list(CONVENTIONS),
+                   help="a tool's conventions (see `ltr-teach conventions`); explicit options win")
     p.set_defaults(run=_explain)
 
 
@@ -118,35 +162,170 @@ def _int(text: str, name: str) -> int:
     return value
 
 
-def _add_examples(sub) -> None:
+def _add_listing(sub, name: str, summary: str, text) -> None:
+    """A subcommand that prints ``text()``."""
     def run(args) -> int:
-        from .examples import format_examples
-
-        print(format_examples())
+        print(text())
         return 0
 
-    sub.add_parser("examples", help="list the worked examples of the five documents").set_defaults(run=run)
+    sub.add_parser(name, help=summary).set_defaults(run=run)
 
 
-def _add_errata(sub) -> None:
-    def run(args) -> int:
-        from .examples import format_errata
+def format_conventions() -> str:
+    """The presets of ``lt.CONVENTIONS`` (name, what sets it apart, version verified) and the tie rules."""
+    width = max(map(len, CONVENTIONS))
+    lines = ["conventions (--convention), each verified against the tool's version shown:", ""]
+    for c in CONVENTIONS.values():
+        lines += [f"  {c.name.ljust(width)}  {c.description}", f"  {'':{width}}  verified against {c.version}"]
+    width = max(map(len, TIE_RULES))
+    lines += ["", "tie rules (--ties), used when --scores are given:", ""]
+    lines += [f"  {name.ljust(width)}  {rule}" for name, rule in TIE_RULES.items()]
+    return "\n".join(lines)
 
-        print(format_errata())
+
+def _add_listings(sub) -> None:
+    from .examples import format_errata, format_examples
+
+    _add_listing(sub, "conventions", "list the tools' conventions (--convention) and the tie rules (--ties)",
+                 format_conventions)
+    _add_listing(sub, "examples", "list the worked examples of the five documents", format_examples)
+    _add_listing(sub, "errata", "list what the five documents get wrong", format_errata)
+
+
+def _check(args) -> int:
+    from .checker import check
+
+    feedback = check(args.exercise, " ".join(args.answer), reveal=args.reveal, seed=args.seed)
+    print(feedback)
+    if feedback.status in ("unreadable", "not answered"):
+        return 2
+    return 0 if feedback.correct else 1
+
+
+def _add_check(sub) -> None:
+    p = sub.add_parser(
+        "check", help="check an answer to an exercise (exit 0 right, 1 wrong, 2 unreadable or unknown id)",
+        description="Check ANSWER to exercise ID: 599/840, 0.713, 71.3%% or 7 + 3/log2(3). Exit code 0: right; "
+                    "1: wrong (the likely mistake is named); 2: the answer could not be read or the id is unknown.")
+    p.add_argument("exercise", help="exercise id (see `ltr-teach exercises list`)")
+    p.add_argument("answer", nargs="+", help="your answer (the words are joined: 7 + 1/2); quote parentheses")
+    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), help="your seed, for the version on your sheet")
+    p.add_argument("--reveal", action="store_true", help="also print the expected value")
+    p.set_defaults(run=_check)
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"1-30"``, ``"3,5,8"`` or ``"1-3,10"`` as a list of seeds, in order, without repeats."""
+    seeds = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        m = re.fullmatch(r"(\d+)\s*-\s*(\d+)", piece)
+        if m:
+            low, high = int(m.group(1)), int(m.group(2))
+            if high < low or high - low >= 1000:
+                raise UsageError(f"--seeds range {piece!r} must run upwards and hold at most 1000 seeds")
+            values = range(low, high + 1)
+        elif piece.isdigit():
+            values = [int(piece)]
+        else:
+            raise UsageError(f"--seeds = {text!r}: write a range 1-30, a list 3,5,8 or both 1-3,10")
+        seeds += [v for v in values if v not in seeds]
+    return seeds
+
+
+def _exercises(args) -> int:
+    from . import exercises
+
+    if args.action == "list":
+        chosen = [e for e in exercises.all() if args.family in (None, e.family)]
+        width = max(len(e.id) for e in chosen)
+        family = None
+        for e in chosen:
+            if e.family != family:
+                family = e.family
+                print(f"\n{exercises.FAMILIES[family]}  [{family}]")
+            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source})")
         return 0
+    if args.action == "show":
+        for exercise_id in args.ids:
+            print(exercises.variant(exercise_id, args.seed))
+        return 0
+    seeds = list(args.seed or [])
+    if args.seeds:
+        seeds += [s for s in parse_seeds(args.seeds) if s not in seeds]
+    if not seeds:
+        raise UsageError("exercises sheet needs --seed S (repeatable) or --seeds 1-30: one sheet per seed")
+    if args.out and "{seed}" in args.out:
+        for seed in seeds:
+            text, _ = exercises.sheet([seed], args.ids or None)
+            _write(args.out.replace("{seed}", str(seed)), text)
+        _, key = exercises.sheet(seeds, args.ids or None)
+    else:
+        text, key = exercises.sheet(seeds, args.ids or None)
+        if args.out:
+            _write(args.out, text)
+        else:
+            print(text)
+    if args.key:
+        _write(args.key, key)
+    print(f"{len(seeds)} sheet(s) for seed(s) {', '.join(map(str, seeds))}"
+          + (f"; key in {args.key}" if args.key else ""), file=sys.stderr)
+    return 0
 
-    sub.add_parser("errata", help="list what the five documents get wrong").set_defaults(run=run)
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _add_exercises(sub) -> None:
+    p = sub.add_parser(
+        "exercises", help="list exercises, show one, or write per-student sheets and the answer key",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="ltr-teach exercises list [--family F]\n"
+                    "ltr-teach exercises show ID [--seed S]\n"
+                    "ltr-teach exercises sheet --seeds 1-30 --out sheet.md --key key.md [ID ...]\n\n"
+                    "A sheet holds one version of every exercise (or of the IDs given) per seed: one seed per "
+                    "student. Give seeds with --seed S (repeatable: --seed 1 --seed 2) and/or --seeds with a range "
+                    "or list (1-30, 3,5,8). --out sheet.md writes every seed's sheet into one file; an --out "
+                    "containing {seed} (sheets/sheet-{seed}.md) writes one file per seed. --key writes the "
+                    "teacher's key for all the seeds into one file. Without --out the sheets go to stdout.\n\n"
+                    "Example, 30 students in one command:\n"
+                    "  ltr-teach exercises sheet --seeds 1-30 --out 'sheet-{seed}.md' --key key.md")
+    actions = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    listing = actions.add_parser("list", help="every exercise id, by family")
+    listing.add_argument("--family", choices=list(_families()), help="list only this family")
+    show = actions.add_parser("show", help="print an exercise (a student's version with --seed)")
+    show.add_argument("ids", nargs="+", help="exercise ids")
+    show.add_argument("--seed", type=lambda t: _int(t, "--seed"), help="the student's seed")
+    sheet = actions.add_parser("sheet", help="one sheet per seed and the teacher's key",
+                               description=p.description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sheet.add_argument("ids", nargs="*", help="a subset of exercise ids (default: all)")
+    sheet.add_argument("--seed", action="append", type=lambda t: _int(t, "--seed"),
+                       help="a student's seed (repeatable)")
+    sheet.add_argument("--seeds", help="seeds as a range or list: 1-30, 3,5,8")
+    sheet.add_argument("--out", help="where to write the sheet(s); {seed} in the name gives one file per seed")
+    sheet.add_argument("--key", help="where to write the teacher's answer key")
+    p.set_defaults(run=_exercises)
+
+
+def _families():
+    from .exercises import FAMILIES
+
+    return FAMILIES
 
 
 def _add_eval(sub) -> None:
-    from .conventions import CONVENTIONS
     from .evaluate import METRIC_NAMES
 
     def run(args) -> int:
         from .evaluate import evaluate
 
-        result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention, missing=args.missing,
-                          progress=None)
+        result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
+                          missing=args.missing, progress=None)
         print(result.table(per_query=args.per_query))
         return 0
 
@@ -158,7 +337,8 @@ def _add_eval(sub) -> None:
     p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
                    help="a metric to compute; repeat for more (-m ndcg@10 -m map)")
     p.add_argument("--per-query", action="store_true", help="print every query's values before the means")
-    p.add_argument("--convention", default="trec_eval", help="whose conventions to follow (default trec_eval)")
+    p.add_argument("--convention", default="trec_eval", choices=list(CONVENTIONS),
+                   help="whose conventions to follow (default trec_eval; see `ltr-teach conventions`)")
     p.add_argument("--missing", choices=["skip", "zero"],
                    help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
     p.set_defaults(run=run)
@@ -167,7 +347,7 @@ def _add_eval(sub) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_explain, _add_examples, _add_errata, _add_eval):
+    for add in (_add_explain, _add_listings, _add_eval, _add_check, _add_exercises):
         add(sub)
     return parser
 

@@ -35,14 +35,19 @@ def _jsonable(v):
     if isinstance(v, Fraction):
         v = sympy.Rational(v.numerator, v.denominator)
     if isinstance(v, sympy.Basic):
-        return {"exact": fmt_exact(v), "value": to_float(v)}
+        return {"exact": fmt_exact(v), "value": _json_float(to_float(v))}
     if isinstance(v, (list, tuple)):
         return [_jsonable(x) for x in v]
     if isinstance(v, Mapping):
         return {str(key): _jsonable(x) for key, x in v.items()}
     if isinstance(v, bool) or not isinstance(v, numbers.Real):
         return v
-    return int(v) if isinstance(v, numbers.Integral) else float(v)  # NumPy numbers are not JSON numbers
+    return int(v) if isinstance(v, numbers.Integral) else _json_float(float(v))  # NumPy numbers are not JSON numbers
+
+
+def _json_float(x: float):
+    """``x``, or ``None`` (JSON ``null``) for NaN and infinities, which strict JSON cannot hold."""
+    return x if math.isfinite(x) else None
 
 
 @dataclass(frozen=True)
@@ -195,13 +200,17 @@ class Explanation:
 
     # -- data --------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """A JSON-ready dict: exact values as strings beside their floats."""
+        """A JSON-ready dict: exact values as strings beside their floats.
+
+        The dict is strict JSON: an undefined value (``ndcg(..., zero="nan")``) has ``"exact": "nan"``
+        and ``"value": None`` (``null``), never a NaN float.
+        """
 
         return {
             "metric": self.metric,
             "name": self.name,
             "exact": self.exact_str,
-            "value": self.value,
+            "value": _json_float(self.value),
             "params": _jsonable(self.params),
             "steps": [_jsonable(step) for step in self.steps],
             "parts": {k: p.to_dict() for k, p in self.parts.items()},

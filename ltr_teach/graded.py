@@ -137,6 +137,12 @@ def cg(grades, k=None) -> Explanation:
     k : int >= 1 or None
         Cut-off; ``None`` (or a ``k`` beyond the list) means the whole list.
 
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the sum (a SymPy number); ``.steps`` has one row per rank with the grade and
+        the running total ``cumulative``.
+
     Examples
     --------
     The movie example: ratings 5, 3, 2, 1, 2 add up to 13, whatever their order.
@@ -188,6 +194,14 @@ def dcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), *, scores=No
         How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"`` (input order).
     convention : str, optional
         A preset of ``lt.CONVENTIONS`` supplying gain, discount and ties; explicit keywords win.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the DCG as exact logs; ``.steps`` has one row per rank: ``grade``, ``gain``,
+        ``discount``, ``contribution`` (gain/discount) and the running ``cumulative`` DCG.
+        With ``scores`` the steps also show each rank's document, score and tie group, and
+        ``.params["order"]`` holds the document ids in ranked order.
 
     Examples
     --------
@@ -266,6 +280,12 @@ def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     convention : str, optional
         A preset of ``lt.CONVENTIONS`` supplying gain and discount; explicit keywords win.
 
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the ideal DCG (0 when nothing is relevant); ``.steps`` are the rows of the
+        ideal order, as in :func:`dcg`; ``.params["ideal"]`` is the sorted pool when ``ideal`` was given.
+
     Examples
     --------
     The movie example: five films rated 5, 3, 2, 1, 2 were shown, but the user rated seven
@@ -308,6 +328,14 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     convention : str, optional
         A preset of ``lt.CONVENTIONS`` (``"trec_eval"``, ``"sklearn"``, ``"lightgbm"`` ...) supplying
         gain, discount, ties and zero; explicit keywords win over it.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is DCG/IDCG (or the ``zero`` rule's value); ``.steps`` put each rank's DCG row
+        beside the ideal list's (``ideal_grade``, ``ideal_contribution``, ``idcg``);
+        ``.parts["dcg"]`` and ``.parts["idcg"]`` are the two explanations divided.
+        With ``scores``, document columns as in :func:`dcg`.
 
     Examples
     --------
@@ -410,6 +438,14 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
         Rank by the model's scores, as in :func:`dcg` (``ties="average"`` is not defined for ERR).
     convention : str, optional
         ``"gdeval"`` fixes ``g_max`` at 4 and orders ties by docid descending.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the ERR, a fraction; ``.steps`` has one row per rank: ``R`` (the stop
+        probability of its grade), ``reach`` (the chance the user gets there), ``stop``,
+        ``contribution`` (stop / rank) and the running ``cumulative`` ERR.
+        With ``scores``, document columns as in :func:`dcg`.
 
     Examples
     --------

@@ -40,6 +40,20 @@ def roc_curve(labels, scores) -> Explanation:
     Items are taken in descending score; all items sharing a score form one threshold and move the
     curve diagonally, which is what gives a tie half credit. The value is the trapezoid area.
 
+    Parameters
+    ----------
+    labels : sequence of 0/1
+        1 for a positive item, 0 for a negative; both classes must occur.
+    scores : sequence of numbers
+        The model's score for each item, one per label; higher ranks first.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the area under the curve, a fraction; ``.steps`` has one row per distinct
+        score (plus the start at (0, 0)): the positives and negatives at that score, ``tp``, ``fp``,
+        ``fpr``, ``tpr``, the trapezoid ``area`` and the running ``total``.
+
     Examples
     --------
     >>> import ltr_teach as lt
@@ -83,6 +97,18 @@ def auc(labels, scores) -> Explanation:
 
     The steps count, for each positive, the negatives it beats and ties with; the ROC points are in
     ``.parts["roc"]`` and give the same area.
+
+    Parameters
+    ----------
+    labels, scores
+        As in :func:`roc_curve`.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the AUC, a fraction; ``.steps`` has one row per positive, best score first:
+        the negatives it outscores (``below``), those it ties (``tied``) and its ``credit``;
+        ``.parts["roc"]`` is the :func:`roc_curve`.
 
     Examples
     --------

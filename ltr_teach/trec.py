@@ -11,17 +11,25 @@ import math
 import os
 
 
-def _lines(path, what: str):
+def _records(path, what: str, layout: str):
+    """``(where, fields)`` for each non-blank line, ``where`` being ``file:line``; every line must have
+    the fields of ``layout`` (``"qid iter docid grade"``)."""
     if not isinstance(path, (str, os.PathLike)):
         raise ValueError(f"{what} must be a dict or the path of a TREC {what} file; got {type(path).__name__}")
     try:
         handle = open(path, encoding="utf-8")
     except OSError as exc:
         raise ValueError(f"{what} = {os.fspath(path)!r} cannot be read: {exc.strerror}") from None
+    n_fields = len(layout.split())
     with handle:
         for number, line in enumerate(handle, start=1):
-            if line.strip():
-                yield number, line.split()
+            fields = line.split()
+            if not fields:
+                continue
+            where = f"{os.fspath(path)}:{number}"
+            if len(fields) != n_fields:
+                raise ValueError(f"{where}: a {what} line has {n_fields} fields ({layout}); got {len(fields)}")
+            yield where, fields
 
 
 def _number(text: str, where: str, what: str) -> float:
@@ -40,10 +48,7 @@ def read_qrels(path) -> dict:
     A repeated (qid, docid) pair or a malformed line raises ``ValueError`` naming the file and line.
     """
     qrels: dict = {}
-    for number, fields in _lines(path, "qrels"):
-        where = f"{os.fspath(path)}:{number}"
-        if len(fields) != 4:
-            raise ValueError(f"{where}: a qrels line has 4 fields (qid iter docid grade); got {len(fields)}")
+    for where, fields in _records(path, "qrels", "qid iter docid grade"):
         qid, _, docid, grade = fields
         try:
             value = int(grade)
@@ -63,10 +68,7 @@ def read_run(path) -> dict:
     ``ValueError`` naming the file and line.
     """
     run: dict = {}
-    for number, fields in _lines(path, "run"):
-        where = f"{os.fspath(path)}:{number}"
-        if len(fields) != 6:
-            raise ValueError(f"{where}: a run line has 6 fields (qid Q0 docid rank score tag); got {len(fields)}")
+    for where, fields in _records(path, "run", "qid Q0 docid rank score tag"):
         qid, _, docid, _, score, _ = fields
         ranked = run.setdefault(qid, {})
         if docid in ranked:

@@ -236,3 +236,35 @@ class TestElevenPointAP:
     def test_single_hit(self):
         # one relevant item at rank 2: precision 1/2 at every recall level
         assert lt.eleven_point_ap([0, 1]).exact == Rational(1, 2)
+
+
+class TestAPAtKDivisor:
+    """AP@k divides by every relevant item of the list (the whole collection with n_relevant=), not by
+    the relevant items in the top k nor min(relevant, k): trec_eval's map_cut_k and ranx's map@k agree."""
+
+    RANKINGS = ((1, 0, 0, 0, 0, 0, 1, 1), (0, 1, 1, 1, 1, 1, 0, 1), (0, 0, 0, 0, 0, 0, 1, 0), (1, 1, 1, 1, 1, 0, 0, 1))
+
+    def test_by_hand(self):
+        # 1, 0, 0, 0, 0 | 0, 1, 1 at k = 5: one hit at rank 1 (precision 1); 3 relevant in the list
+        assert lt.average_precision(self.RANKINGS[0], k=5).exact == Rational(1, 3)
+        # the top 5 all relevant, 6 relevant in the list: (1 + 1 + 1 + 1 + 1) / 6
+        assert lt.average_precision(self.RANKINGS[3], k=5).exact == Rational(5, 6)
+
+    def _collection(self):
+        qrels = {f"q{i}": {f"d{j}": r for j, r in enumerate(rels)} for i, rels in enumerate(self.RANKINGS)}
+        run = {f"q{i}": {f"d{j}": 1.0 - j / 10 for j in range(len(rels))} for i, rels in enumerate(self.RANKINGS)}
+        return qrels, run
+
+    def test_trec_eval_map_cut(self):
+        pytrec_eval = pytest.importorskip("pytrec_eval")
+        qrels, run = self._collection()
+        theirs = pytrec_eval.RelevanceEvaluator(qrels, {"map_cut.5"}).evaluate(run)
+        for i, rels in enumerate(self.RANKINGS):
+            assert float(lt.average_precision(rels, k=5)) == pytest.approx(theirs[f"q{i}"]["map_cut_5"], abs=1e-12)
+
+    def test_ranx_map_at_k(self):
+        ranx = pytest.importorskip("ranx")
+        qrels, run = self._collection()
+        theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "map@5", return_mean=False)
+        for i, rels in enumerate(self.RANKINGS):  # ranx returns queries in sorted id order: q0 .. q3
+            assert float(lt.average_precision(rels, k=5)) == pytest.approx(theirs[i], abs=1e-12)

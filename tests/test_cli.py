@@ -1,6 +1,7 @@
 """``ltr-teach explain``: the table on stdout, and one line on stderr with exit code 2 for bad input."""
 
 import inspect
+import math
 import os
 import subprocess
 import sys
@@ -65,6 +66,100 @@ class TestExplain:
         assert out.splitlines()[-1] == "CG = 3/4 = 0.75"
 
 
+class TestRankingByScores:
+    """--scores, --docids, --ties and --convention: the ranking is built from the scores, as each tool does."""
+
+    def test_the_trec_eval_example(self, capsys):
+        code, out, err = run(capsys, *"explain ndcg 3 2 0 1 --scores 0.5 0.9 0.9 0.1 --docids d1 d2 d3 d4 "
+                                      "--convention trec_eval".split())
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        # d2 and d3 tie at 0.9; trec_eval orders a tie by docno descending, so d3 comes first.
+        assert lines[0] == "order by score (ties='docid_desc'): d3, d2, d1, d4"
+        assert [line.split()[:2] for line in lines[6:10]] == [["1", "d3"], ["2", "d2"], ["3", "d1"], ["4", "d4"]]
+        assert "note: d3, d2 share score 9/10 = 0.9 (ranks 1–2); ties='docid_desc'" in out
+        # linear gain, grades in ranked order 0, 2, 3, 1; the ideal (the list sorted) is 3, 2, 1, 0
+        dcg = 0 / 1 + 2 / math.log2(3) + 3 / math.log2(4) + 1 / math.log2(5)
+        idcg = 3 / 1 + 2 / math.log2(3) + 1 / math.log2(4) + 0
+        assert lines[-1].startswith("NDCG = ") and lines[-1].endswith(f"≈ {dcg / idcg:.6f}")
+
+    def test_the_trec_eval_example_agrees_with_pytrec_eval(self, capsys):
+        pytrec_eval = pytest.importorskip("pytrec_eval")
+        qrels = {"q": {"d1": 3, "d2": 2, "d3": 0, "d4": 1}}
+        run_ = {"q": {"d1": 0.5, "d2": 0.9, "d3": 0.9, "d4": 0.1}}
+        expected = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"}).evaluate(run_)["q"]["ndcg"]
+        _, out, _ = run(capsys, *"explain ndcg 3 2 0 1 --scores 0.5 0.9 0.9 0.1 --docids d1 d2 d3 d4 "
+                                 "--convention trec_eval".split())
+        assert out.splitlines()[-1].endswith(f"≈ {expected:.6f}")
+
+    def test_sklearn_averages_the_tie(self, capsys):
+        from sklearn.metrics import ndcg_score
+
+        expected = ndcg_score([[3, 2, 0, 1]], [[0.5, 0.9, 0.9, 0.1]])
+        code, out, _ = run(capsys, *"explain ndcg 3 2 0 1 --scores 0.5 0.9 0.9 0.1 --convention sklearn".split())
+        assert code == 0
+        assert out.splitlines()[0] == "order by score (ties='average'): #2, #3, #1, #4"
+        assert out.splitlines()[-1].endswith(f"≈ {expected:.6f}")
+
+    @pytest.mark.parametrize("argv, order, last_line", [
+        # d3 (1) and d2 (0) tie at 0.9, docid descending puts d3 first; then d1 (1), d4 (0): AP = (1/1 + 2/3) / 2
+        ("ap 1 0 1 0 --scores 0.5 0.9 0.9 0.1 --docids d1 d2 d3 d4 --ties docid_desc", "d3, d2, d1, d4",
+         "AP = 5/6 ≈ 0.833333"),
+        # the same tie kept in input order: d2 (0), d3 (1), d1 (1), d4 (0): AP = (1/2 + 2/3) / 2
+        ("ap 1 0 1 0 --scores 0.5 0.9 0.9 0.1 --docids d1 d2 d3 d4", "d2, d3, d1, d4", "AP = 7/12 ≈ 0.583333"),
+        # tie at 0.7: docid "b" (irrelevant) before "a" (relevant), the first hit is at rank 2
+        ("rr 1 0 --scores 0.7 0.7 --docids a b --convention trec_eval", "b, a", "RR = 1/2 = 0.5"),
+        # scores 0.1, 0.9, 0.5 rank items 2, 3, 1: the top 2 are both relevant
+        ("p 0 1 1 --scores 0.1 0.9 0.5 --k 2", "#2, #3, #1", "P@2 = 1"),
+        # pessimistic: the tied 0 goes first; ranks 2, 3 hold the hits of 2 relevant: R@2 = 1/2
+        ("recall 1 0 1 --scores 0.5 0.5 0.1 --k 2 --ties pessimistic", "#2, #1, #3", "R@2 = 1/2 = 0.5"),
+        # gdeval fixes g_max at 4: the grade-3 item ranked first stops the user with (2^3 - 1)/2^4 = 7/16
+        ("err 0 3 --scores 0.2 0.8 --docids a b --convention gdeval", "b, a", "ERR = 7/16 = 0.4375"),
+        # explicit --gain wins over trec_eval's linear gain: 2^3 - 1 = 7 at rank 1, 2^1 - 1 = 1 over log2(3)
+        ("dcg 1 3 --scores 0.2 0.8 --convention trec_eval --docids x y --gain exp2", "y, x", "DCG = 1/log2(3) + 7"),
+    ])
+    def test_metrics_ranked_by_scores(self, capsys, argv, order, last_line):
+        code, out, err = run(capsys, "explain", *argv.split())
+        assert (code, err) == (0, "")
+        assert out.splitlines()[0].endswith(f": {order}")
+        assert out.splitlines()[-1].startswith(last_line)
+
+    def test_convention_without_scores_sets_gain_and_discount(self, capsys):
+        # doc001: linear gain, Järvelin discount: 3 + 2 + 0 + 1/log2(4)
+        code, out, _ = run(capsys, *"explain dcg 3 2 0 1 --convention doc001".split())
+        assert code == 0
+        assert "order by score" not in out
+        assert out.splitlines()[-1] == "DCG = 11/2 = 5.5"
+
+    def test_choices_are_the_registries(self, capsys):
+        from ltr_teach.ordering import TIE_RULES
+
+        _, _, err = run(capsys, *"explain ndcg 1 0 --convention nope".split())
+        assert all(repr(name) in err for name in lt.CONVENTIONS)
+        _, _, err = run(capsys, *"explain ndcg 1 0 --scores 1 0 --ties nope".split())
+        assert all(repr(name) in err for name in TIE_RULES)
+
+
+class TestConventions:
+    def test_lists_every_preset_and_tie_rule(self, capsys):
+        from ltr_teach.ordering import TIE_RULES
+
+        code, out, err = run(capsys, "conventions")
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        for name, convention in lt.CONVENTIONS.items():
+            at = next(i for i, line in enumerate(lines) if line.split()[:1] == [name])
+            assert lines[at].endswith(convention.description)
+            assert lines[at + 1].strip() == f"verified against {convention.version}"
+        for name, rule in TIE_RULES.items():
+            assert f"  {name}" in out and rule in out
+
+    def test_the_trec_eval_line(self, capsys):
+        _, out, _ = run(capsys, "conventions")
+        assert "  trec_eval    linear gain, ideal from every judged document, ties by docno descending\n" in out
+        assert "verified against pytrec-eval-terrier 0.5.11 (trec_eval 9.0.8 C code)" in out
+
+
 class TestErrors:
     @pytest.mark.parametrize("argv, message", [
         (["explain", "nope", "1"], "metric must be one of cg, dcg"),
@@ -83,10 +178,27 @@ class TestErrors:
         (["explain", "ndcg", "0", "0", "--zero", "raise"], "IDCG is 0"),
         (["explain", "ndcg", "3", "2", "--ideal", "3"], "ideal must hold every judged grade"),
         (["explain", "ndcg", "3", "2", "--bogus", "1"], "unrecognized arguments: --bogus 1"),
-        (["explain", "ndcg", "3", "2", "--scores", "1", "2"], "--scores does not apply to ndcg"),
+        (["explain", "mrr", "1", "0", "--scores", "1", "2"], "--scores does not apply to mrr (only to dcg, ndcg"),
+        (["explain", "idcg", "1", "0", "--scores", "1", "2"], "--scores does not apply to idcg"),
+        (["explain", "map", "1", "0", "--convention", "trec_eval"], "--convention does not apply to mean_average"),
+        (["explain", "auc", "1", "0", "--scores", "1", "2", "--ties", "stable"], "--ties does not apply to auc"),
+        (["explain", "ndcg", "1", "0", "--ties", "stable"], "--ties needs --scores"),
+        (["explain", "ndcg", "1", "0", "--docids", "a", "b"], "--docids needs --scores"),
+        (["explain", "ndcg", "1", "0", "--scores", "1", "2", "--ties", "random"],
+         "argument --ties: invalid choice: 'random' (choose from 'stable', 'docid_desc'"),
+        (["explain", "ndcg", "1", "0", "--convention", "trec"], "argument --convention: invalid choice: 'trec'"),
+        (["explain", "ndcg", "1", "0", "--scores", "1"], "scores must give one score per item; got 1 scores for 2"),
+        (["explain", "ndcg", "1", "0", "--scores", "1", "x"], "score = 'x' is not a number"),
+        (["explain", "ndcg", "1", "0", "--scores", "1", "1", "--docids", "a"], "got 1 docids for 2 items"),
+        (["explain", "ndcg", "1", "0", "--scores", "1", "1", "--docids", "a", "a"], "docids[1] = 'a' repeats"),
+        (["explain", "ndcg", "1", "0", "--scores", "1", "1", "--ties", "docid_desc"], "docids must be given"),
+        (["explain", "err", "1", "0", "--g-max", "1", "--scores", "1", "1", "--ties", "average"],
+         "err is not such a sum"),
         (["explain", "mrr", "1", "0", "--gain", "linear"], "--gain does not apply to mrr"),
         (["explain", "mrr", "1", "0", ",", ",", "1"], "an empty query"),
         (["explain", "err", "3", "2"], "err needs --g-max"),
+        (["explain", "err", "3", "2", "--convention", "trec_eval"],
+         "err needs --g-max (or a --convention that sets it)"),
         (["explain", "err", "3", "4", "--g-max", "3"], "grades[1] = 4 is above g_max = 3"),
         (["explain", "p", "1", "0"], "precision_at_k needs --k"),
         (["explain", "ap", "1", "1", "--n-relevant", "1"], "n_relevant = 1 is smaller than the 2 relevant items"),

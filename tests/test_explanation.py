@@ -205,8 +205,7 @@ class TestDict:
     def test_json_serialisable(self, call):
         ex = call()
         d = ex.to_dict()
-        # strict JSON everywhere except the NaN that zero="nan" asks for
-        text = json.dumps(d, ensure_ascii=False, allow_nan=math.isnan(ex.value))
+        text = json.dumps(d, ensure_ascii=False, allow_nan=False)  # strict JSON, even for zero="nan"
         back = json.loads(text)
         assert back["metric"] == ex.metric
         assert back["exact"] == ex.exact_str
@@ -219,6 +218,14 @@ class TestDict:
         assert d["value"] == pytest.approx(599 / 840, abs=1e-15)
         assert d["steps"][0]["ap"] == {"exact": "13/15", "value": pytest.approx(13 / 15, abs=1e-15)}
         assert d["parts"]["q2"]["exact"] == "47/84"
+
+    def test_nan_value_is_null(self):
+        # IDCG of [0, 0] is 0 and zero="nan" asks for NaN: JSON has no NaN, so the float is null
+        d = lt.ndcg([0, 0], zero="nan").to_dict()
+        assert (d["exact"], d["value"]) == ("nan", None)
+        assert json.loads(json.dumps(d, allow_nan=False))["value"] is None
+        d = lt.mean_average_precision([[0, 0]]).to_dict()  # a defined value stays a number
+        assert (d["exact"], d["value"]) == ("0", 0.0)
 
     def test_numpy_params(self):
         import numpy as np

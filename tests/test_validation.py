@@ -38,7 +38,9 @@ class TestEmpty:
 
     @binary
     def test_binary(self, metric):
-        with pytest.raises(ValueError, match=r"^rels must not be empty"):
+        # mrr and map wrap the ranking in a list of one query: the message names that query
+        where = r"list_of_rels\[0\]" if metric in (BINARY["mrr"], BINARY["mean_average_precision"]) else "rels"
+        with pytest.raises(ValueError, match=rf"^{where} must not be empty"):
             metric([])
 
     def test_interpolated(self):
@@ -298,3 +300,31 @@ class TestLabelsAndScores:
     def test_scores_not_a_list(self):
         with pytest.raises(ValueError, match=r"^scores must be a list"):
             lt.auc([1, 0], "0.5 0.4")
+
+
+class TestQueryNames:
+    """MRR and MAP name the query that is wrong, and refuse two queries that print alike."""
+
+    @pytest.mark.parametrize("func", [lt.mrr, lt.mean_average_precision])
+    def test_empty_query_named_in_a_dict(self, func):
+        with pytest.raises(ValueError, match=r"^list_of_rels\['面膜'\] must not be empty"):
+            func({"眼霜": [0, 1, 0], "面膜": []})
+
+    @pytest.mark.parametrize("func", [lt.mrr, lt.mean_average_precision])
+    def test_empty_query_named_in_a_list(self, func):
+        with pytest.raises(ValueError, match=r"^list_of_rels\[1\] must not be empty"):
+            func([[1, 0], []])
+
+    @pytest.mark.parametrize("func", [lt.mrr, lt.mean_average_precision])
+    def test_names_that_collide_as_text(self, func):
+        with pytest.raises(ValueError, match=r"^list_of_rels has two queries named '1' \(1 and '1'\); "
+                                             r"query names must differ as text"):
+            func({1: [1, 0], "1": [0, 1]})
+
+    def test_n_relevant_keys_that_collide_as_text(self):
+        with pytest.raises(ValueError, match=r"^n_relevant has two queries named '1' \(1 and '1'\)"):
+            lt.mean_average_precision({1: [1, 0]}, n_relevant={1: 2, "1": 3})
+
+    def test_n_relevant_keyed_like_the_queries(self):
+        # query 1 (an int key): one hit at rank 1 of 2 relevant in the collection: AP = (1/1) / 2
+        assert lt.mean_average_precision({1: [1, 0]}, n_relevant={1: 2}).exact == sympy.Rational(1, 2)

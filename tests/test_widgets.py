@@ -226,7 +226,8 @@ def test_refused_control_change_is_reported_and_reverted():
 
 # -- plots and the CJK font -------------------------------------------------------------------------------
 def test_chinese_names_render_without_missing_glyphs():
-    names = ["小棕瓶眼霜", "MAC口红", "神仙水", "兰蔻粉水", "芦荟霜"]
+    # the documents' names, then brand names beyond GB2312 level 1 (黛) and in traditional script
+    names = ["小棕瓶眼霜", "MAC口红", "神仙水", "兰蔻粉水", "芦荟霜", "雅诗兰黛", "資生堂", "蘭蔻"]
     cmap = TTFont(next(FONT_DIR.glob("*.otf"))).getBestCmap()
     assert all(ord(c) in cmap for c in "".join(names))
     assert "Noto Sans CJK SC" in matplotlib.rcParams["font.family"]

@@ -4,9 +4,11 @@ Why: matplotlib's default font (DejaVu Sans) has no Chinese glyphs, so item name
 小棕瓶眼霜 would render as tofu boxes on a machine without a CJK system font. The package ships a
 subset of Noto Sans CJK SC (SIL Open Font Licence 1.1, licence text beside the font) that holds:
 
-- the 3755 common simplified characters of GB2312 level 1,
-- every Chinese character of the five source documents that level 1 lacks (兰蔻 needs 蔻, 芦荟 荟,
-  阈值 阈) and of the tutorial's glossary (``EXTRA_CHARACTERS``; a test checks the names render),
+- all 6763 simplified characters of GB2312 (levels 1 and 2: level 1 alone lacks 黛 of 雅诗兰黛,
+  蔻 of 兰蔻, 荟 of 芦荟, characters students meet in product names),
+- the 5401 common traditional characters of Big5 (常用字), for names typed in traditional script,
+- every Chinese character of the five source documents and of the tutorial's glossary
+  (``EXTRA_CHARACTERS``; a test checks the names render),
 - ASCII, Latin-1, general punctuation, CJK and full-width punctuation, Greek and a few math signs.
 
 How it was made (fontTools is matplotlib's own dependency, so it is already in the venv; it is a
@@ -44,20 +46,33 @@ RANGES = [(0x20, 0x7E), (0xA0, 0xFF), (0x370, 0x3FF), (0x2010, 0x205E), (0x2190,
           (0x3000, 0x303F), (0xFF01, 0xFF5E)]
 
 
-def gb2312_level1() -> str:
-    """The 3755 characters of GB2312 level 1 (rows 16-55, bytes 0xB0A1-0xD7F9), in code order."""
+def _decode_block(codec: str, first: tuple[int, int], last: tuple[int, int], low_bytes) -> str:
+    """Every character a double-byte codec assigns from lead byte first[0] to last[0], in code order."""
     chars = []
-    for hi in range(0xB0, 0xD8):
-        for lo in range(0xA1, 0xFF):
+    for hi in range(first[0], last[0] + 1):
+        for lo in low_bytes:
+            if (hi, lo) < first or (hi, lo) > last:
+                continue
             try:
-                chars.append(bytes([hi, lo]).decode("gb2312"))
-            except UnicodeDecodeError:  # the five unassigned slots at the end of row 55
+                chars.append(bytes([hi, lo]).decode(codec))
+            except UnicodeDecodeError:  # unassigned slots
                 continue
     return "".join(chars)
 
 
+def gb2312_hanzi() -> str:
+    """The 6763 characters of GB2312 levels 1 and 2 (rows 16-87, bytes 0xB0A1-0xF7FE)."""
+    return _decode_block("gb2312", (0xB0, 0xA1), (0xF7, 0xFE), range(0xA1, 0xFF))
+
+
+def big5_common() -> str:
+    """The 5401 common characters of Big5 (常用字, bytes 0xA440-0xC67E)."""
+    low = list(range(0x40, 0x7F)) + list(range(0xA1, 0xFF))
+    return _decode_block("big5", (0xA4, 0x40), (0xC6, 0x7E), low)
+
+
 def wanted_codepoints(texts: list[str]) -> set[int]:
-    points = {ord(c) for c in gb2312_level1() + EXTRA_CHARACTERS}
+    points = {ord(c) for c in gb2312_hanzi() + big5_common() + EXTRA_CHARACTERS}
     for lo, hi in RANGES:
         points.update(range(lo, hi + 1))
     for text in texts:

@@ -1,0 +1,401 @@
+"""Read a student's typed answer into an exact SymPy number, without ever running it as code.
+
+The grammar is small and written out by hand (a tokenizer and a recursive-descent parser)::
+
+    answer  := expr [ "%" ]
+    expr    := term { ("+" | "-") term }
+    term    := factor { ("*" | "/") factor }
+    factor  := ("+" | "-") factor | power
+    power   := postfix [ ("^" | "**") factor ]          right-associative: 2^3^2 = 2^9
+    postfix := atom [ "%" ]
+    atom    := NUMBER | "(" expr ")" | FUNC "(" expr [ "," expr ] ")" | "√" atom
+    FUNC    := log2 | ln | log10 | log (with a base: log(x, b)) | sqrt
+
+The parser builds SymPy numbers itself (``Rational``, the package's exact ``log2`` and ``ln``,
+``sqrt``); ``eval``, ``sympify`` and ``parse_expr`` never see the text. Everything it accepts is
+bounded: the length of the text, the nesting depth, the size of a power. Anything else is an
+:class:`UnreadableAnswer` with a one-line reason a student can act on.
+
+Typing from a Chinese input method is normalised first: full-width digits, letters and operators
+(``０.９４４``, ``（``, ``／``, ``＋``), the ideographic full stop ``。`` typed for a decimal point, ``％``,
+``，`` and ``、`` (argument separators inside ``log(x, b)``), and the Unicode minus ``−``. A comma is
+only an argument separator: ``0,944`` is refused rather than guessed (a decimal comma in one
+country is a thousands separator in China).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+from sympy import Integer, Rational
+
+from ._numbers import ln, log2
+
+#: The longest answer read, in characters (before normalisation, so a megabyte is refused at once).
+MAX_LENGTH = 200
+#: The deepest nesting of parentheses and functions.
+MAX_DEPTH = 20
+#: The largest whole-number exponent, and the largest power result, in bits.
+MAX_EXPONENT = 256
+MAX_POWER_BITS = 4096
+
+#: Example answers shown in messages; none of them is the answer to an exercise.
+EXAMPLES = "5/12, 0.417, 41.7% or 1 + 1/log2(3)"
+
+
+class UnreadableAnswer(ValueError):
+    """The answer is not in the grammar; the message says why, in a sentence."""
+
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    """A parsed answer: its exact value and how precisely it was written.
+
+    Attributes
+    ----------
+    text : str
+        The normalised text.
+    value : sympy.Expr
+        The exact value (a decimal ``0.944`` is the Rational ``118/125``).
+    decimals : int or None
+        For an answer that is a single decimal number (``0.944``, ``-1.50``, ``71.3%``): how many
+        decimal places of the value it states (``71.3%`` states 3). ``None`` for exact forms
+        (fractions, whole numbers, expressions).
+    significant : int or None
+        Significant digits of that decimal (``0.0713`` has 3), ``None`` for exact forms.
+    has_decimal_inside : bool
+        An expression containing a decimal literal (``3/1.585``): its decimals are taken literally.
+    """
+
+    text: str
+    value: sympy.Expr
+    decimals: int | None = None
+    significant: int | None = None
+    has_decimal_inside: bool = False
+
+    @property
+    def is_rounded(self) -> bool:
+        """Whether the answer is a lone decimal, which may be the exact value rounded."""
+        return self.decimals is not None
+
+
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_REPLACEMENTS = {
+    "\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-", "\ufe63": "-",
+    "\u00d7": "*", "\u00b7": "*", "\u22c5": "*", "\u2217": "*", "\u00f7": "/", "\u2215": "/",
+    "\u3002": ".", "\uff61": ".", "\u3001": ",", "\uff64": ",", "\u2044": "/",
+}
+
+
+def normalise(text: str) -> str:
+    """Map what an input method or a word processor types onto the ASCII grammar.
+
+    Superscript digits become a power (``2³`` is ``2^3``) before NFKC folding, which would
+    otherwise glue them to the base (``2³`` would read as 23).
+
+    Examples
+    --------
+    >>> normalise("０。９４４")
+    '0.944'
+    >>> normalise("（３−１）／２")
+    '(3-1)/2'
+    >>> normalise("2³ − 1")
+    '2^3 - 1'
+    >>> normalise("log₂(3)")
+    'log2(3)'
+    """
+    text = re.sub("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+", lambda m: "^" + m.group(0).translate(_SUPERSCRIPTS), text)
+    text = "".join(_REPLACEMENTS.get(ch, ch) for ch in text)
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(_REPLACEMENTS.get(ch, ch) for ch in text).strip()
+
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)|(?P<name>[A-Za-z][A-Za-z0-9]*)|(?P<op>\*\*|[-+*/^(),%√]))"
+)
+_FUNCTIONS = ("log2", "ln", "log10", "log", "sqrt")
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # "number", "name", "op", "end"
+    text: str
+    pos: int
+
+
+def tokenize(text: str) -> list[_Token]:
+    """Split normalised text into numbers, names and operators; anything else is unreadable."""
+    tokens, pos = [], 0
+    while pos < len(text):
+        if text[pos].isspace():
+            pos += 1
+            continue
+        m = _TOKEN.match(text, pos)
+        if not m:
+            ch = text[pos]
+            raise UnreadableAnswer(f"the character {ch!r} at position {pos + 1} is not part of a number or formula")
+        kind = m.lastgroup
+        value = m.group(kind)
+        if kind == "name" and value not in _FUNCTIONS:
+            raise UnreadableAnswer(
+                f"{value!r} is not a number or one of the functions {', '.join(_FUNCTIONS)}"
+            )
+        tokens.append(_Token(kind, "^" if value == "**" else value, m.start(kind)))
+        pos = m.end()
+    tokens.append(_Token("end", "", len(text)))
+    return tokens
+
+
+class _Parser:
+    def __init__(self, tokens):
+        self.tokens = tokens
+        self.i = 0
+        self.depth = 0
+        self.decimal_literals = 0
+
+    @property
+    def tok(self) -> _Token:
+        return self.tokens[self.i]
+
+    def take(self, text=None, kind=None) -> _Token | None:
+        t = self.tok
+        if (text is not None and t.text == text and t.kind != "number") or (kind is not None and t.kind == kind):
+            self.i += 1
+            return t
+        return None
+
+    def expect(self, text: str) -> None:
+        if not self.take(text):
+            found = "the end" if self.tok.kind == "end" else repr(self.tok.text)
+            raise UnreadableAnswer(f"expected {text!r} at position {self.tok.pos + 1} but found {found}")
+
+    def nest(self):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise UnreadableAnswer(f"it nests more than {MAX_DEPTH} levels of parentheses or functions")
+
+    def expr(self):
+        value = self.term()
+        while True:
+            if self.take("+"):
+                value = value + self.term()
+            elif self.take("-"):
+                value = value - self.term()
+            else:
+                return value
+
+    def term(self):
+        value = self.factor()
+        while True:
+            if self.take("*"):
+                value = value * self.factor()
+            elif self.take("/"):
+                pos = self.tok.pos
+                divisor = self.factor()
+                if divisor == 0:
+                    raise UnreadableAnswer(f"it divides by zero (position {pos + 1})")
+                value = value / divisor
+            else:
+                return value
+
+    def factor(self):
+        if self.take("-"):
+            self.nest()
+            value = -self.factor()
+            self.depth -= 1
+            return value
+        if self.take("+"):
+            self.nest()
+            value = self.factor()
+            self.depth -= 1
+            return value
+        return self.power()
+
+    def power(self):
+        base = self.postfix()
+        if self.take("^"):
+            self.nest()
+            exponent = self.factor()
+            self.depth -= 1
+            return _power(base, exponent)
+        return base
+
+    def postfix(self):
+        value = self.atom()
+        if self.take("%"):
+            value = value / 100
+        return value
+
+    def atom(self):
+        t = self.tok
+        if self.take(kind="number"):
+            if "." in t.text:
+                self.decimal_literals += 1
+            return Rational(t.text)
+        if self.take("("):
+            self.nest()
+            value = self.expr()
+            self.expect(")")
+            self.depth -= 1
+            return value
+        if self.take("√"):
+            self.nest()
+            value = _function("sqrt", [self.atom()])
+            self.depth -= 1
+            return value
+        if self.take(kind="name"):
+            self.nest()
+            self.expect("(")
+            args = [self.expr()]
+            while self.take(","):
+                args.append(self.expr())
+            self.expect(")")
+            self.depth -= 1
+            return _function(t.text, args)
+        if t.kind == "end":
+            raise UnreadableAnswer("it ends where a number was expected")
+        raise UnreadableAnswer(f"expected a number at position {t.pos + 1} but found {t.text!r}")
+
+
+def _bits(r: Rational) -> int:
+    return int(abs(r.p)).bit_length() + int(r.q).bit_length()
+
+
+def _power(base, exponent):
+    """``base ** exponent`` for a whole exponent (or 1/2), refused before computing when too big."""
+    if not exponent.is_Rational:
+        raise UnreadableAnswer("an exponent must be a whole number (as in 2^3), not a logarithm or a root")
+    if exponent.q == 2 and exponent.p == 1:
+        return _function("sqrt", [base])
+    if exponent.q != 1:
+        raise UnreadableAnswer(f"an exponent must be a whole number or 1/2; got {exponent}")
+    e = int(exponent.p)
+    if abs(e) > MAX_EXPONENT:
+        raise UnreadableAnswer(f"the exponent {e} is too large (at most {MAX_EXPONENT} is read)")
+    if not base.is_Rational:
+        if abs(e) > 4:
+            raise UnreadableAnswer("a power of a logarithm or root may have an exponent of at most 4")
+        return base**e
+    if base == 0 and e < 0:
+        raise UnreadableAnswer("it divides by zero (0 to a negative power)")
+    if _bits(base) * abs(e) > MAX_POWER_BITS:
+        raise UnreadableAnswer("that power is too large to be an answer here")
+    return base**e
+
+
+def _positive_rational(x, name: str) -> Rational:
+    if not x.is_Rational or x <= 0:
+        raise UnreadableAnswer(f"{name}(...) needs a positive number inside, such as {name}(3) or {name}(3/2)")
+    return x
+
+
+def _function(name: str, args: list):
+    if name == "log":
+        if len(args) != 2:
+            raise UnreadableAnswer("log(x) without a base is ambiguous: write ln(x), log2(x), log10(x) or log(x, b)")
+        x = _positive_rational(args[0], "log")
+        b = _positive_rational(args[1], "log")
+        if b == 1:
+            raise UnreadableAnswer("a logarithm's base cannot be 1")
+        if b == 2:
+            return log2(x)
+        return _exact_log(x, b)
+    if len(args) != 1:
+        raise UnreadableAnswer(f"{name}(...) takes one number; only log(x, b) takes two")
+    (x,) = args
+    if name == "sqrt":
+        if not x.is_Rational or x < 0:
+            raise UnreadableAnswer("sqrt(...) needs a number >= 0 inside, such as sqrt(2)")
+        return sympy.sqrt(x)
+    x = _positive_rational(x, name)
+    if name == "log2":
+        return log2(x)
+    if name == "ln":
+        return ln(x)
+    return _exact_log(x, Integer(10))
+
+
+def _exact_log(x: Rational, b: Rational):
+    """log_b(x): the whole number n when x = b^n (log(100, 10) is 2), else ln(x) / ln(b)."""
+    guess = round((math.log(x.p) - math.log(x.q)) / (math.log(b.p) - math.log(b.q)))
+    if abs(guess) <= MAX_EXPONENT and _bits(b) * abs(guess) <= MAX_POWER_BITS \
+            and b**guess == x:
+        return Integer(guess)
+    return ln(x) / ln(b)
+
+
+_LONE_DECIMAL = re.compile(r"^[+-]?(?P<int>\d*)\.?(?P<frac>\d*)(?P<pct>%?)$")
+
+
+def _precision(text: str):
+    """Decimals and significant digits stated by a lone decimal such as ``-0.0713`` or ``71.3%``."""
+    compact = text.replace(" ", "")
+    m = _LONE_DECIMAL.match(compact)
+    if not m or "." not in compact or not (m.group("int") or m.group("frac")):
+        if m and m.group("pct") and (m.group("int") or m.group("frac")):
+            digits = m.group("int").lstrip("0")
+            return 2, max(len(digits), 1)
+        return None, None
+    frac = m.group("frac")
+    decimals = len(frac) + (2 if m.group("pct") else 0)
+    digits = (m.group("int") + frac).lstrip("0")
+    return decimals, max(len(digits), 1)
+
+
+def parse_answer(text) -> ParsedAnswer:
+    """Read one typed answer; :class:`UnreadableAnswer` (a ``ValueError``) when it cannot.
+
+    Parameters
+    ----------
+    text : str or number
+        What the student typed. Python ints and Fractions are accepted as exact; a float is read
+        through its shortest decimal form (``0.944`` states three decimals).
+
+    Examples
+    --------
+    >>> parse_answer("599/840").value
+    599/840
+    >>> a = parse_answer("71.3%")
+    >>> a.value, a.decimals, a.significant
+    (713/1000, 3, 3)
+    >>> parse_answer("7 + 3/log2(3) + 7/2").value
+    3/log2(3) + 21/2
+    >>> parse_answer("9^9^9^9")
+    Traceback (most recent call last):
+    ...
+    ltr_teach.answers.UnreadableAnswer: the exponent 387420489 is too large (at most 256 is read)
+    """
+    if isinstance(text, (Fraction, sympy.Rational)):
+        text = f"{text.numerator}/{text.denominator}" if isinstance(text, Fraction) else f"{text.p}/{text.q}"
+    elif isinstance(text, (int, float)) and not isinstance(text, bool):
+        if not math.isfinite(text):
+            raise UnreadableAnswer(f"{text} is not a finite number")
+        text = repr(text)
+    elif not isinstance(text, str):
+        raise UnreadableAnswer(f"an answer is text such as {EXAMPLES}; got a {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise UnreadableAnswer(f"it is {len(text)} characters long; an answer has at most {MAX_LENGTH}")
+    norm = normalise(text)
+    if not norm:
+        raise UnreadableAnswer("it is empty")
+    parser = _Parser(tokenize(norm))
+    value = parser.expr()
+    if parser.tok.kind != "end":
+        t = parser.tok
+        if t.text == ",":
+            raise UnreadableAnswer(
+                "a comma is only read inside log(x, b); write decimals with a point, as in 0.944"
+            )
+        if t.kind in ("number", "name") or t.text in ("(", "√"):
+            raise UnreadableAnswer(f"write * for a product: a number or function follows at position {t.pos + 1}")
+        raise UnreadableAnswer(f"unexpected {t.text!r} at position {t.pos + 1}")
+    decimals, significant = _precision(norm)
+    return ParsedAnswer(
+        text=norm, value=value, decimals=decimals, significant=significant,
+        has_decimal_inside=decimals is None and parser.decimal_literals > 0,
+    )

@@ -1,0 +1,627 @@
+"""Exercises: a registry of hand computations, each defined by one library call.
+
+Every exercise has an id, a prompt in English with the documents' Chinese terms, the library call
+that defines its exact answer, hints, and a family (one notebook in ``exercises/`` per family).
+:func:`variant` gives each student a version with new numbers: the same seed always gives the same
+numbers, and the numbers stay small enough to compute by hand.
+
+>>> import ltr_teach as lt
+>>> ex = lt.exercises.get("map-doc000")
+>>> ex.answer
+599/840
+>>> ex.call
+'lt.mean_average_precision([[1, 1, 0, 0, 1, 0, 0], [0, 1, 1, 0, 0, 1, 1]])'
+>>> lt.exercises.variant("map-doc000", 7).answer == lt.exercises.variant("map-doc000", 7).answer
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import inspect
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+
+from . import examples
+from .checker import GENERIC_HINTS, expected_text
+from .explanation import Explanation
+from .registry import METRICS
+
+#: The exercise families, one notebook each.
+FAMILIES = {
+    "precision_recall": "Precision, recall and F (精确率、召回率与F值)",
+    "mrr_map": "MRR, AP and MAP (平均倒数排名、平均精度与平均精度均值)",
+    "dcg_ndcg": "CG, DCG and NDCG (累计增益、折损累计增益与归一化折损累计增益)",
+    "err": "ERR, the cascade model (预期倒数排名)",
+    "roc_auc": "ROC and AUC (ROC曲线与曲线下面积)",
+}
+
+_FIRST_ARGUMENT = ("grades", "rels", "list_of_rels", "labels")
+
+
+def _show(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k!r}: {_show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})"
+    return repr(value)
+
+
+def _documents(n: int) -> str:
+    return f"{n} relevant document{'' if n == 1 else 's'}"
+
+
+def _nums(values) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _freeze(value):
+    """Read-only data: tuples for lists, read-only mappings for dicts, so no caller can change an exercise."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value):
+    """Plain lists and dicts again, for the library call."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True, eq=False)
+class Exercise:
+    """One exercise: the data, the metric call that defines the answer, and how to ask it.
+
+    Attributes
+    ----------
+    id : str
+        Registry id (``"ndcg-lipstick"``).
+    family : str
+        One of :data:`FAMILIES`.
+    metric : str
+        Registry name of the metric (``lt.METRICS``).
+    data : mapping
+        The call's arguments (keyword names of the metric function) and extra facts the prompt
+        states (``total_relevant`` for a precision exercise, whose call does not need it).
+    seed : int or None
+        ``None`` for the exercise as registered; the student's seed for a variant.
+    """
+
+    id: str
+    family: str
+    metric: str
+    data: Mapping
+    task: Callable = field(repr=False)
+    hints: tuple = ()
+    intro: str = ""
+    source: str = "new"
+    randomize: Callable | None = field(default=None, repr=False)
+    seed: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The id, with the seed for a variant (``ndcg-lipstick (seed 3)``)."""
+        return self.id if self.seed is None else f"{self.id} (seed {self.seed})"
+
+    @property
+    def title(self) -> str:
+        """The metric's name with its Chinese term."""
+        return METRICS[self.metric].title
+
+    @property
+    def prompt(self) -> str:
+        """The question; a variant drops the document's story, whose numbers it no longer uses."""
+        text = self.task(self.data)
+        if self.intro and self.seed is None:
+            text = f"{self.intro} {text}"
+        return text
+
+    def __post_init__(self):
+        object.__setattr__(self, "data", _freeze(self.data))
+
+    def kwargs(self) -> dict:
+        """The metric call's arguments, by keyword (fresh lists and dicts: the exercise stays as it is)."""
+        names = inspect.signature(METRICS[self.metric].func).parameters
+        return {k: _thaw(v) for k, v in self.data.items() if k in names}
+
+    @property
+    def call(self) -> str:
+        """The library call that defines the answer, as text."""
+        kwargs = self.kwargs()
+        first = [kwargs.pop(name) for name in _FIRST_ARGUMENT if name in kwargs]
+        if "scores" in kwargs:
+            first.append(kwargs.pop("scores"))
+        pieces = [_show(v) for v in first] + [f"{k}={_show(v)}" for k, v in kwargs.items()]
+        return f"lt.{self.metric}({', '.join(pieces)})"
+
+    def explanation(self) -> Explanation:
+        """The worked solution: the library's explanation of the defining call."""
+        return METRICS[self.metric].func(**self.kwargs())
+
+    @property
+    def answer(self):
+        """The exact answer (SymPy)."""
+        return self.explanation().exact
+
+    @property
+    def context(self) -> dict:
+        """Facts for the checker's diagnosis that the explanation cannot show (whole lists, totals)."""
+        ctx = _thaw(self.data)
+        if "total_relevant" in ctx:
+            ctx["n_relevant"] = ctx["total_relevant"]
+        return ctx
+
+    def __str__(self) -> str:
+        return f"[{self.label}] {self.prompt}"
+
+    def hint_box(self) -> HintBox:
+        """The hints folded away: in Jupyter a closed "Hint" box to click open."""
+        return HintBox(self.label, self.hints)
+
+
+@dataclass(frozen=True)
+class HintBox:
+    """An exercise's hints, closed until clicked in Jupyter; ``str()`` gives them as text."""
+
+    label: str
+    hints: tuple
+
+    def __str__(self) -> str:
+        return "\n".join(f"hint: {h}" for h in self.hints)
+
+    def __repr__(self) -> str:
+        return f"<{len(self.hints)} hint(s) for {self.label}: print() them or open the box in Jupyter>"
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(h)}</li>" for h in self.hints)
+        return (f"<details class='ltr-teach-hint'><summary>Hint (提示) for {html.escape(self.label)}: click to "
+                f"open</summary><ul>{items}</ul></details>")
+
+
+# -- random data for variants -------------------------------------------------------------------
+def _graded(rng: random.Random, data: dict) -> dict:
+    top = min(max(data["grades"]), 5)
+    n = len(data["grades"])
+    while True:
+        grades = [rng.randint(0, top) for _ in range(n)]
+        if sum(g > 0 for g in grades) >= 2 and grades != sorted(grades, reverse=True):
+            break
+    out = dict(data, grades=grades)
+    if "ideal" in data:
+        extra = [rng.randint(1, top) for _ in range(len(data["ideal"]) - n)]
+        out["ideal"] = grades + extra
+    return out
+
+
+def _err_data(rng: random.Random, data: dict) -> dict:
+    n, g_max = len(data["grades"]), data["g_max"]
+    while True:
+        grades = [rng.randint(0, g_max) for _ in range(n)]
+        if sum(g > 0 for g in grades) >= 2:
+            return dict(data, grades=grades)
+
+
+def _binary_list(rng: random.Random, n: int, min_hits: int = 1) -> list:
+    while True:
+        rels = [int(rng.random() < 0.45) for _ in range(n)]
+        if min_hits <= sum(rels) < n:
+            return rels
+
+
+def _rels(rng: random.Random, data: dict) -> dict:
+    k = data.get("k") or len(data["rels"])
+    while True:
+        rels = _binary_list(rng, len(data["rels"]), min(2, len(data["rels"]) - 1))
+        if 0 < sum(rels[:k]):
+            break
+    out = dict(data, rels=rels)
+    for key in ("n_relevant", "total_relevant"):
+        if key in data:
+            out[key] = sum(rels) + rng.randint(0, 2)
+    return out
+
+
+def _precision_longer(rng: random.Random, data: dict) -> dict:
+    """A two-item list has too few versions: a student's version is 3 to 6 items long, cut at k >= 2."""
+    n = rng.randint(3, 6)
+    rels = _binary_list(rng, n, 1)
+    return dict(data, rels=rels, k=rng.randint(2, n), total_relevant=sum(rels) + rng.randint(0, 2))
+
+
+def _first_hit(rng: random.Random, n: int, allow_none: bool) -> list:
+    position = rng.randint(1, n + (1 if allow_none else 0))
+    rels = [0] * n
+    if position <= n:
+        rels[position - 1] = 1
+        rels[position:] = [int(rng.random() < 0.4) for _ in range(n - position)]
+    return rels
+
+
+def _rr(rng: random.Random, data: dict) -> dict:
+    return dict(data, rels=_first_hit(rng, len(data["rels"]), allow_none=False))
+
+
+def _queries(rng: random.Random, data: dict) -> dict:
+    old = data["list_of_rels"]
+    keys = list(old) if isinstance(old, Mapping) else None
+    lists = list(old.values()) if keys else list(old)
+    if data.get("_kind") == "mrr":
+        new = [_first_hit(rng, len(q), allow_none=True) for q in lists]
+        while not any(sum(q) for q in new):
+            new = [_first_hit(rng, len(q), allow_none=True) for q in lists]
+    else:
+        new = [_binary_list(rng, len(q)) for q in lists]
+    out = dict(data, list_of_rels=dict(zip(keys, new)) if keys else new)
+    if isinstance(data.get("n_relevant"), (list, tuple)):
+        out["n_relevant"] = [sum(q) + rng.randint(0, 2) for q in new]
+    return out
+
+
+def _labels_scores(rng: random.Random, data: dict) -> dict:
+    n_pos, n = sum(data["labels"]), len(data["labels"])
+    grid = [Fraction(i, 10) for i in range(1, 10)]
+    while True:
+        labels = [1] * n_pos + [0] * (n - n_pos)
+        rng.shuffle(labels)
+        scores = [rng.choice(grid) for _ in range(n)]
+        tie = any(scores[i] == scores[j] and labels[i] != labels[j] for i in range(n) for j in range(n))
+        if 0 < n_pos < n and (tie or not data.get("_tie")):
+            return dict(data, labels=labels, scores=[float(s) for s in scores])
+
+
+# -- the registry --------------------------------------------------------------------------------
+def _document_says(worked_id: str) -> str:
+    """What a document prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
+    w = examples.by_id(worked_id)
+    verdict = "" if w.matches else " What is right?"
+    return f"Document {w.id[:3]} prints {w.quantity} = {w.printed} for {w.title}.{verdict}"
+
+
+def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None) -> Exercise:
+    if worked:
+        intro = f"{intro} {_document_says(worked)}".strip()
+    return Exercise(id=id, family=family, metric=metric, data=data, task=task, hints=tuple(hints),
+                    intro=intro, source=source, randomize=randomize)
+
+
+def _ranked(d, key="grades") -> str:
+    return f"[{_nums(d[key])}] (rank 1 first)"
+
+
+def _gain_words(d) -> str:
+    return "gain 2^rel − 1" if d.get("gain", "exp2") == "exp2" else "linear gain (the grade itself)"
+
+
+def _discount_words(d) -> str:
+    return {"log2": "discount log2(i + 1)", "ln": "discount ln(i + 1)",
+            "jarvelin": "rank 1 undiscounted, then discount log2(i)"}[d.get("discount", "log2")]
+
+
+def _at_k(d) -> str:
+    return f"@{d['k']}" if d.get("k") else ""
+
+
+def _graded_task(what: str):
+    def task(d):
+        pool = ""
+        if "ideal" in d:
+            pool = (f" The query's judged pool (every rated item, retrieved or not) is [{_nums(d['ideal'])}]; the "
+                    "ideal order sorts the pool.")
+        return (f"A ranking has graded relevance {_ranked(d)}.{pool} Compute {what}{_at_k(d)} with "
+                f"{_gain_words(d)} and {_discount_words(d)}.")
+    return task
+
+
+def _cg_task(d) -> str:
+    return f"A ranking has grades {_ranked(d)}. Compute CG{_at_k(d)} (累计增益, cumulative gain)."
+
+
+def _err_task(d) -> str:
+    cut = f" at cut-off k = {d['k']}" if d.get("k") else ""
+    return (f"A ranking has grades {_ranked(d)} on a 0–{d['g_max']} scale. Under the cascade model "
+            f"(R_i = (2^g − 1)/2^{d['g_max']}), compute ERR (预期倒数排名, expected reciprocal rank){cut}.")
+
+
+def _rr_task(d) -> str:
+    return f"A ranking has relevance {_ranked(d, 'rels')}, 1 = relevant. Compute its reciprocal rank (倒数排名)."
+
+
+def _queries_text(d) -> str:
+    q = d["list_of_rels"]
+    items = q.items() if isinstance(q, Mapping) else ((f"q{i}", r) for i, r in enumerate(q, start=1))
+    return "; ".join(f"{name}: [{_nums(r)}]" for name, r in items)
+
+
+def _mrr_task(d) -> str:
+    return (f"{len(d['list_of_rels'])} queries return (1 = relevant, rank 1 first) {_queries_text(d)}. Compute MRR (平均倒数排名, "
+            "mean reciprocal rank).")
+
+
+def _ap_task(d) -> str:
+    total = f" The collection holds {_documents(d['n_relevant'])} for this query." if "n_relevant" in d else \
+        " Every relevant document appears in the list."
+    return (f"A ranking has relevance {_ranked(d, 'rels')}.{total} Compute AP (平均精度, average precision).")
+
+
+def _map_task(d) -> str:
+    totals = ""
+    if isinstance(d.get("n_relevant"), (list, tuple)):
+        totals = f" The queries have {', '.join(map(str, d['n_relevant']))} relevant documents in all."
+    else:
+        totals = " Every relevant document appears in its list."
+    return (f"Queries return (1 = relevant, rank 1 first) {_queries_text(d)}.{totals} Compute MAP (平均精度均值, "
+            "mean average precision).")
+
+
+def _p_task(d) -> str:
+    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['total_relevant'])}. Compute P@{d['k']} (精确率/查准率, precision at {d['k']}).")
+
+
+def _r_task(d) -> str:
+    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. Compute R@{d['k']} (召回率/查全率, recall at {d['k']}).")
+
+
+def _f_task(d) -> str:
+    beta = d.get("beta", 1)
+    name = "F1" if beta == 1 else f"F-beta with β = {beta}"
+    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. Compute {name} (F值) at k = {d['k']}, from P@{d['k']} and R@{d['k']}.")
+
+
+def _interp_task(d) -> str:
+    total = f"; the collection holds {_documents(d['n_relevant'])}" if "n_relevant" in d else ""
+    if "recall" in d:
+        return (f"A ranking has relevance {_ranked(d, 'rels')}{total}. Compute the interpolated precision "
+                f"(插值精确率) at recall {d['recall']}: the best precision at any rank whose recall is >= "
+                f"{d['recall']}.")
+    return (f"A ranking has relevance {_ranked(d, 'rels')}{total}. Compute the all-point interpolated AP "
+            "(插值平均精度): at each relevant rank take the interpolated precision, add, divide by the relevant "
+            "documents.")
+
+
+def _eleven_task(d) -> str:
+    return (f"A ranking has relevance {_ranked(d, 'rels')}. Compute the 11-point interpolated AP "
+            "(11点插值平均精度): the mean interpolated precision at recall 0, 0.1, ..., 1.0.")
+
+
+def _auc_task(d) -> str:
+    pairs = ", ".join(f"{'+' if y else '−'}{s}" for y, s in zip(d["labels"], d["scores"]))
+    what = "the area under the ROC curve by trapezoids (ROC曲线下面积)" if d.get("_roc") else \
+        "AUC (ROC曲线下面积) as the share of positive–negative pairs the model orders correctly (a tie counts 1/2)"
+    return f"A model scores items (+ positive, − negative): {pairs}. Compute {what}."
+
+
+_LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
+_MOVIES = [5, 3, 2, 1, 2]
+_MOVIE_POOL = [5, 3, 2, 1, 2, 4, 0]
+
+_EXERCISES = [
+    # -- CG, DCG, IDCG, NDCG -------------------------------------------------------------------------
+    _e("cg-movies", "dcg_ndcg", "cg", {"grades": _MOVIES}, _cg_task,
+       ["Add the grades; CG ignores the order."], intro="Document 004: 豆瓣 recommends five films rated by a user.",
+       source="doc 004", randomize=_graded),
+    _e("cg-at-2-swapped", "dcg_ndcg", "cg", {"grades": [5, 2, 3, 1, 2], "k": 2}, _cg_task,
+       ["Only the top 2 count."], intro="Document 004 swaps the second and third film.", source="doc 004",
+       randomize=_graded),
+    _e("dcg-movies", "dcg_ndcg", "dcg", {"grades": _MOVIES, "k": 5}, _graded_task("DCG"),
+       ["Gains are 31, 7, 3, 1, 3; discounts log2(2), log2(3), log2(4), log2(5), log2(6)."],
+       intro="Document 004 rounds every term to one decimal before adding.", source="doc 004",
+       randomize=_graded),
+    _e("dcg-lipstick-log2", "dcg_ndcg", "dcg", {"grades": _LIPSTICK, "k": 7}, _graded_task("DCG"),
+       ["Rank 1: 7/1; rank 2: 3/log2(3); rank 3: 7/2; rank 4 adds nothing."],
+       intro="Document 000 uses the natural log ln(1 + m) as the discount.", source="doc 000", randomize=_graded,
+       worked="000-dcg-mac-lipstick"),
+    _e("idcg-lipstick", "dcg_ndcg", "idcg", {"grades": _LIPSTICK, "k": 7}, _graded_task("IDCG (理想折损累计增益)"),
+       ["The ideal order is 3, 3, 2, 2, 2, 1, 0."], intro="Document 000, query 1 (MAC口红).", source="doc 000",
+       randomize=_graded),
+    _e("ndcg-lipstick", "dcg_ndcg", "ndcg", {"grades": _LIPSTICK, "k": 7},
+       _graded_task("NDCG (归一化折损累计增益)"), ["NDCG = DCG / IDCG; the ideal order is 3, 3, 2, 2, 2, 1, 0."],
+       intro="Document 000, query 1 (MAC口红).", source="doc 000", randomize=_graded),
+    _e("dcg-doc002-a", "dcg_ndcg", "dcg", {"grades": [5, 1, 3, 2, 4], "k": 5}, _graded_task("DCG"),
+       ["Gains 31, 1, 7, 3, 15."], intro="Document 002, ranking A.", source="doc 002", randomize=_graded),
+    _e("ndcg-doc002-a", "dcg_ndcg", "ndcg", {"grades": [5, 1, 3, 2, 4], "k": 5},
+       _graded_task("NDCG (归一化折损累计增益)"), ["The ideal order is 5, 4, 3, 2, 1."],
+       intro="Document 002, ranking A.", source="doc 002", randomize=_graded),
+    _e("ndcg-doc002-b", "dcg_ndcg", "ndcg", {"grades": [5, 3, 4, 2, 1], "k": 5},
+       _graded_task("NDCG (归一化折损累计增益)"), ["B and A share the ideal DCG."],
+       intro="Document 002, ranking B.", source="doc 002", randomize=_graded),
+    _e("idcg-movies-pool", "dcg_ndcg", "idcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
+       _graded_task("IDCG (理想折损累计增益)"), ["The ideal top 5 of the pool is 5, 4, 3, 2, 2."],
+       intro="Document 004: the user rated seven films, five of them recommended.", source="doc 004",
+       randomize=_graded, worked="004-idcg-movies"),
+    _e("ndcg-movies-pool", "dcg_ndcg", "ndcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
+       _graded_task("NDCG (归一化折损累计增益)"),
+       ["The ideal comes from the pool, which holds a film rated 4 that the ranking missed."],
+       source="doc 004", randomize=_graded, worked="004-ndcg-movies"),
+    _e("dcg-jarvelin-doc001", "dcg_ndcg", "dcg", {"grades": [3, 2, 3, 0, 1, 2], "gain": "linear",
+                                                   "discount": "jarvelin"},
+       _graded_task("DCG"), ["Ranks 1 and 2 both divide by 1; rank 4 by log2(4) = 2."],
+       intro="Document 001 writes DCG_p = rel_1 + Σ_{i≥2} rel_i / log2(i).", source="doc 001", randomize=_graded),
+    _e("ndcg-linear", "dcg_ndcg", "ndcg", {"grades": [2, 0, 1, 2], "gain": "linear"},
+       _graded_task("NDCG (归一化折损累计增益)"), ["Linear gain: the gain is the grade itself."], randomize=_graded),
+    _e("ndcg-doc003-code", "dcg_ndcg", "ndcg", {"grades": [2, 3, 0, 1], "k": 4},
+       _graded_task("NDCG (归一化折损累计增益)"), ["The ideal order is the grades sorted best first: 3, 2, 1, 0."],
+       intro="Document 003's code divides by dcg_score(y_true) on the labels in the order given, without sorting them best first.",
+       source="doc 003", randomize=_graded),
+    _e("ndcg-at-3", "dcg_ndcg", "ndcg", {"grades": [1, 0, 3, 2, 0, 1], "k": 3},
+       _graded_task("NDCG (归一化折损累计增益)"),
+       ["The ideal top 3 comes from the whole list: 3, 2, 1."], randomize=_graded),
+    _e("ndcg-jarvelin", "dcg_ndcg", "ndcg", {"grades": [2, 3, 1, 0, 2], "discount": "jarvelin"},
+       _graded_task("NDCG (归一化折损累计增益)"), ["Ranks 1 and 2 both divide by 1."], randomize=_graded),
+    # -- ERR ------------------------------------------------------------------------------------------
+    _e("err-lipstick", "err", "err", {"grades": [3, 2, 3, 1], "g_max": 3}, _err_task,
+       ["R = 7/8, 3/8, 7/8, 1/8; P(reach rank 2) = 1/8."], source="doc 000", randomize=_err_data,
+       worked="000-err-lipstick"),
+    _e("err-doc003", "err", "err", {"grades": [1, 2, 0, 2], "g_max": 2}, _err_task,
+       ["R_i = (2^g − 1)/4: 1/4, 3/4, 0, 3/4."],
+       intro="Document 003 defines ERR = Σ_r (1/r) R_r Π_{i<r} (1 − R_i) with R_i = (2^{l_i} − 1)/2^{l_m}.",
+       source="doc 003", randomize=_err_data),
+    _e("err-k3", "err", "err", {"grades": [1, 3, 0, 2, 3], "g_max": 3, "k": 3}, _err_task,
+       ["Only ranks 1 to 3 count."], randomize=_err_data),
+    _e("err-gdeval", "err", "err", {"grades": [2, 4, 1, 0], "g_max": 4}, _err_task,
+       ["gdeval fixes the maximum grade at 4: R_i = (2^g − 1)/16."], randomize=_err_data),
+    # -- RR, MRR, AP, MAP, interpolation ----------------------------------------------------------------
+    _e("rr-eye-cream", "mrr_map", "reciprocal_rank", {"rels": [0, 1, 0]}, _rr_task, ["The first hit is at rank 2."],
+       intro="Document 000: the query 眼霜 returns 小棕瓶精华, 小棕瓶眼霜, 面霜; the wanted 小棕瓶眼霜 is second.",
+       source="doc 000", randomize=_rr),
+    _e("mrr-doc000", "mrr_map", "mrr",
+       {"list_of_rels": {"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}, "_kind": "mrr"}, _mrr_task,
+       ["Reciprocal ranks 1/2, 1, 1/3; take their mean."], intro="Document 000.", source="doc 000",
+       randomize=_queries),
+    _e("mrr-with-miss", "mrr_map", "mrr", {"list_of_rels": [[0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0]],
+                                           "_kind": "mrr"},
+       _mrr_task, ["A query without a relevant item has reciprocal rank 0 and still counts in the mean."],
+       randomize=_queries),
+    _e("ap-lipstick", "mrr_map", "average_precision", {"rels": [1, 1, 0, 0, 1, 0, 0]}, _ap_task,
+       ["Hits at ranks 1, 2, 5: precisions 1/1, 2/2, 3/5."], intro="Document 000, MAC口红.", source="doc 000",
+       randomize=_rels),
+    _e("ap-shenxianshui", "mrr_map", "average_precision", {"rels": [0, 1, 1, 0, 0, 1, 1]}, _ap_task,
+       ["Hits at ranks 2, 3, 6, 7."], intro="Document 000, 神仙水.", source="doc 000", randomize=_rels),
+    _e("map-doc000", "mrr_map", "mean_average_precision",
+       {"list_of_rels": [[1, 1, 0, 0, 1, 0, 0], [0, 1, 1, 0, 0, 1, 1]]}, _map_task,
+       ["MAP is the mean of the two APs."], source="doc 000", randomize=_queries, worked="000-map-two-queries"),
+    _e("ap-doc004-topic1", "mrr_map", "average_precision", {"rels": [1, 1, 0, 1, 0, 0, 1], "n_relevant": 4},
+       _ap_task, ["Hits at ranks 1, 2, 4, 7."], intro="Document 004, topic 1: 4 relevant pages, found at ranks 1, 2, "
+                                                      "4, 7.", source="doc 004", randomize=_rels),
+    _e("ap-doc004-topic2", "mrr_map", "average_precision", {"rels": [1, 0, 1, 0, 1], "n_relevant": 5}, _ap_task,
+       ["Two relevant pages were never retrieved: they add precision 0."],
+       intro="Document 004, topic 2: 5 relevant pages, 3 found at ranks 1, 3, 5.", source="doc 004",
+       randomize=_rels),
+    _e("map-doc004", "mrr_map", "mean_average_precision",
+       {"list_of_rels": [[1, 1, 0, 1, 0, 0, 1], [1, 0, 1, 0, 1]], "n_relevant": [4, 5]}, _map_task,
+       ["Divide each AP by all of its topic's relevant pages."], intro="Document 004, topics 1 and 2.",
+       source="doc 004", randomize=_queries),
+    _e("interp-precision-half", "mrr_map", "interpolated_precision",
+       {"rels": [0, 1, 0, 0, 1, 1, 0, 1], "recall": Fraction(1, 2)}, _interp_task,
+       ["Recall reaches 1/2 at rank 5, but rank 6 has a higher precision and a higher recall."],
+       randomize=_rels),
+    _e("interp-ap", "mrr_map", "interpolated_precision", {"rels": [1, 0, 0, 1, 1, 0, 1]}, _interp_task,
+       ["Interpolated precision at rank i: the best precision at rank i or below."], randomize=_rels),
+    _e("eleven-point-ap", "mrr_map", "eleven_point_ap", {"rels": [1, 0, 1, 0, 0, 1]}, _eleven_task,
+       ["Recall levels 0 to 1/3 get precision 1; up to 2/3, 2/3; up to 1, 1/2."], randomize=_rels),
+    # -- precision, recall, F -----------------------------------------------------------------------------
+    _e("p-at-2-doc001", "precision_recall", "precision_at_k", {"rels": [1, 0], "k": 2, "total_relevant": 3},
+       _p_task, ["One hit in two slots."], intro="Document 001: l(1) = 1, l(2) = 0.", source="doc 001",
+       randomize=_precision_longer),
+    _e("p-at-5", "precision_recall", "precision_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "total_relevant": 6},
+       _p_task, ["Count the hits among the first five."], randomize=_rels),
+    _e("r-at-5", "precision_recall", "recall_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "n_relevant": 6},
+       _r_task, ["Recall divides the hits in the top 5 by all 6 relevant documents."], randomize=_rels),
+    _e("p-at-5-short", "precision_recall", "precision_at_k", {"rels": [0, 1, 1], "k": 5, "total_relevant": 4},
+       _p_task, ["The list has only 3 items; the empty ranks 4 and 5 count as not relevant."], randomize=_rels),
+    _e("f1-doc000", "precision_recall", "f_beta", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "n_relevant": 6},
+       _f_task, ["F1 = 2PR / (P + R)."],
+       intro="Document 000 writes F_β = (1 + β²)(Precision + Recall) / (β²·Precision + Recall).", source="doc 000",
+       randomize=_rels),
+    _e("f2-doc003", "precision_recall", "f_beta", {"rels": [1, 1, 0, 1, 0, 0], "k": 4, "beta": 2, "n_relevant": 5},
+       _f_task, ["F_β = (1 + β²)·P·R / (β²·P + R) with β² = 4."],
+       intro="Document 003 writes F = (a² + 1)PR / (a²(P + R)).", source="doc 003", randomize=_rels),
+    _e("f-half", "precision_recall", "f_beta", {"rels": [1, 0, 1, 0, 0, 1], "k": 6, "beta": Fraction(1, 2),
+                                                "n_relevant": 4},
+       _f_task, ["β = 1/2 weighs precision more: β² = 1/4."], randomize=_rels),
+    # -- ROC, AUC -----------------------------------------------------------------------------------------
+    _e("auc-tie", "roc_auc", "auc", {"labels": [1, 0, 1, 0], "scores": [0.9, 0.8, 0.8, 0.1], "_tie": True},
+       _auc_task, ["Four pairs; the positive at 0.8 ties the negative at 0.8."], randomize=_labels_scores),
+    _e("auc-ties", "roc_auc", "auc",
+       {"labels": [1, 1, 0, 1, 0, 0], "scores": [0.9, 0.7, 0.7, 0.5, 0.5, 0.2], "_tie": True}, _auc_task,
+       ["3 × 3 = 9 pairs; two of them are ties."], randomize=_labels_scores),
+    _e("auc-no-ties", "roc_auc", "auc", {"labels": [1, 0, 1, 1, 0], "scores": [0.8, 0.6, 0.55, 0.3, 0.2]},
+       _auc_task, ["Count, for each positive, the negatives scored below it."], randomize=_labels_scores),
+    _e("roc-area", "roc_auc", "roc_curve",
+       {"labels": [0, 1, 1, 0, 1, 0], "scores": [0.9, 0.8, 0.6, 0.6, 0.4, 0.1], "_roc": True, "_tie": True},
+       _auc_task, ["Walk down the scores: a positive moves up 1/3, a negative right 1/3, a tied pair diagonally."],
+       intro="Document 000 describes AUC as the area under the ROC curve (ROC曲线下面积).", source="doc 000",
+       randomize=_labels_scores),
+]
+
+_REGISTRY = {ex.id: ex for ex in _EXERCISES}
+
+
+def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names it lt.exercises.all()
+    """Every registered exercise, grouped by family in :data:`FAMILIES` order."""
+    order = list(FAMILIES)
+    return sorted(_EXERCISES, key=lambda e: order.index(e.family))
+
+
+def ids() -> list[str]:
+    """The exercise ids, in :func:`all` order."""
+    return [e.id for e in all()]
+
+
+def get(exercise_id: str) -> Exercise:
+    """The exercise with this id; ``ValueError`` naming the closest ids otherwise.
+
+    >>> import ltr_teach as lt
+    >>> lt.exercises.get("ndcg-lipstik")
+    Traceback (most recent call last):
+    ...
+    ValueError: exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick, idcg-lipstick, dcg-lipstick-log2? (`ltr-teach exercises list` shows all 43)
+    """
+    if isinstance(exercise_id, str) and exercise_id in _REGISTRY:
+        return _REGISTRY[exercise_id]
+    close = difflib.get_close_matches(str(exercise_id), list(_REGISTRY), n=3, cutoff=0.6)
+    guess = f"did you mean {', '.join(close)}? " if close else ""
+    raise ValueError(f"exercise_id = {exercise_id!r} is not an exercise; {guess}"
+                     f"(`ltr-teach exercises list` shows all {len(_REGISTRY)})")
+
+
+def variant(exercise_id: str, seed) -> Exercise:
+    """A student's version of an exercise with new numbers, the same for the same seed.
+
+    The numbers come from ``random.Random(f"{exercise_id}:{seed}")`` (string seeds are hashed with
+    SHA-512, so the variant does not depend on the Python process). ``seed=None`` gives the
+    registered exercise.
+    """
+    base = get(exercise_id)
+    if seed is None:
+        return base
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed = {seed!r} must be a whole number (one per student)")
+    rng = random.Random(f"{exercise_id}:{seed}")
+    names = inspect.signature(METRICS[base.metric].func).parameters
+    worked = {k: v for k, v in _thaw(base.data).items() if k in names}
+    data = base.randomize(rng, _thaw(base.data))
+    while {k: v for k, v in data.items() if k in names} == worked:  # never the worked numbers again
+        data = base.randomize(rng, _thaw(base.data))
+    return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
+                    hints=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source, randomize=base.randomize, seed=seed)
+
+
+# -- sheets -------------------------------------------------------------------------------------------
+def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
+    """A Markdown exercise sheet per seed (one per student) and the teacher's key, as two texts.
+
+    Parameters
+    ----------
+    seeds : iterable of int
+        One seed per student; each gets its own section with its own numbers.
+    exercise_ids : list of str, optional
+        Which exercises (default: all).
+    """
+    chosen = [get(i) for i in exercise_ids] if exercise_ids else all()
+    seeds = list(seeds)
+    sheet_lines, key_lines = ["# Ranking evaluation exercises (排序评价指标练习)", ""], ["# Answer key", ""]
+    for seed in seeds:
+        how = f"Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or `lt.check(\"ID\", answer, seed={seed})`."
+        sheet_lines += [f"## Sheet for seed {seed}", "", how, ""]
+        key_lines += [f"## Seed {seed}", "", "| exercise | answer | library call |", "|---|---|---|"]
+        for n, base in enumerate(chosen, start=1):
+            ex = variant(base.id, seed)
+            sheet_lines += [f"{n}. **{ex.id}** · {ex.title}", "", f"   {ex.prompt}", ""]
+            key_lines.append(f"| {ex.id} | {expected_text(ex.answer)} | `{ex.call}` |")
+        sheet_lines.append("")
+        key_lines.append("")
+    return "\n".join(sheet_lines), "\n".join(key_lines)
+
+
+__all__ = ["FAMILIES", "Exercise", "all", "get", "ids", "sheet", "variant"]

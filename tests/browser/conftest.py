@@ -1,0 +1,140 @@
+"""Fixtures for the real-browser tests: a JupyterLab server on loopback and Debian's Chromium.
+
+In CI (the ``CI`` environment variable is set) a missing Chromium or Playwright is an error:
+``make test`` installs both there, so a skip would hide a broken setup. Elsewhere the tests
+skip and say how to enable them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from lab_driver import (
+    ENABLE_HINT,
+    UI_TIMEOUT_MS,
+    JupyterLabServer,
+    PageWatch,
+    full_notebook_screenshot,
+    launch_chromium,
+    missing_requirements,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: Screenshot paths saved during the run, listed again in the terminal summary.
+SAVED_SCREENSHOTS: list[Path] = []
+
+
+def require_browser() -> None:
+    """Skip (outside CI) or fail (in CI) when Chromium or Playwright is missing."""
+    missing = missing_requirements()
+    if not missing:
+        return
+    what = "; ".join(missing)
+    if os.environ.get("CI"):
+        pytest.fail(
+            f"browser tests must run in CI but this machine lacks {what}: {ENABLE_HINT}", pytrace=False
+        )
+    pytest.skip(f"browser tests need {what}: {ENABLE_HINT}")
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory):
+    """JupyterLab on 127.0.0.1 serving a temporary copy of ``notebooks/``.
+
+    The copy keeps the repository's notebooks untouched when JupyterLab saves; the kernel
+    imports the repository's ``ltr_teach`` through ``PYTHONPATH`` and runs on this Python.
+    """
+    require_browser()
+    root = tmp_path_factory.mktemp("lab_root")
+    shutil.copytree(REPO / "notebooks", root, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    server = JupyterLabServer(root_dir=root, python_path=[REPO]).start()
+    yield server
+    server.stop()
+    server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's Chromium, headless, launched through Playwright (no browser download)."""
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture
+def lab_page(request, chromium, lab_server, screenshot_dir):
+    """A fresh browser tab and the :class:`PageWatch` recording its errors and requests.
+
+    When the test fails, the tab is saved as a screenshot and its path printed, to see what
+    the browser showed (a dialog, a traceback, a widget that never rendered).
+    """
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    watch = PageWatch().attach(context, page)
+    yield page, watch
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        path = screenshot_dir / f"FAILED-{request.node.name}.png"
+        page.screenshot(path=str(path))
+        SAVED_SCREENSHOTS.append(path)
+        problems = "\n".join(watch.problems())
+        report.sections.append(("browser", f"screenshot at failure: {path}\n{problems}"))
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    """A new temporary folder per run, kept afterwards (pytest's own tmp folders are pruned
+    after three runs), so the screenshots can be looked at after the tests."""
+    return Path(tempfile.mkdtemp(prefix="ltr_teach_browser_screenshots_"))
+
+
+@pytest.fixture
+def save_screenshot(screenshot_dir, capsys):
+    """``save_screenshot(page, stem, what, close_up=None)``: PNGs of the notebook; prints paths.
+
+    ``stem.png`` is the whole notebook; ``stem-close-up.png`` is the element ``close_up`` (a
+    Playwright locator), readable at full size. The paths are printed at once (past pytest's
+    capture) and again in the terminal summary.
+    """
+
+    def save(page, stem: str, what: str, close_up=None) -> list[Path]:
+        paths = [full_notebook_screenshot(page, screenshot_dir / f"{stem}.png")]
+        if close_up is not None:
+            viewport = page.viewport_size
+            page.set_viewport_size({"width": viewport["width"], "height": 2400})
+            close_up.scroll_into_view_if_needed()
+            paths.append(screenshot_dir / f"{stem}-close-up.png")
+            close_up.screenshot(path=str(paths[-1]))
+            page.set_viewport_size(viewport)
+        SAVED_SCREENSHOTS.extend(paths)
+        with capsys.disabled():
+            print(f"\n{what}: " + ", ".join(map(str, paths)))
+        return paths
+
+    return save
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SAVED_SCREENSHOTS:
+        terminalreporter.section("browser screenshots")
+        for path in SAVED_SCREENSHOTS:
+            terminalreporter.write_line(str(path))

@@ -1,0 +1,166 @@
+"""The exercise registry: every exercise's answer in every accepted form, variants, sheets."""
+
+from fractions import Fraction
+
+import pytest
+from answer_forms import one_unit_off, percent, rounded
+
+import ltr_teach as lt
+
+EXERCISES = lt.exercises.all()
+IDS = [e.id for e in EXERCISES]
+
+
+def test_at_least_thirty_exercises_covering_every_metric():
+    assert len(EXERCISES) >= 30
+    assert len(set(IDS)) == len(IDS)
+    covered = {e.metric for e in EXERCISES}
+    assert covered == set(lt.METRICS)
+    assert {e.family for e in EXERCISES} == set(lt.exercises.FAMILIES)
+
+
+def test_exercises_from_the_documents_and_new_ones():
+    sources = {e.source for e in EXERCISES}
+    assert {"doc 000", "doc 001", "doc 002", "doc 003", "doc 004", "new"} <= sources
+    # "this document says X: what is right?"
+    assert sum("prints" in e.intro and "What is right?" in e.prompt for e in EXERCISES) >= 4
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_each_exercise_states_its_call_prompt_and_hints(exercise):
+    # the call text is the library call that defines the answer: running it gives the same value
+    assert eval(exercise.call, {"lt": lt, "Fraction": Fraction}).exact == exercise.answer
+    assert exercise.explanation().exact == exercise.answer
+    assert exercise.hints
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in exercise.prompt + exercise.title), "no Chinese term"
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_each_exercise_accepts_its_answer_in_every_form(exercise):
+    exact = exercise.answer
+    assert lt.check(exercise.id, str(exact)).correct
+    for significant in (3, 4, 6):
+        assert lt.check(exercise.id, rounded(exact, significant)).correct, rounded(exact, significant)
+    assert lt.check(exercise.id, percent(exact, 4)).correct
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_each_exercise_rejects_near_misses(exercise):
+    exact = exercise.answer
+    for significant, direction in ((3, 1), (6, -1)):
+        miss = one_unit_off(exact, significant, direction)
+        assert not lt.check(exercise.id, miss).correct, miss
+
+
+def test_the_done_when_exercise_is_exponential_ndcg():
+    ex = lt.exercises.get("ndcg-lipstick")
+    assert ex.metric == "ndcg" and ex.explanation().params["gain"] == "exp2"
+    assert "2^rel − 1" in ex.prompt and "归一化折损累计增益" in ex.prompt
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_variants_are_deterministic_per_seed(exercise_id):
+    first, again = lt.exercises.variant(exercise_id, 11), lt.exercises.variant(exercise_id, 11)
+    assert first.data == again.data and first.prompt == again.prompt and first.answer == again.answer
+    assert first.seed == 11 and first.label == f"{exercise_id} (seed 11)"
+    # a variant drops the document's story, whose numbers it no longer uses
+    if lt.exercises.get(exercise_id).intro:
+        assert lt.exercises.get(exercise_id).intro not in first.prompt
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_variants_change_the_numbers_and_stay_small(exercise_id):
+    variants = [lt.exercises.variant(exercise_id, seed) for seed in range(1, 31)]
+    distinct = {v.call for v in variants}
+    assert len(distinct) >= 2
+    for v in variants:
+        grades = v.data.get("grades") or v.data.get("rels") or v.data.get("labels") or []
+        assert len(grades) <= 8 and all(0 <= g <= 5 for g in grades)
+
+
+def test_most_variants_differ():
+    # 30 seeds of a long-list exercise: almost all different
+    calls = {lt.exercises.variant("ndcg-lipstick", seed).call for seed in range(1, 31)}
+    assert len(calls) >= 25
+
+
+def test_a_variant_is_checked_with_its_seed():
+    v = lt.exercises.variant("map-doc000", 5)
+    assert lt.check("map-doc000", str(v.answer), seed=5).correct
+    assert lt.check("map-doc000", rounded(v.answer, 4), seed=5).correct
+
+
+def test_variants_keep_the_diagnosis_working():
+    v = lt.exercises.variant("ndcg-lipstick", 3)
+    linear = lt.ndcg(v.data["grades"], k=v.data["k"], gain="linear").exact
+    assert lt.check("ndcg-lipstick", rounded(linear, 6), seed=3).mistakes[:1] == ("gain",)
+
+
+def test_unknown_id_lists_close_ids():
+    with pytest.raises(ValueError, match=r"exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick"):
+        lt.exercises.get("ndcg-lipstik")
+    with pytest.raises(ValueError, match="seed = 'a' must be a whole number"):
+        lt.exercises.variant("ndcg-lipstick", "a")
+
+
+def test_a_sheet_has_one_section_per_seed_and_a_key():
+    sheet, key = lt.exercises.sheet([1, 2], ["map-doc000", "ndcg-lipstick"])
+    assert sheet.count("## Sheet for seed") == 2 and key.count("## Seed") == 2
+    v = lt.exercises.variant("map-doc000", 2)
+    assert v.prompt in sheet
+    assert f"`{v.call}`" in key
+
+
+@pytest.mark.parametrize("exercise_id, worked_id", [
+    ("map-doc000", "000-map-two-queries"), ("err-lipstick", "000-err-lipstick"),
+    ("idcg-movies-pool", "004-idcg-movies"), ("ndcg-movies-pool", "004-ndcg-movies"),
+])
+def test_document_says_x_what_is_right(exercise_id, worked_id):
+    # the printed number comes from lt.examples, where a test pins it as wrong; the checker rejects it
+    worked = lt.examples.by_id(worked_id)
+    exercise = lt.exercises.get(exercise_id)
+    assert not worked.matches and worked.exact == exercise.answer
+    assert f"= {worked.printed}" in exercise.prompt and "What is right?" in exercise.prompt
+    assert not lt.check(exercise_id, worked.printed).correct
+
+
+def test_document_000_map_is_the_sum_of_the_aps():
+    # 13/15 + 47/84 = 599/420: the document added the two APs and forgot to divide by 2
+    assert Fraction(13, 15) + Fraction(47, 84) == Fraction(599, 420)
+    assert lt.check("map-doc000", "599/420").mistakes == ("sum_not_mean",)
+
+
+def test_document_004_idcg_rounded_each_term():
+    # 31 + 15/log2(3) + 7/2 + 3/log2(5) + 3/log2(6) with each term rounded to one decimal:
+    # 31 + 9.5 + 3.5 + 1.3 + 1.2 = 46.5 (the document's sum)
+    from math import log2
+
+    terms = [31, 15 / log2(3), 7 / 2, 3 / log2(5), 3 / log2(6)]
+    assert [round(t, 1) for t in terms] == [31, 9.5, 3.5, 1.3, 1.2]
+    assert lt.check("idcg-movies-pool", "46.5").mistakes == ("rounded_terms",)
+
+
+def test_exercises_are_read_only():
+    ex = lt.exercises.get("ndcg-lipstick")
+    with pytest.raises(TypeError):
+        ex.data["grades"] = [1]
+    with pytest.raises(AttributeError):
+        ex.data["grades"].sort()
+    assert ex.kwargs()["grades"] == [3, 2, 3, 0, 1, 2, 2]
+
+
+@pytest.mark.parametrize("exercise_id", IDS)
+def test_a_variant_never_repeats_the_worked_numbers(exercise_id):
+    base = lt.exercises.get(exercise_id)
+    assert all(lt.exercises.variant(exercise_id, seed).call != base.call for seed in range(1, 21))
+
+
+@pytest.mark.parametrize("seed", [None, 1, 2])
+def test_a_prompt_states_every_fact_the_call_uses(seed):
+    # map-doc004 divides by 4 and 5 relevant documents: the prompt must say so, in every version
+    ex = lt.exercises.variant("map-doc004", seed)
+    counts = ex.kwargs()["n_relevant"]
+    assert f"have {', '.join(map(str, counts))} relevant documents" in ex.prompt
+    for exercise in lt.exercises.all():
+        if "n_relevant" in exercise.kwargs() and exercise.metric != "mean_average_precision":
+            assert f"{exercise.kwargs()['n_relevant']} relevant document" in exercise.prompt, exercise.id
