@@ -201,9 +201,10 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
     ax.set_ylabel("true positive rate (TPR)")
 
 
-#: Where each kind of plot keeps its legend, and in how many columns: a row above the bars, a column in
-#: the empty corner of a curve.
-_LEGEND_PLACES = {_plot_gain_sums: ("upper left", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
+#: Where each kind of plot keeps its legend, and in how many columns: a row above the bars (which have
+#: headroom), a column in the empty corner of a curve. The running sums of CG/DCG/NDCG climb to the top
+#: while their bars shrink, so where they leave room depends on the grades: matplotlib's "best" finds it.
+_LEGEND_PLACES = {_plot_gain_sums: ("best", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
                   _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
 
 _PLOTTERS = {

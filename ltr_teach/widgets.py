@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import html
 import numbers
+import unicodedata
 from collections import Counter
 from typing import ClassVar
 
@@ -46,6 +47,33 @@ _BINARY = "rels"
 _BETAS = (0.5, 1, 2, 3)
 #: Metrics whose cut-off k cannot be None; their editors start at k = the length of the list.
 _K_REQUIRED = ("precision_at_k", "recall_at_k", "f_beta")
+
+# -- layout: sized for a JupyterLab notebook column about 850 px wide (1280 px window, file browser open) --
+#: Labels of the option controls share one width so their controls line up ("IDCG = 0 gives" is the longest).
+_OPTION_LABEL_WIDTH = "8.5em"
+#: Wide enough for "jarvelin"; ToggleButtons' default (148 px a button) wraps the discounts onto two lines.
+_TOGGLE_BUTTON_WIDTH = "76px"
+#: A row's slider label takes its text's width, so the track keeps the rest of the slider's width.
+_ROW_SLIDER_STYLE = {"description_width": "initial"}
+#: Fixed (flex "0 0 auto") sizes: a row never squeezes its slider track or cuts "down" to "d…".
+_RANK_LAYOUT = {"width": "2.2em", "flex": "0 0 auto"}
+_SLIDER_LAYOUT = {"width": "250px", "flex": "0 0 auto"}
+_MOVE_BUTTON_LAYOUT = {"width": "84px", "flex": "0 0 auto", "margin": "2px 2px"}
+#: Rows beside the options when the notebook is wide enough, the options below them when it is not.
+_TOP_LAYOUT = {"flex_flow": "row wrap", "align_items": "flex-start"}
+#: The explanation table keeps each number on one line (no "≈" cut from its digits), with a little less
+#: cell padding so NDCG's 11 columns fit an 850 px column, and scrolls sideways if still too wide; headers
+#: still wrap. Sent inside the editor's title (the table's own inline padding needs !important).
+_TABLE_CSS = ("<style>.ltr-table td{white-space:nowrap}.ltr-table td,.ltr-table th{padding:2px 5px !important}"
+              ".ltr-table{overflow-x:auto}</style>")
+
+
+def _name_width(names) -> str:
+    """A CSS width that holds the longest name on one line: CJK characters are 1 em wide, others about 0.62 em."""
+    def ems(name):
+        return sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.62 for ch in name)
+
+    return f"{max(4.0, max(ems(n) for n in names)) + 1.0:.1f}em"
 
 
 class RankingEditor:
@@ -115,7 +143,8 @@ class RankingEditor:
         self._options = self._check_options(metric_kwargs)
         self._max_grade = self._pick_max_grade(max_grade)
         self._explanation = self._compute(self._grades, self._scores, self._options)
-        self._figure = Figure(figsize=(7, 3.6), dpi=80)
+        # the ROC plot is square (equal aspect): a taller, narrower figure shows it larger
+        self._figure = Figure(figsize=(6, 4.4) if self._labelled else (7, 3.6), dpi=80)
         self._syncing = False
         self._listeners = []
         self._build()
@@ -367,15 +396,16 @@ class RankingEditor:
     # -- widgets -----------------------------------------------------------------------------------
     def _build(self) -> None:
         n = len(self._items)
-        self._title = W.HTML(f"<b>{html.escape(self._info.title)}</b>")
+        self._title = W.HTML(f"<b>{html.escape(self._info.title)}</b>{_TABLE_CSS}")
         self._title.add_class("ltr-title")
+        name_width = _name_width(self._items)
         self._rows = []
         for pos in range(n):
-            self._rows.append(self._build_row(pos))
-        rows_box = W.VBox([r["box"] for r in self._rows])
+            self._rows.append(self._build_row(pos, name_width))
+        rows_box = W.VBox([r["box"] for r in self._rows], layout=W.Layout(flex="0 0 auto", margin="0 24px 8px 0"))
         rows_box.add_class("ltr-rows")
         self._controls = self._build_controls()
-        controls_box = W.VBox(list(self._controls.values()))
+        controls_box = W.VBox(list(self._controls.values()), layout=W.Layout(flex="0 1 auto"))
         controls_box.add_class("ltr-options")
         self._result = W.HTML()
         self._result.add_class("ltr-result")
@@ -383,43 +413,44 @@ class RankingEditor:
         self._error.add_class("ltr-error")
         self.table = W.HTMLMath()
         self.table.add_class("ltr-table")
-        self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
+        width = round(self._figure.get_figwidth() * self._figure.dpi)
+        self.plot = W.Image(format="png", layout=W.Layout(width=f"{width}px", flex="0 0 auto"))
         self.plot.add_class("ltr-plot")
         self._legend = W.HTML()
         self._legend.add_class("ltr-legend")
         self.widget = W.VBox([
-            self._title, W.HBox([rows_box, controls_box]), self._result, self._error, self.plot, self._legend, self.table,
+            self._title, W.HBox([rows_box, controls_box], layout=W.Layout(**_TOP_LAYOUT)), self._result, self._error, self.plot, self._legend, self.table,
         ])
         self.widget.add_class("ltr-editor")
 
-    def _build_row(self, pos: int) -> dict:
-        rank = W.HTML(layout=W.Layout(width="28px"))
-        name = W.HTML(layout=W.Layout(width="110px"))
+    def _build_row(self, pos: int, name_width: str) -> dict:
+        rank = W.HTML(layout=W.Layout(**_RANK_LAYOUT))
+        name = W.HTML(layout=W.Layout(width=name_width, flex="0 0 auto"))
         name.add_class("ltr-name")
         what = "label" if self._labelled else ("relevant" if self._binary else "grade")
         slider = W.IntSlider(min=0, max=self._max_grade, description=what, continuous_update=False,
-                             layout=W.Layout(width="230px"))
+                             layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
         slider.add_class("ltr-grade-slider")
         slider.observe(lambda ch, p=pos: self._on_grade(p, ch["new"]), names="value")
         parts = [rank, name, slider]
         row = {"rank": rank, "name": name, "grade": slider}
         if self._labelled:
             score = W.FloatSlider(min=0, max=1, step=0.05, description="score", continuous_update=False,
-                                  readout_format=".2f", layout=W.Layout(width="260px"))
+                                  readout_format=".2f", layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
             score.add_class("ltr-score-slider")
             score.observe(lambda ch, p=pos: self._on_score(p, ch["new"]), names="value")
             parts.append(score)
             row["score"] = score
         else:
-            up = W.Button(description="up", icon="arrow-up", layout=W.Layout(width="64px"))
+            up = W.Button(description="up", icon="arrow-up", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
             up.add_class("ltr-move-up")
             up.on_click(lambda _b, p=pos: self._on_move(p, p - 1))
-            down = W.Button(description="down", icon="arrow-down", layout=W.Layout(width="76px"))
+            down = W.Button(description="down", icon="arrow-down", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
             down.add_class("ltr-move-down")
             down.on_click(lambda _b, p=pos: self._on_move(p, p + 1))
             parts += [up, down]
             row.update(up=up, down=down)
-        box = W.HBox(parts)
+        box = W.HBox(parts, layout=W.Layout(align_items="center"))
         box.add_class("ltr-row")
         box.add_class(f"ltr-row-{pos + 1}")
         row["box"] = box
@@ -472,6 +503,15 @@ class RankingEditor:
             controls["beta"] = W.Dropdown(options=choices, value=beta, description="beta",
                                           tooltip="beta > 1 weighs recall more, beta < 1 precision more")
         for name, control in controls.items():
+            if isinstance(control, W.Checkbox):  # its label follows the box (indent=False): line the box up
+                control.layout.margin = f"2px 0 2px calc({_OPTION_LABEL_WIDTH} + 10px)"
+            else:
+                control.style.description_width = _OPTION_LABEL_WIDTH
+            if isinstance(control, W.ToggleButtons):
+                # ipywidgets 8 lays ToggleButtons out as a block (its label alone on a line above the buttons);
+                # the class of the other labelled controls puts the label beside them, right-aligned like theirs
+                control.style.button_width = _TOGGLE_BUTTON_WIDTH
+                control.add_class("widget-inline-hbox")
             control.add_class("ltr-option")
             control.add_class(f"ltr-option-{name}")
             control.observe(lambda ch, key=name: self._on_option(key, ch["new"]), names="value")
