@@ -143,6 +143,11 @@ _ROUNDED_SENTENCE = ("You rounded each term to {places} decimal{s} before adding
                      "rounding errors add up. Keep fractions and logs exact, or six decimals, until the end.")
 
 
+def _ratio(num, den):
+    """``num / den``, or NaN (no answer can match it) when ``den`` is 0."""
+    return num / den if den != 0 else sympy.nan
+
+
 def _base_scale(base) -> object:
     """DCG with log_b(i + 1) discounts is DCG with log2(i + 1) discounts times log2(b)."""
     return sympy.log(base) / sympy.log(2)
@@ -153,10 +158,6 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     ranking, k, ideal_top, pool = _graded_lists(ex)
     other_discount = "log2" if discount == "jarvelin" else "jarvelin"
     out = []
-
-    def ratio(num, den):
-        return num / den if den != 0 else sympy.nan
-
     if ex.metric == "ndcg":
         variants = [
             ("gain", _other_gain(gain), discount, _GAIN_SENTENCE[gain]),
@@ -165,31 +166,31 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         for key, g, d, sentence in variants:
             if g == "exp2" and any(int(x) != x for x in ranking + ideal_top):
                 continue
-            out.append(Mistake(key, ratio(_dcg_value(ranking, None, g, d), _dcg_value(ideal_top, None, g, d)), sentence))
+            out.append(Mistake(key, _ratio(_dcg_value(ranking, None, g, d), _dcg_value(ideal_top, None, g, d)), sentence))
         if discount != "jarvelin":  # shifted Järvelin ranks are exactly the log2(i + 1) discount, named above
-            out.append(Mistake("shift", ratio(_shifted_dcg(ranking, gain, discount),
+            out.append(Mistake("shift", _ratio(_shifted_dcg(ranking, gain, discount),
                                               _shifted_dcg(ideal_top, gain, discount)), _SHIFT_SENTENCE))
         dcg_v, idcg_v = ex.parts["dcg"].exact, ex.parts["idcg"].exact
         for places in (1, 2):
-            out.append(Mistake("rounded_terms", ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
+            out.append(Mistake("rounded_terms", _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
                                                       _rounded_sum(_col(ex.parts["idcg"], "contribution"), places)),
                                _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")))
         out.append(Mistake("dcg_for_ndcg", dcg_v, "That is the DCG; NDCG divides it by the ideal DCG (IDCG)."))
         out.append(Mistake("idcg_for_ndcg", idcg_v, "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."))
-        out.append(Mistake("inverted", ratio(idcg_v, dcg_v), "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1)."))
+        out.append(Mistake("inverted", _ratio(idcg_v, dcg_v), "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1)."))
         for base, name in ((sympy.E, "the natural log ln"), (Integer(10), "log10")):
             out.append(Mistake("base_dcg", dcg_v * _base_scale(base),
                                f"That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
                                "in which the base of the log cancels."))
         returned = list(context.get("grades") or ranking)  # without context: the ranking as far as DCG read it
         if pool is not None and returned:
-            out.append(Mistake("ideal_from_list", ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain,
+            out.append(Mistake("ideal_from_list", _ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain,
                                                                           discount)),
                                "You built the ideal order from the returned list only; the ideal DCG sorts every "
                                "judged item of the query (the pool), including relevant items the ranking missed."))
         full_pool = sorted(pool if pool is not None else returned, reverse=True)
         if k is not None and len(full_pool) > k:
-            out.append(Mistake("ideal_uncut", ratio(dcg_v, _dcg_value(full_pool, None, gain, discount)),
+            out.append(Mistake("ideal_uncut", _ratio(dcg_v, _dcg_value(full_pool, None, gain, discount)),
                                f"You did not cut the ideal list at k = {k}: IDCG@{k} sums only the top {k} ideal "
                                "ranks."))
         return out
@@ -271,22 +272,22 @@ def _err_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     return out
 
 
-def _linear_err(grades, g_max):
+def _cascade_err(stop_probabilities):
+    """ERR from each rank's stop probability R_i: the sum of reach_i * R_i / i, where reach_i is the
+    product of (1 - R_j) over the ranks above."""
     total, reach = Integer(0), Integer(1)
-    for i, g in enumerate(grades, start=1):
-        r = Rational(g, g_max)
+    for i, r in enumerate(stop_probabilities, start=1):
         total += reach * r / i
         reach *= 1 - r
     return total
+
+
+def _linear_err(grades, g_max):
+    return _cascade_err(Rational(g, g_max) for g in grades)
 
 
 def _err_with_denominator(grades, denominator):
-    total, reach = Integer(0), Integer(1)
-    for i, g in enumerate(grades, start=1):
-        r = Rational(2**int(g) - 1, denominator)
-        total += reach * r / i
-        reach *= 1 - r
-    return total
+    return _cascade_err(Rational(2**int(g) - 1, denominator) for g in grades)
 
 
 def _rr_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
@@ -354,27 +355,23 @@ def _f_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     p, r = ex.parts["precision"].exact, ex.parts["recall"].exact
     b2 = ex.params["beta"] ** 2
     b = ex.params["beta"]
-
-    def safe(num, den):
-        return num / den if den != 0 else sympy.nan
-
     out = [
-        Mistake("f_doc000", safe((1 + b2) * (p + r), b2 * p + r),
+        Mistake("f_doc000", _ratio((1 + b2) * (p + r), b2 * p + r),
                 "You used document 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a product: "
                 "F = (1 + β²)·P·R / (β²·P + R)."),
-        Mistake("f_doc003", safe((b2 + 1) * p * r, b2 * (p + r)),
+        Mistake("f_doc003", _ratio((b2 + 1) * p * r, b2 * (p + r)),
                 "You used document 003's formula (β² + 1)PR / (β²(P + R)); the denominator is β²·P + R, "
                 "with β² on P only."),
         Mistake("f_arithmetic", (p + r) / 2, "You took the arithmetic mean (P + R) / 2; F is a harmonic mean: "
                                             "(1 + β²)·P·R / (β²·P + R)."),
     ]
     if b != 1:
-        out.append(Mistake("f_swapped", safe((1 + b2) * p * r, b2 * r + p),
+        out.append(Mistake("f_swapped", _ratio((1 + b2) * p * r, b2 * r + p),
                            "You put β² on the recall; F-beta is (1 + β²)·P·R / (β²·P + R): β² multiplies P in the "
                            "denominator, so β > 1 favours recall."))
-        out.append(Mistake("f_beta_not_squared", safe((1 + b) * p * r, b * p + r),
+        out.append(Mistake("f_beta_not_squared", _ratio((1 + b) * p * r, b * p + r),
                            "You used β where the formula has β²."))
-        out.append(Mistake("f1", safe(2 * p * r, p + r), f"That is F1; this exercise asks for β = {b}."))
+        out.append(Mistake("f1", _ratio(2 * p * r, p + r), f"That is F1; this exercise asks for β = {b}."))
     out.append(Mistake("swapped_p", p, "That is the precision alone; F combines precision and recall."))
     out.append(Mistake("swapped_r", r, "That is the recall alone; F combines precision and recall."))
     return out
@@ -544,15 +541,17 @@ class Feedback:
     def __bool__(self) -> bool:
         return self.correct
 
+    def _mark(self) -> str:
+        return {"right": "✓", "not answered": "…"}.get(self.status, "✗")
+
+    def _details(self) -> list[tuple[str, str]]:
+        """The ``(label, text)`` lines shown under the verdict, those that are set."""
+        details = (("likely mistake", self.diagnosis), ("hint", self.hint), ("expected", self.expected))
+        return [(label, text) for label, text in details if text]
+
     def __str__(self) -> str:
-        mark = {"right": "✓", "not answered": "…"}.get(self.status, "✗")
-        lines = [f"{mark} {self.target}: {self.message}"]
-        if self.diagnosis:
-            lines.append(f"  likely mistake: {self.diagnosis}")
-        if self.hint:
-            lines.append(f"  hint: {self.hint}")
-        if self.expected:
-            lines.append(f"  expected: {self.expected}")
+        lines = [f"{self._mark()} {self.target}: {self.message}"]
+        lines += [f"  {label}: {text}" for label, text in self._details()]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -564,14 +563,8 @@ class Feedback:
             "too coarse": ("#8d6e00", "#fff8e1"),
         }.get(self.status, ("#b71c1c", "#ffebee"))
         esc = html.escape
-        mark = {"right": "✓", "not answered": "…"}.get(self.status, "✗")
-        rows = [f"<b>{mark} {esc(self.target)}</b>: {esc(self.message)}"]
-        if self.diagnosis:
-            rows.append(f"<b>Likely mistake:</b> {esc(self.diagnosis)}")
-        if self.hint:
-            rows.append(f"<b>Hint:</b> {esc(self.hint)}")
-        if self.expected:
-            rows.append(f"<b>Expected:</b> {esc(self.expected)}")
+        rows = [f"<b>{self._mark()} {esc(self.target)}</b>: {esc(self.message)}"]
+        rows += [f"<b>{label.capitalize()}:</b> {esc(text)}" for label, text in self._details()]
         body = "".join(f"<div style='margin:2px 0'>{r}</div>" for r in rows)
         return (f"<div class='ltr-teach-feedback' style='border-left:4px solid {colour};background:{background};"
                 f"color:{colour};padding:6px 10px;margin:4px 0'>{body}</div>")
