@@ -8,7 +8,8 @@ float, and the table of steps that produced it.
 599/840
 """
 
-from importlib.metadata import PackageNotFoundError, version as _version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 
 from . import examples, exercises
 from .binary import (
@@ -42,5 +43,5 @@ __all__ = [
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
     "CONVENTIONS", "compare_conventions", "evaluate",
-    "check", "Feedback", "exercises",
+    "check", "Feedback", "examples", "exercises",
 ]

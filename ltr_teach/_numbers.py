@@ -30,7 +30,7 @@ class _ExactLog(sympy.Function):
         return f"{self._latex_name} {printer._print(self.args[0])}"
 
 
-class log2(_ExactLog):  # noqa: N801 - named as students write it
+class log2(_ExactLog):  # lower case: named as students write it
     """Exact base-2 logarithm; ``log2(4)`` is the integer 2, ``log2(3)`` stays symbolic."""
 
     _latex_name = r"\log_2"
@@ -45,7 +45,7 @@ class log2(_ExactLog):  # noqa: N801 - named as students write it
         return sympy.log(x) / sympy.log(2)
 
 
-class ln(_ExactLog):  # noqa: N801 - named as students write it
+class ln(_ExactLog):  # lower case: named as students write it
     """Exact natural logarithm that prints as ``ln(3)`` (SymPy's own prints ``log(3)``)."""
 
     _latex_name = r"\ln"

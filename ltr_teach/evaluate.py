@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 import re
 import sys
+from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import itemgetter
-from dataclasses import dataclass, field
 
 import numpy as np
 

@@ -535,7 +535,7 @@ def _index():
 _BY_ID = _index()
 
 
-def by_id(id: str):  # noqa: A002 - the records' field is called id
+def by_id(id: str):  # the records' field is called id
     """The worked example or erratum with this id.
 
     >>> by_id("002-ndcg-lipstick-b").printed

@@ -12,9 +12,10 @@ import html
 import math
 import numbers
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import sympy
 
@@ -92,7 +93,7 @@ class Explanation:
     exact: Any
     columns: tuple
     steps: tuple
-    parts: Mapping[str, "Explanation"] = field(default_factory=dict)
+    parts: Mapping[str, Explanation] = field(default_factory=dict)
     params: Mapping[str, Any] = field(default_factory=dict)
     formula: str = ""
     substitution: str = ""

@@ -15,8 +15,8 @@ relevance. CIKM.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import sympy
 from sympy import Integer
@@ -246,8 +246,8 @@ def _dcg_explanation(grades, k, g: Gain, d: Discount, ranked) -> Explanation:
 def _average_note(ranked) -> tuple:
     if ranked is None or not ranked.averaged or not ranked.tied_groups():
         return ()
-    return ("ties='average': every rank of a tied group gets the group's mean gain, the mean DCG over all "
-            "orders of the tied items",)
+    return (("ties='average': every rank of a tied group gets the group's mean gain, the mean DCG over all "
+             "orders of the tied items"),)
 
 
 def _ideal_pool(grades, ideal, integer: bool):

@@ -17,7 +17,7 @@ def _records(path, what: str, layout: str):
     if not isinstance(path, (str, os.PathLike)):
         raise ValueError(f"{what} must be a dict or the path of a TREC {what} file; got {type(path).__name__}")
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the with below; only open() is guarded
     except OSError as exc:
         raise ValueError(f"{what} = {os.fspath(path)!r} cannot be read: {exc.strerror}") from None
     n_fields = len(layout.split())

@@ -196,7 +196,7 @@ class TestInterpolatedPrecision:
     # rank:       1    2    3    4    5    6
     # precision:  1   1/2  2/3  1/2  2/5  1/2
     # recall:    1/4  1/4  1/2  1/2  1/2  3/4
-    RELS = [1, 0, 1, 0, 0, 1]
+    RELS = (1, 0, 1, 0, 0, 1)
 
     @pytest.mark.parametrize("level, expected", [
         (0, Integer(1)), (0.25, Integer(1)),          # rank 1 reaches recall 1/4 with precision 1

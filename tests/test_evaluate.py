@@ -8,6 +8,7 @@ import ltr_teach as lt
 from ltr_teach.cli import main
 from ltr_teach.conventions import CONVENTIONS
 from ltr_teach.trec import read_qrels, read_run, write_qrels, write_run
+
 from parity_data import random_collection, split
 
 METRICS = ["ndcg", "ndcg@3", "ndcg@20", "map", "map@3", "mrr", "mrr@2", "p@5", "recall@5", "err@5", "auc"]

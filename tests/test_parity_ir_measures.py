@@ -11,9 +11,10 @@ import subprocess
 
 import ir_measures
 import pytest
-from ir_measures import AP, ERR, P, R, RR, nDCG
+from ir_measures import AP, ERR, RR, P, R, nDCG
 
 import ltr_teach as lt
+
 from parity_data import random_collection
 
 KS = (3, 5, 10, 20)

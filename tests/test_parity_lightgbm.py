@@ -9,12 +9,13 @@ items (XGBoost's ``ndcg@k-`` gives 0 instead).
 
 import warnings
 
+import lightgbm
 import numpy as np
 import pytest
-import lightgbm
 import xgboost
 
 import ltr_teach as lt
+
 from parity_data import random_collection, split
 
 KS = [1, 3, 5, 10, 20]

@@ -12,6 +12,7 @@ import pytest
 import ranx
 
 import ltr_teach as lt
+
 from parity_data import random_collection
 
 PAIRS = {"ndcg": "ndcg", "ndcg@5": "ndcg@5", "map": "map", "map@5": "map@5", "mrr": "mrr", "mrr@3": "mrr@3",

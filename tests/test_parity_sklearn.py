@@ -9,6 +9,7 @@ import pytest
 from sklearn.metrics import dcg_score, ndcg_score, roc_auc_score
 
 import ltr_teach as lt
+
 from parity_data import random_collection, split
 
 

@@ -9,6 +9,7 @@ import pytest
 import pytrec_eval
 
 import ltr_teach as lt
+
 from parity_data import random_collection, split
 
 KS = (1, 3, 5, 10, 20)
