@@ -47,7 +47,30 @@ def _high(x) -> mpmath.mpf:
 
 
 def equal(a, b) -> bool:
-    """Whether two exact values are equal: as Rationals, or to 50 significant digits with logs."""
+    """Whether two exact values are equal: as Rationals, or to 50 significant digits with logs.
+
+    Parameters
+    ----------
+    a, b : SymPy numbers
+        Exact values (Rationals, or expressions with logarithms).
+
+    Returns
+    -------
+    bool
+        ``a == b`` for two Rationals; otherwise agreement to 50 significant digits, which no
+        rounding slip reaches.
+
+    Examples
+    --------
+    2/4 reduces to 1/2; log2(8) is 3, so log2(8)/3 is 1; 1/log2(3) = ln(2)/ln(3) by the change of base.
+
+    >>> import sympy
+    >>> from ltr_teach._numbers import log2
+    >>> equal(sympy.Rational(2, 4), sympy.Rational(1, 2)), equal(log2(8) / 3, sympy.Integer(1))
+    (True, True)
+    >>> equal(1 / log2(3), sympy.log(2) / sympy.log(3))
+    True
+    """
     if a.is_Rational and b.is_Rational:
         return a == b
     with mpmath.workdps(_DIGITS + 10):
@@ -56,7 +79,32 @@ def equal(a, b) -> bool:
 
 
 def rounds_to(value, answer: ParsedAnswer) -> bool:
-    """Whether ``value`` rounds to the lone decimal ``answer`` at the precision it is written."""
+    """Whether ``value`` rounds to the lone decimal ``answer`` at the precision it is written.
+
+    Parameters
+    ----------
+    value : SymPy number
+        The exact value.
+    answer : ParsedAnswer
+        A decimal as :func:`ltr_teach.answers.parse_answer` reads it.
+
+    Returns
+    -------
+    bool
+        Whether ``value`` lies within half a unit of the answer's last decimal.
+
+    Examples
+    --------
+    599/840 = 0.713095...: written with 3 decimals it is 0.713 (off by 0.000095, under half of
+    0.001), not 0.714.
+
+    >>> import sympy
+    >>> from ltr_teach.answers import parse_answer
+    >>> rounds_to(sympy.Rational(599, 840), parse_answer("0.713"))
+    True
+    >>> rounds_to(sympy.Rational(599, 840), parse_answer("0.714"))
+    False
+    """
     with mpmath.workdps(_DIGITS + 10):
         half_unit = mpmath.mpf(5) / mpmath.mpf(10) ** (answer.decimals + 1)
         written = mpmath.mpf(int(answer.value.p)) / int(answer.value.q)
@@ -74,7 +122,32 @@ def _far_apart(answer: ParsedAnswer, value) -> bool:
 
 
 def matches(answer: ParsedAnswer, value) -> bool:
-    """Whether ``answer`` states ``value``: exactly, or as a fine enough rounded decimal."""
+    """Whether ``answer`` states ``value``: exactly, or as a fine enough rounded decimal.
+
+    Parameters
+    ----------
+    answer : ParsedAnswer
+        What the student wrote, as :func:`ltr_teach.answers.parse_answer` reads it.
+    value : SymPy number
+        The exact value (``sympy.nan`` matches nothing).
+
+    Returns
+    -------
+    bool
+        ``True`` when the answer is exactly ``value``, or is a decimal of at least
+        ``MIN_SIGNIFICANT`` (3) significant digits that ``value`` rounds to.
+
+    Examples
+    --------
+    599/840 = 0.713095...: the fraction itself and 0.713 (3 significant digits) match; 0.7 has
+    only one significant digit, too coarse to tell 599/840 from its neighbours.
+
+    >>> import sympy
+    >>> from ltr_teach.answers import parse_answer
+    >>> value = sympy.Rational(599, 840)
+    >>> [matches(parse_answer(text), value) for text in ("599/840", "0.713", "0.7")]
+    [True, True, False]
+    """
     if value is sympy.nan or _far_apart(answer, value):
         return False
     if equal(answer.value, value):
@@ -166,7 +239,8 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         for key, g, d, sentence in variants:
             if g == "exp2" and any(int(x) != x for x in ranking + ideal_top):
                 continue
-            out.append(Mistake(key, _ratio(_dcg_value(ranking, None, g, d), _dcg_value(ideal_top, None, g, d)), sentence))
+            out.append(Mistake(key, _ratio(_dcg_value(ranking, None, g, d), _dcg_value(ideal_top, None, g, d)),
+                               sentence))
         if discount != "jarvelin":  # shifted Järvelin ranks are exactly the log2(i + 1) discount, named above
             out.append(Mistake("shift", _ratio(_shifted_dcg(ranking, gain, discount),
                                               _shifted_dcg(ideal_top, gain, discount)), _SHIFT_SENTENCE))
@@ -177,7 +251,8 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
                                _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")))
         out.append(Mistake("dcg_for_ndcg", dcg_v, "That is the DCG; NDCG divides it by the ideal DCG (IDCG)."))
         out.append(Mistake("idcg_for_ndcg", idcg_v, "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."))
-        out.append(Mistake("inverted", _ratio(idcg_v, dcg_v), "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1)."))
+        out.append(Mistake("inverted", _ratio(idcg_v, dcg_v),
+                           "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1)."))
         for base, name in ((sympy.E, "the natural log ln"), (Integer(10), "log10")):
             out.append(Mistake("base_dcg", dcg_v * _base_scale(base),
                                f"That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
@@ -482,6 +557,22 @@ def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
     context : dict, optional
         What the explanation cannot show: the whole returned list (``grades`` / ``rels``) when a
         cut-off hides its tail, or ``n_relevant`` for a precision exercise.
+
+    Returns
+    -------
+    list of Mistake
+        Each slip's ``key``, the ``value`` it gives and the ``sentence`` that names it; a slip
+        whose value equals the right value (or another slip's) is left out.
+
+    Examples
+    --------
+    P@2 of the list 1, 0, 1 is 1/2. Counting the top 1 gives 1/1 = 1, the top 3 gives 2/3 (the
+    context shows rank 3, which the P@2 steps cut off), and the share as a percentage gives 50.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.precision_at_k([1, 0, 1], k=2)
+    >>> [(m.key, m.value) for m in mistakes(ex, {"rels": [1, 0, 1]})]
+    [('k', 1), ('k', 2/3), ('percent', 50)]
     """
     context = context or {}
     found = list(_MISTAKES[ex.metric](ex, context)) if ex.metric in _MISTAKES else []
@@ -571,13 +662,67 @@ class Feedback:
 
 
 def expected_text(exact) -> str:
-    """The exact value with its decimal: ``599/840 ≈ 0.713095``."""
+    """The exact value with its decimal: ``599/840 ≈ 0.713095``.
+
+    Parameters
+    ----------
+    exact : SymPy number
+        The right value.
+
+    Returns
+    -------
+    str
+        The exact form and its six-decimal value, as the feedback's "expected" line shows it.
+
+    Examples
+    --------
+    599/840 = 0.71309523..., shown to six decimals:
+
+    >>> import sympy
+    >>> expected_text(sympy.Rational(599, 840))
+    '599/840 ≈ 0.713095'
+    """
     return fmt_cell(exact, max_exact=60)
 
 
 def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = None,
           target: str | None = None, hints=()) -> Feedback:
-    """Compare ``answer`` with ``ex.exact`` and build the :class:`Feedback` (see :func:`check`)."""
+    """Compare ``answer`` with ``ex.exact`` and build the :class:`Feedback` (see :func:`check`).
+
+    Parameters
+    ----------
+    ex : Explanation
+        The right computation.
+    answer : str or number or None
+        What the student wrote.
+    reveal : bool
+        Show the expected value in the feedback.
+    context : dict, optional
+        As in :func:`mistakes`.
+    target : str, optional
+        What the answer is for (default ``ex.name``).
+    hints : sequence of str
+        Hints shown with a wrong answer.
+
+    Returns
+    -------
+    Feedback
+        Its ``status`` is ``"right"``, ``"not answered"``, ``"unreadable"``, ``"too coarse"`` or
+        ``"wrong"``; a wrong answer that matches a usual slip names it.
+
+    Examples
+    --------
+    P@2 of the list 1, 0, 1: one hit in the top 2, so 1/2 = 0.5. The answer 2/3 is two hits
+    over three ranks, P@3, and the feedback names that slip.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.precision_at_k([1, 0, 1], k=2)
+    >>> print(judge(ex, "0.5"))
+    ✓ P@2: right: 0.5 is P@2 exactly.
+    >>> print(judge(ex, "2/3", context={"rels": [1, 0, 1]}))
+    ✗ P@2: not right: 2/3 is not P@2.
+      likely mistake: You counted the top 3; P@2 looks at exactly the top 2.
+    """
     target = target or ex.name
     expected = expected_text(ex.exact) if reveal else None
     if answer is None or (isinstance(answer, str) and not answer.strip()):

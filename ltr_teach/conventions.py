@@ -29,12 +29,45 @@ class _Unset(str):
 
 
 def unset(default: str) -> str:
-    """The default value of a keyword that a convention may override."""
+    """The default value of a keyword that a convention may override.
+
+    Parameters
+    ----------
+    default : str
+        The value used when neither the caller nor a convention sets the keyword.
+
+    Returns
+    -------
+    str
+        A ``str`` equal to ``default`` that :func:`is_given` tells apart from a value the caller
+        passed.
+
+    Examples
+    --------
+    >>> gain = unset("exp2")
+    >>> gain == "exp2", is_given(gain), is_given("exp2")
+    (True, False, True)
+    """
     return _Unset(default)
 
 
 def is_given(value) -> bool:
-    """Whether the caller gave this keyword (``None`` and :func:`unset` defaults count as not given)."""
+    """Whether the caller gave this keyword (``None`` and :func:`unset` defaults count as not given).
+
+    Parameters
+    ----------
+    value : object
+        What the keyword holds.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_given("linear"), is_given(None), is_given(unset("linear"))
+    (True, False, False)
+    """
     return value is not None and not isinstance(value, _Unset)
 
 
@@ -185,7 +218,25 @@ CONVENTIONS = {
 
 
 def get_convention(convention) -> Convention:
-    """A :class:`Convention` from its name (or the object itself)."""
+    """A :class:`Convention` from its name (or the object itself).
+
+    Parameters
+    ----------
+    convention : str or Convention
+        A name of :data:`CONVENTIONS`.
+
+    Returns
+    -------
+    Convention
+
+    Examples
+    --------
+    LightGBM's label_gain 2^i - 1 is the exponential gain, and a group without positives scores 1:
+
+    >>> conv = get_convention("lightgbm")
+    >>> conv.gain, conv.discount, conv.zero
+    ('exp2', 'log2', 'one')
+    """
     if isinstance(convention, Convention):
         return convention
     return CONVENTIONS[as_choice(convention, "convention", CONVENTIONS)]
@@ -196,13 +247,33 @@ def resolve(convention, **given) -> dict:
 
     ``given`` maps keyword names to what the caller passed (an :func:`unset` default or ``None``
     when not given). Keywords the convention does not set fall back to their default.
+
+    Parameters
+    ----------
+    convention : str or Convention or None
+        The preset whose settings fill the keywords the caller left out.
+    **given
+        Each keyword as the caller passed it.
+
+    Returns
+    -------
+    dict
+        Each keyword of ``given`` with the value to use, :func:`unset` defaults as plain ``str``.
+
+    Examples
+    --------
+    Under LightGBM the gain the caller left unset becomes the preset's exponential gain; the
+    discount the caller gave, ln, wins over the preset's log2; ``k`` is set by no preset and stays.
+
+    >>> resolve("lightgbm", gain=unset("linear"), discount="ln", k=None)
+    {'gain': 'exp2', 'discount': 'ln', 'k': None}
     """
-    conv = get_convention(convention) if convention is not None else None
-    supplied = conv.settings() if conv is not None else {}
-    if conv is not None and conv.g_max is not None:
-        supplied["g_max"] = conv.g_max
-    if conv is not None:
-        supplied["threshold"] = conv.threshold
+    supplied = {}
+    if convention is not None:
+        conv = get_convention(convention)
+        supplied = {**conv.settings(), "threshold": conv.threshold}
+        if conv.g_max is not None:
+            supplied["g_max"] = conv.g_max
     out = {}
     for key, value in given.items():
         if is_given(value) or key not in supplied:

@@ -55,7 +55,28 @@ MISSING_RULES = {"skip": "left out of the mean", "zero": "scored 0 and averaged"
 
 
 def parse_metric(text: str) -> tuple[str, int | None]:
-    """``"ndcg@10"`` -> ``("ndcg", 10)``; ``ValueError`` listing the names for anything else."""
+    """``"ndcg@10"`` -> ``("ndcg", 10)``; ``ValueError`` listing the names for anything else.
+
+    Parameters
+    ----------
+    text : str
+        A metric name of ``METRIC_NAMES``, optionally ``@k``; case and surrounding blanks do not
+        matter.
+
+    Returns
+    -------
+    tuple
+        The name and the cut-off ``k`` (``None`` without one).
+
+    Examples
+    --------
+    >>> parse_metric(" NDCG@10 "), parse_metric("map")
+    (('ndcg', 10), ('map', None))
+    >>> parse_metric("ndcg@0")
+    Traceback (most recent call last):
+    ...
+    ValueError: metric 'ndcg@0': the cut-off k must be >= 1
+    """
     m = _METRIC.match(text.strip().lower()) if isinstance(text, str) else None
     if not m or m.group("name") not in METRIC_NAMES:
         raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)")

@@ -548,20 +548,63 @@ _REGISTRY = {ex.id: ex for ex in _EXERCISES}
 
 
 def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names it lt.exercises.all()
-    """Every registered exercise, grouped by family in :data:`FAMILIES` order."""
+    """Every registered exercise, grouped by family in :data:`FAMILIES` order.
+
+    Returns
+    -------
+    list of Exercise
+        The 43 exercises, precision and recall first.
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> exercises = lt.exercises.all()
+    >>> len(exercises), exercises[0].id, exercises[0].family
+    (43, 'p-at-2-doc001', 'precision_recall')
+    """
     order = list(FAMILIES)
     return sorted(_EXERCISES, key=lambda e: order.index(e.family))
 
 
 def ids() -> list[str]:
-    """The exercise ids, in :func:`all` order."""
+    """The exercise ids, in :func:`all` order.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> lt.exercises.ids()[:3]
+    ['p-at-2-doc001', 'p-at-5', 'r-at-5']
+    """
     return [e.id for e in all()]
 
 
 def get(exercise_id: str) -> Exercise:
     """The exercise with this id; ``ValueError`` naming the closest ids otherwise.
 
+    Parameters
+    ----------
+    exercise_id : str
+        One of :func:`ids`.
+
+    Returns
+    -------
+    Exercise
+        The registered exercise, with the document's numbers.
+
+    Examples
+    --------
+    The lipstick ranking of document 000: grades 3, 2, 3, 0, 1, 2, 2, NDCG over all 7 ranks.
+
     >>> import ltr_teach as lt
+    >>> lt.exercises.get("ndcg-lipstick").call
+    'lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7)'
+
+    A misspelt id names the closest ones:
+
     >>> lt.exercises.get("ndcg-lipstik")
     Traceback (most recent call last):
     ...
@@ -581,6 +624,28 @@ def variant(exercise_id: str, seed) -> Exercise:
     The numbers come from ``random.Random(f"{exercise_id}:{seed}")`` (string seeds are hashed with
     SHA-512, so the variant does not depend on the Python process). ``seed=None`` gives the
     registered exercise.
+
+    Parameters
+    ----------
+    exercise_id : str
+        One of :func:`ids`.
+    seed : int or None
+        One per student.
+
+    Returns
+    -------
+    Exercise
+        The exercise with new numbers (never the worked example's), its answer recomputed.
+
+    Examples
+    --------
+    Seed 7 of the P@k exercise draws relevance 0, 1, 0, 0, 1, 1 and k = 4: one hit (rank 2) in
+    the top 4, so P@4 = 1/4.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.exercises.variant("p-at-2-doc001", 7)
+    >>> ex.call, ex.answer
+    ('lt.precision_at_k([0, 1, 0, 0, 1, 1], k=4)', 1/4)
     """
     base = get(exercise_id)
     if seed is None:
@@ -607,6 +672,28 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
         One seed per student; each gets its own section with its own numbers.
     exercise_ids : list of str, optional
         Which exercises (default: all).
+
+    Returns
+    -------
+    tuple of str
+        The students' sheet and the teacher's key, both Markdown.
+
+    Examples
+    --------
+    Seed 7 of the P@k exercise: relevance 0, 1, 0, 0, 1, 1, one hit in the top 4, so the key
+    says P@4 = 1/4 = 0.25.
+
+    >>> import ltr_teach as lt
+    >>> students, key = lt.exercises.sheet([7], ["p-at-2-doc001"])
+    >>> print(key)
+    # Answer key
+    <BLANKLINE>
+    ## Seed 7
+    <BLANKLINE>
+    | exercise | answer | library call |
+    |---|---|---|
+    | p-at-2-doc001 | 1/4 = 0.25 | `lt.precision_at_k([0, 1, 0, 0, 1, 1], k=4)` |
+    <BLANKLINE>
     """
     chosen = [get(i) for i in exercise_ids] if exercise_ids else all()
     seeds = list(seeds)

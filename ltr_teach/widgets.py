@@ -761,10 +761,22 @@ def _exact_text(ex) -> str:
 def example_card(example) -> Card:
     """A worked example of the documents: what the document prints beside the library's exact value.
 
-    ``example`` is a :class:`ltr_teach.examples.WorkedExample` or its id.
+    Parameters
+    ----------
+    example : WorkedExample or str
+        A :class:`ltr_teach.examples.WorkedExample` or its id.
+
+    Returns
+    -------
+    Card
+        What the document prints, the exact value, the call that computes it, and whether the
+        two agree at the precision printed.
 
     Examples
     --------
+    Document 000's MAP: AP(1) = 13/15 and AP(2) = 47/84; their mean is (13/15 + 47/84) / 2 =
+    (364/420 + 235/420) / 2 = 599/840, but the document prints the sum 599/420.
+
     >>> print(example_card("000-map-two-queries"))   # doctest: +NORMALIZE_WHITESPACE
     000 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
       quantity        MAP(Q)
@@ -781,15 +793,38 @@ def example_card(example) -> Card:
             ("computed by", str(ex.call))]
     if ex.note:
         rows.append(("note", ex.note))
-    verdict = ("the document's number agrees with the exact value at the precision printed" if ex.matches
+    agrees = ex.matches
+    verdict = ("the document's number agrees with the exact value at the precision printed" if agrees
                else "the document is wrong here (see the errata)")
-    return Card(f"{ex.id[:3]} · {ex.section} · {ex.title}", rows, verdict, ex.matches)
+    return Card(f"{ex.id[:3]} · {ex.section} · {ex.title}", rows, verdict, agrees)
 
 
 def erratum_card(erratum) -> Card:
     """One erratum of the documents: where, what the document says, what is right and why.
 
-    ``erratum`` is a :class:`ltr_teach.examples.Erratum` or its id.
+    Parameters
+    ----------
+    erratum : Erratum or str
+        A :class:`ltr_teach.examples.Erratum` or its id.
+
+    Returns
+    -------
+    Card
+        Where the slip is, what the document says, the correct value and why.
+
+    Examples
+    --------
+    Document 000 prints the sum of the two APs as their mean: (13/15 + 47/84) / 2 = (364/420 + 235/420) / 2 = 599/840,
+    not 599/420.
+
+    >>> print(erratum_card("000-map-value"))   # doctest: +NORMALIZE_WHITESPACE
+    erratum 000-map-value (000_b1a303f0d127bb54.txt)
+      where          1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)
+      document says  599/420
+      correct        599/840 ≈ 0.713095: (13/15 + 47/84) / 2
+      why            599/420 is AP(1) + AP(2), the sum before dividing by 2; a MAP above 1 (599/420 ≈ 1.426) is impossible.
+      computed by    lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
+      => the document is wrong here; the correct version is above
     """
     from . import examples
 
