@@ -149,27 +149,30 @@ def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
     11/18
     """
     parts = {q: reciprocal_rank(rels, threshold=threshold, k=k) for q, rels in as_queries(list_of_rels)}
-    rows, exact, substitution = _mean_over_queries(
-        parts, "rr", lambda ex: {"first": ex.steps[-1]["rank"] if ex.exact != 0 else "none"})
+    rows, exact = _mean_over_queries(parts, "rr", lambda ex: {"first": ex.steps[-1]["rank"] if ex.exact != 0 else "none"})
     return Explanation(
         metric="mrr", name="MRR" if k is None else f"MRR@{k}", exact=exact,
         columns=(Column("query", "query"), Column("first", "first relevant rank"),
                  Column("rr", "reciprocal rank"), Column("sum", "sum so far")),
         steps=rows, parts=parts, params={"threshold": threshold, "k": k, "n_queries": len(parts)},
         formula=r"\mathrm{MRR} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \frac{1}{\mathrm{rank}_q}",
-        substitution=substitution,
+        substitution=_mean_substitution(rows, "rr"),
     )
 
 
-def _mean_over_queries(parts: dict, key: str, columns) -> tuple:
-    """The per-query rows (query, ``columns(ex)``, the value under ``key``, the running sum), the exact
-    mean of the queries' values and its LaTeX substitution."""
+def _mean_over_queries(parts: dict, key: str, columns=lambda ex: {}) -> tuple:
+    """The per-query rows (query, ``columns(ex)``, the value under ``key``, the running sum) and the
+    exact mean of the queries' values."""
     rows, total = [], Integer(0)
     for q, ex in parts.items():
         total = total + ex.exact
         rows.append({"query": q, **columns(ex), key: ex.exact, "sum": total})
-    substitution = r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r[key]) for r in rows), len(rows))
-    return tuple(rows), total / len(rows), substitution
+    return tuple(rows), total / len(rows)
+
+
+def _mean_substitution(rows, key: str) -> str:
+    """The LaTeX of the mean: the queries' values under ``key`` over their count."""
+    return r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r[key]) for r in rows), len(rows))
 
 
 def _cut(k, n, note_list):
@@ -492,14 +495,14 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
     queries = as_queries(list_of_rels)
     counts = _per_query(n_relevant, queries)
     parts = {q: average_precision(rels, n_relevant=counts[q], k=k, threshold=threshold) for q, rels in queries}
-    rows, exact, substitution = _mean_over_queries(parts, "ap", lambda ex: {"n_relevant": ex.params["n_relevant"]})
+    rows, exact = _mean_over_queries(parts, "ap", lambda ex: {"n_relevant": ex.params["n_relevant"]})
     return Explanation(
         metric="mean_average_precision", name="MAP" if k is None else f"MAP@{k}", exact=exact,
         columns=(Column("query", "query"), Column("n_relevant", "relevant in all"), Column("ap", "AP"),
                  Column("sum", "sum so far")),
         steps=rows, parts=parts, params={"k": k, "threshold": threshold, "n_queries": len(parts)},
         formula=r"\mathrm{MAP} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \mathrm{AP}_q",
-        substitution=substitution,
+        substitution=_mean_substitution(rows, "ap"),
     )
 
 

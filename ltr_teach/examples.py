@@ -65,18 +65,13 @@ def mean_ndcg(queries, **kwargs) -> Explanation:
     >>> round(float(ex), 6)
     0.87099
     """
-    named = as_queries(queries)
-    parts, rows, total = {}, [], sympy.Integer(0)
-    for q, grades in named:
-        ex = graded.ndcg(grades, **kwargs)
-        parts[q] = ex
-        total = total + ex.exact
-        rows.append({"query": q, "ndcg": ex.exact, "sum": total})
+    parts = {q: graded.ndcg(grades, **kwargs) for q, grades in as_queries(queries)}
+    rows, exact = binary._mean_over_queries(parts, "ndcg")
     k = kwargs.get("k")
     return Explanation(
-        metric="mean_ndcg", name="mean NDCG" if k is None else f"mean NDCG@{k}", exact=total / len(named),
+        metric="mean_ndcg", name="mean NDCG" if k is None else f"mean NDCG@{k}", exact=exact,
         columns=(Column("query", "query"), Column("ndcg", "NDCG", exact=False), Column("sum", "sum so far", exact=False)),
-        steps=tuple(rows), parts=parts, params={**kwargs, "n_queries": len(named)},
+        steps=rows, parts=parts, params={**kwargs, "n_queries": len(parts)},
         formula=r"\mathrm{NDCG}(Q, k) = \frac{1}{|Q|}\sum_{j=1}^{|Q|} \frac{\mathrm{DCG}_k}{\mathrm{IDCG}_k}",
     )
 
