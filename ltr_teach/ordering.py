@@ -136,13 +136,14 @@ def rank_by_scores(grades, scores, docids=None, ties="stable") -> Ranked:
     # Ties are broken by a secondary key; Python's sort is stable, so "stable" needs none.
     # trec_eval compares docnos with strcmp (bytes); Python compares str by code point, which is the
     # same order as UTF-8 bytes, so sorting on the str is faithful.
-    order = sorted(range(n), key=lambda i: -exact[i])
     if ties == "docid_desc":
         order = sorted(sorted(range(n), key=lambda i: ids[i], reverse=True), key=lambda i: -exact[i])
     elif ties == "pessimistic":
         order = sorted(range(n), key=lambda i: (-exact[i], grades[i]))
     elif ties == "optimistic":
         order = sorted(range(n), key=lambda i: (-exact[i], -grades[i]))
+    else:
+        order = sorted(range(n), key=lambda i: -exact[i])
     ranked_scores = [exact[i] for i in order]
     groups, start = [], 0
     for pos in range(1, n + 1):
