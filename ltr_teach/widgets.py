@@ -76,7 +76,23 @@ def _name_width(names) -> str:
     return f"{max(4.0, max(ems(n) for n in names)) + 1.0:.1f}em"
 
 
-class RankingEditor:
+class _ExplanationView:
+    """What both editors share: an explanation shown as a result line, a table and a plot."""
+
+    def _show(self, ex, names=None) -> None:
+        self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
+        self.table.value = ex._repr_html_()
+        self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
+        self._legend.value = legend_html(self._figure)
+
+    def _repr_mimebundle_(self, **kwargs):
+        # The widget view plus a short, deterministic text form (nbval compares text/plain, not the view).
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+
+class RankingEditor(_ExplanationView):
     """Edit a ranking with sliders and buttons; the metric's table and plot update live.
 
     Parameters
@@ -586,26 +602,15 @@ class RankingEditor:
             self._syncing = False
 
     def _refresh(self) -> None:
-        ex = self._explanation
         self._sync_controls()
         self._error.value = ""
-        self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
-        self.table.value = ex._repr_html_()
-        names = None if self._labelled else self._items
-        self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
-        self._legend.value = legend_html(self._figure)
+        self._show(self._explanation, names=None if self._labelled else self._items)
 
     def __repr__(self) -> str:
         return f"<RankingEditor {self._info.name}: {len(self._items)} items, {self._explanation.result_line()}>"
 
-    def _repr_mimebundle_(self, **kwargs):
-        # The widget view plus a short, deterministic text form (nbval compares text/plain, not the view).
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
-        return bundle
 
-
-class MultiQueryEditor:
+class MultiQueryEditor(_ExplanationView):
     """One :class:`RankingEditor` per query (in tabs) and the mean over the queries, live.
 
     Parameters
@@ -713,19 +718,10 @@ class MultiQueryEditor:
         return self._info.func(rankings, **kwargs)
 
     def _refresh(self) -> None:
-        ex = self.explanation
-        self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
-        self.table.value = ex._repr_html_()
-        self.plot.value = render_png(ex, figure=self._figure, legend=False)
-        self._legend.value = legend_html(self._figure)
+        self._show(self.explanation)
 
     def __repr__(self) -> str:
         return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {self.explanation.result_line()}>"
-
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
-        return bundle
 
 
 # -- the documents' numbers beside the exact ones ---------------------------------------------------------
