@@ -654,12 +654,17 @@ def variant(exercise_id: str, seed) -> Exercise:
         raise ValueError(f"seed = {seed!r} must be a whole number (one per student)")
     rng = random.Random(f"{exercise_id}:{seed}")
     names = inspect.signature(METRICS[base.metric].func).parameters
-    worked = {k: v for k, v in _thaw(base.data).items() if k in names}
+
+    def metric_arguments(data):
+        return {k: v for k, v in data.items() if k in names}
+
+    worked = metric_arguments(_thaw(base.data))
     data = base.randomize(rng, _thaw(base.data))
-    while {k: v for k, v in data.items() if k in names} == worked:  # never the worked numbers again
+    while metric_arguments(data) == worked:  # never the worked numbers again
         data = base.randomize(rng, _thaw(base.data))
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
-                    hints=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source, randomize=base.randomize, seed=seed)
+                    hints=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source,
+                    randomize=base.randomize, seed=seed)
 
 
 # -- sheets -------------------------------------------------------------------------------------------
