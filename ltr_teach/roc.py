@@ -63,7 +63,11 @@ def roc_curve(labels, scores) -> Explanation:
     >>> ex.exact          # 0 + 3/8 + 1/2: the tie at 0.8 adds a diagonal
     7/8
     """
-    labels, scores, n_pos, n_neg = _labels_scores(labels, scores)
+    return _roc_curve(*_labels_scores(labels, scores))
+
+
+def _roc_curve(labels, scores, n_pos: int, n_neg: int) -> Explanation:
+    """:func:`roc_curve` of labels and scores that :func:`_labels_scores` has checked."""
     groups = {}
     for y, s in zip(labels, scores):
         pos, neg = groups.get(s, (0, 0))
@@ -138,7 +142,7 @@ def auc(labels, scores) -> Explanation:
         columns=(Column("item", "positive #"), Column("score", "score"), Column("below", "negatives below"),
                  Column("tied", "negatives tied"), Column("credit", "pairs won (tie = 1/2)"),
                  Column("sum", "sum so far")),
-        steps=tuple(rows), parts={"roc": roc_curve(labels, scores)},
+        steps=tuple(rows), parts={"roc": _roc_curve(labels, scores, n_pos, n_neg)},
         params={"n_pos": n_pos, "n_neg": n_neg},
         formula=r"\mathrm{AUC} = \frac{\#\{(p, n): s_p > s_n\} + \tfrac12\,\#\{(p, n): s_p = s_n\}}{P \cdot N}",
         substitution=r"\frac{%s}{%d \cdot %d}" % (sympy.latex(total), n_pos, n_neg),
