@@ -158,7 +158,26 @@ def matches(answer: ParsedAnswer, value) -> bool:
 # -- mistakes -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Mistake:
-    """A usual slip: the value it produces and the sentence that names it."""
+    """A usual slip: the value it produces and the sentence that names it.
+
+    Attributes
+    ----------
+    key : str
+        Short name of the slip (``"gain"``, ``"shift"``, ``"k"``).
+    value : SymPy number
+        What a student who makes the slip gets.
+    sentence : str
+        The feedback that names the slip.
+
+    Examples
+    --------
+    P@2 of 1, 0, 1 is 1/2; counting the top 3 instead gives 2/3:
+
+    >>> import ltr_teach as lt
+    >>> slip = mistakes(lt.precision_at_k([1, 0, 1], k=2), {"rels": [1, 0, 1]})[1]
+    >>> slip.key, slip.value
+    ('k', 2/3)
+    """
 
     key: str
     value: object
@@ -617,6 +636,16 @@ class Feedback:
     ``"too coarse"``, ``"unreadable"``, ``"not answered"``. ``expected`` is ``None`` unless the
     check was asked to reveal it. ``mistakes`` holds the keys of the slips that give the answer
     (``("gain",)``), empty when none matches.
+
+    Examples
+    --------
+    NDCG@7 of the lipstick ranking 3, 2, 3, 0, 1, 2, 2 is 0.944227...; 0.944 rounds it at the
+    three decimals written:
+
+    >>> import ltr_teach as lt
+    >>> feedback = judge(lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7), "0.944")
+    >>> feedback, feedback.status, bool(feedback)
+    (<Feedback right: NDCG@7>, 'right', True)
     """
 
     correct: bool

@@ -726,7 +726,29 @@ class MultiQueryEditor(_ExplanationView):
 
 # -- the documents' numbers beside the exact ones ---------------------------------------------------------
 class Card:
-    """A small report that shows as HTML in a notebook and as aligned text in a terminal or doctest."""
+    """A small report that shows as HTML in a notebook and as aligned text in a terminal or doctest.
+
+    Parameters
+    ----------
+    title : str
+        The first line.
+    rows : iterable of (str, str)
+        Label and text of each line; the labels are aligned.
+    verdict : str
+        The last line.
+    ok : bool
+        Green (``True``) or red border in HTML.
+
+    Examples
+    --------
+    P@2 of 1, 0, 1: one hit in the top 2, so 1/2.
+
+    >>> print(Card("P@2 of 1, 0, 1", [("hits", "1"), ("P@2", "1/2")], "one hit in two ranks", True))
+    P@2 of 1, 0, 1
+      hits  1
+      P@2   1/2
+      => one hit in two ranks
+    """
 
     def __init__(self, title: str, rows, verdict: str, ok: bool):
         self.title, self.rows, self.verdict, self.ok = title, list(rows), verdict, ok
