@@ -410,6 +410,12 @@ def _mrr_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     return out
 
 
+def _slipped_ks(k: int, whole_list) -> list[int]:
+    """The cut-offs one off from ``k`` whose value can be known: k + 1 needs rank k + 1, which the
+    explanation's steps (cut at k) do not hold, so only the whole returned list can give it."""
+    return [kk for kk in (k - 1, k + 1) if kk >= 1 and (kk <= k or whole_list is not None)]
+
+
 def _precision_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     rels, k = _col(ex, "rel"), ex.params["k"]
     full = list(context.get("rels") or rels)
@@ -417,10 +423,9 @@ def _precision_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     if context.get("n_relevant"):
         out.append(Mistake("swapped", binary.recall_at_k(full, k, n_relevant=context["n_relevant"]).exact,
                            "That is the recall (hits / all relevant); precision divides the hits in the top k by k."))
-    for kk in (k - 1, k + 1):
-        if kk >= 1:
-            out.append(Mistake("k", binary.precision_at_k(full, kk).exact,
-                               f"You counted the top {kk}; P@{k} looks at exactly the top {k}."))
+    for kk in _slipped_ks(k, context.get("rels")):
+        out.append(Mistake("k", binary.precision_at_k(full, kk).exact,
+                           f"You counted the top {kk}; P@{k} looks at exactly the top {k}."))
     if len(rels) < k:
         out.append(Mistake("short_list", Rational(sum(rels), len(rels)),
                            f"You divided by the {len(rels)} items returned; P@{k} always divides by k = {k} (the "
@@ -438,10 +443,9 @@ def _recall_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         out.append(Mistake("retrieved_only", binary.recall_at_k(full, k).exact,
                            f"You divided by the {found} relevant items in the list; recall divides by all {n_rel} "
                            "relevant documents of the collection, found or not."))
-    for kk in (k - 1, k + 1):
-        if kk >= 1:
-            out.append(Mistake("k", binary.recall_at_k(full, kk, n_relevant=n_rel).exact,
-                               f"You counted the top {kk}; R@{k} looks at exactly the top {k}."))
+    for kk in _slipped_ks(k, context.get("rels")):
+        out.append(Mistake("k", binary.recall_at_k(full, kk, n_relevant=n_rel).exact,
+                           f"You counted the top {kk}; R@{k} looks at exactly the top {k}."))
     return out
 
 

@@ -371,3 +371,18 @@ def test_an_explanation_with_a_pool_names_the_ideal_from_the_list():
     dcg = 31 + 7 / log2(3) + 3 / 2 + 1 / log2(5) + 3 / log2(6)
     slip_idcg = 31 + 7 / log2(3) + 3 / 2 + 3 / log2(5) + 1 / log2(6)
     assert lt.check(ex, _fmt(dcg / slip_idcg, 4)).mistakes == ("ideal_from_list",)
+
+
+def test_a_bare_explanation_offers_no_k_plus_one_slip_it_cannot_see():
+    # [0, 1, 1, 0, 1, 0]: P@4 = 2/4. The real P@5 is 3/5 (ranks 2, 3, 5 relevant); "2/5" is the two
+    # hits of the top 4 over 5, which only the cut list would suggest, so it names no "top 5" slip
+    ex = lt.precision_at_k([0, 1, 1, 0, 1, 0], 4)
+    assert "top 5" not in (lt.check(ex, "2/5").diagnosis or "")
+    assert "k" not in lt.check(ex, "2/5").mistakes
+    # with the whole list known, the real P@5 = 3/5 is named
+    assert "top 5" in lt.checker.judge(ex, "3/5", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
+    # R@4 of the same list (3 relevant): 2/3; the cut list would give R@5 = 2/3 too, the real R@5 is 1
+    ex = lt.recall_at_k([0, 1, 1, 0, 1, 0], 4, n_relevant=3)
+    assert "top 5" in lt.checker.judge(ex, "1", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
+    # the top 3 is inside the explanation: P@3 = 2/3 is named without any context
+    assert "top 3" in lt.check(lt.precision_at_k([0, 1, 1, 0, 1, 0], 4), "2/3").diagnosis
