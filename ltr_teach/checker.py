@@ -192,11 +192,16 @@ def _other_gain(gain: str) -> str:
     return "linear" if gain == "exp2" else "exp2"
 
 
-_GAIN_SENTENCE = {
-    "exp2": "You used the grade itself as the gain (linear gain); this exercise uses gains 2^rel - 1, "
-            "so a grade-3 item is worth 7, not 3.",
-    "linear": "You used gains 2^rel - 1; this exercise uses the grade itself as the gain (linear gain).",
-}
+def _gain_sentence(gain: str, grades) -> str:
+    """The gain slip's sentence; for exponential gains, worked on the highest grade of ``grades``."""
+    if gain == "linear":
+        return "You used gains 2^rel - 1; this exercise uses the grade itself as the gain (linear gain)."
+    sentence = "You used the grade itself as the gain (linear gain); this exercise uses gains 2^rel - 1"
+    top = max(grades, default=0)
+    if top >= 2 and int(top) == top:  # grades 0 and 1 are worth the same under both gains
+        top = int(top)
+        return f"{sentence}, so a grade-{top} item is worth {2**top - 1}, not {top}."
+    return f"{sentence}."
 _DISCOUNT_SENTENCE = {
     "jarvelin": "You left rank 1 undiscounted and divided rank i by log2(i) (the Järvelin discount, or a rank "
                 "off by one); this exercise divides rank i by log2(i + 1).",
@@ -252,7 +257,8 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     out = []
     if ex.metric == "ndcg":
         variants = [
-            ("gain", _other_gain(gain), discount, _GAIN_SENTENCE[gain]),
+            ("gain", _other_gain(gain), discount,
+             _gain_sentence(gain, ranking if max(ranking, default=0) >= 2 else ranking + ideal_top)),
             ("discount", gain, other_discount, _DISCOUNT_SENTENCE[other_discount]),
         ]
         for key, g, d, sentence in variants:
@@ -292,7 +298,7 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     rows = ranking if ex.metric == "dcg" else ideal_top
     what = "DCG" if ex.metric == "dcg" else "ideal DCG"
     if not (gain == "linear" and any(int(x) != x for x in rows)):
-        out.append(Mistake("gain", _dcg_value(rows, None, _other_gain(gain), discount), _GAIN_SENTENCE[gain]))
+        out.append(Mistake("gain", _dcg_value(rows, None, _other_gain(gain), discount), _gain_sentence(gain, rows)))
     out.append(Mistake("discount", _dcg_value(rows, None, gain, other_discount), _DISCOUNT_SENTENCE[other_discount]))
     if discount != "jarvelin":
         out.append(Mistake("shift", _shifted_dcg(rows, gain, discount), _SHIFT_SENTENCE))

@@ -386,3 +386,17 @@ def test_a_bare_explanation_offers_no_k_plus_one_slip_it_cannot_see():
     assert "top 5" in lt.checker.judge(ex, "1", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
     # the top 3 is inside the explanation: P@3 = 2/3 is named without any context
     assert "top 3" in lt.check(lt.precision_at_k([0, 1, 1, 0, 1, 0], 4), "2/3").diagnosis
+
+
+def test_the_linear_gain_sentence_works_on_the_rankings_highest_grade():
+    from sklearn.metrics import ndcg_score
+
+    mine = lt.exercises.variant("ndcg-lipstick", 7)
+    grades = list(mine.data["grades"])
+    assert max(grades) == 2                     # seed 7 holds no grade-3 item
+    # sklearn's NDCG uses the grade itself as the gain and log2(i + 1) discounts: the linear-gain slip
+    linear = ndcg_score([grades], [list(range(len(grades), 0, -1))], k=mine.data["k"])
+    feedback = lt.check(mine, _fmt(linear))
+    assert feedback.mistakes == ("gain",)
+    assert "a grade-2 item is worth 3, not 2" in feedback.diagnosis    # 2^2 - 1 = 3
+    assert "grade-3" not in feedback.diagnosis
