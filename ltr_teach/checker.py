@@ -220,6 +220,15 @@ def _graded_lists(ex: Explanation):
     return ranking, k, ideal_top, ex.params.get("ideal")
 
 
+def _whole_list(ranking, k, context) -> list | None:
+    """The whole returned list: from the context, or the ranking itself when no cut-off hid its tail."""
+    if context.get("grades"):
+        return list(context["grades"])
+    if k is None or len(ranking) < k:
+        return list(ranking)
+    return None
+
+
 def _dcg_value(grades, k, gain, discount):
     if not grades:
         return Integer(0)
@@ -271,9 +280,15 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
                                               _shifted_dcg(ideal_top, gain, discount)), _SHIFT_SENTENCE))
         dcg_v, idcg_v = ex.parts["dcg"].exact, ex.parts["idcg"].exact
         for places in (1, 2):
-            out.append(Mistake("rounded_terms", _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
-                                                      _rounded_sum(_col(ex.parts["idcg"], "contribution"), places)),
-                               _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")))
+            rounded = _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
+                             _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
+            sentence = _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")
+            out.append(Mistake("rounded_terms", rounded, sentence))
+            cut = None if rounded is sympy.nan else Rational(int(rounded * 1000), 1000)
+            if cut is not None and cut != Rational(int(ex.exact * 1000), 1000):  # document 004 cuts 0.82796 to 0.827
+                out.append(Mistake("rounded_terms", cut,
+                                   sentence + " You also cut the quotient after three decimals instead of rounding "
+                                              "it."))
         out.append(Mistake("dcg_for_ndcg", dcg_v, "That is the DCG; NDCG divides it by the ideal DCG (IDCG)."))
         out.append(Mistake("idcg_for_ndcg", idcg_v, "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."))
         out.append(Mistake("inverted", _ratio(idcg_v, dcg_v),
@@ -282,13 +297,24 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
             out.append(Mistake("base_dcg", dcg_v * _base_scale(base),
                                f"That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
                                "in which the base of the log cancels."))
-        returned = list(context.get("grades") or ranking)  # without context: the ranking as far as DCG read it
+        returned = _whole_list(ranking, k, context)
+        from_list = None
         if pool is not None and returned:
-            out.append(Mistake("ideal_from_list", _ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain,
-                                                                          discount)),
+            from_list = _ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain, discount))
+            out.append(Mistake("ideal_from_list", from_list,
                                "You built the ideal order from the returned list only; the ideal DCG sorts every "
                                "judged item of the query (the pool), including relevant items the ranking missed."))
-        full_pool = sorted(pool if pool is not None else returned, reverse=True)
+        from_top_k = _ratio(dcg_v, _dcg_value(sorted(ranking, reverse=True), None, gain, discount))
+        if k is not None and ranking and (from_list is None or not equal(from_top_k, from_list)):
+            out.append(Mistake("ideal_from_top_k", from_top_k,
+                               f"You sorted only the top {k} of the returned list to build the ideal; the ideal "
+                               f"top {k} sorts every judged item of the query (the whole list, or the pool), "
+                               f"including good items ranked below {k}."))
+        if returned and k is not None and len(returned) > k:
+            out.append(Mistake("k_ignored", graded.ndcg(returned, ideal=pool, gain=gain, discount=discount).exact,
+                               f"You used the whole list; NDCG@{k} counts only the top {k} ranks, of the ranking "
+                               "and of the ideal."))
+        full_pool = sorted(pool if pool is not None else (returned or ranking), reverse=True)
         if k is not None and len(full_pool) > k:
             out.append(Mistake("ideal_uncut", _ratio(dcg_v, _dcg_value(full_pool, None, gain, discount)),
                                f"You did not cut the ideal list at k = {k}: IDCG@{k} sums only the top {k} ideal "
@@ -319,6 +345,9 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
                        "You added the gains without dividing by the discount: that is the cumulative gain of the "
                        "gains; DCG divides the gain at rank i by its discount."))
     returned = list(context.get("grades") or [])
+    if ex.metric == "dcg" and k is not None and len(returned) > k:
+        out.append(Mistake("k_ignored", _dcg_value(returned, None, gain, discount),
+                           f"You added every rank of the list; DCG@{k} stops at rank {k}."))
     if ex.metric == "idcg" and returned:
         if pool is not None:
             out.append(Mistake("ideal_from_list", _dcg_value(sorted(returned, reverse=True), k, gain, discount),
@@ -369,6 +398,15 @@ def _err_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     out.append(Mistake("err_gmax_minus", _err_with_denominator(grades, 2**g_max - 1),
                        f"You divided 2^grade - 1 by 2^{g_max} - 1; the cascade model divides by 2^{g_max}, so even "
                        "a perfect item lets some users read on."))
+    whole, k = context.get("grades"), ex.params.get("k")
+    top = max(whole or grades)
+    if 1 <= top < g_max and top != 4:  # a top grade of 4 is gdeval's maximum, named above
+        out.append(Mistake("err_gmax_list", graded.err(grades, g_max=top).exact,
+                           f"You took the highest grade in the list ({top}) as g_max; R_i divides by 2^g_max with "
+                           f"g_max = {g_max}, the top of the grading scale, whatever grades this list holds."))
+    if whole is not None and k is not None and len(whole) > k:
+        out.append(Mistake("k_ignored", graded.err(whole, g_max=g_max).exact,
+                           f"You added every rank of the list; ERR@{k} stops at rank {k}."))
     return out
 
 
@@ -409,6 +447,13 @@ def _mrr_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         Mistake("shift", binary.mrr([[0] + q for q in queries]).exact,
                 "Your ranks are off by one: the first item is rank 1, so its reciprocal rank is 1."),
     ]
+    answered = [r for r in rrs if r != 0]
+    if answered and len(answered) < len(rrs):
+        missed = len(rrs) - len(answered)
+        out.append(Mistake("mrr_dropped_miss", sum(answered, Integer(0)) / len(answered),
+                           f"You left out the {'query' if missed == 1 else f'{missed} queries'} without a hit; a query "
+                           "with no relevant result still counts, with reciprocal rank 0: divide by all "
+                           f"{len(rrs)} queries."))
     if all(r != 0 for r in rrs):
         out.append(Mistake("mean_rank", len(rrs) / sum((1 / r for r in rrs), Integer(0)),
                            "You averaged the ranks and then took 1 / mean; MRR averages the reciprocal ranks "

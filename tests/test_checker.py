@@ -400,3 +400,54 @@ def test_the_linear_gain_sentence_works_on_the_rankings_highest_grade():
     assert feedback.mistakes == ("gain",)
     assert "a grade-2 item is worth 3, not 2" in feedback.diagnosis    # 2^2 - 1 = 3
     assert "grade-3" not in feedback.diagnosis
+
+
+MISSING_SLIPS = [
+    # mrr-with-miss: RR 1/3 and 1/2; the third query has no hit and still counts with RR 0
+    ("mrr-with-miss", str((F(1, 3) + F(1, 2)) / 2), "mrr_dropped_miss"),
+    # err-k3: grades 1, 3, 0, 2, 3 (g_max 3): R = 1/8, 7/8, 0, 3/8, 7/8, every rank added, not only 1 to 3
+    ("err-k3", str(F(1, 8) + F(7, 8) * F(7, 8) / 2 + 0
+                   + F(7, 8) * F(1, 8) * 1 * F(3, 8) / 4 + F(7, 8) * F(1, 8) * 1 * F(5, 8) * F(7, 8) / 5), "k_ignored"),
+    # ndcg-at-3: grades 1, 0, 3, 2, 0, 1; DCG@3 = 1 + 0 + 7/2; the ideal from the top 3 only sorts 1, 0, 3
+    ("ndcg-at-3", _fmt(4.5 / (7 + 1 / log2(3) + 0 / 2)), "ideal_from_top_k"),
+    # ndcg-at-3 with k ignored: the whole list over its whole ideal 3, 2, 1, 1, 0, 0
+    ("ndcg-at-3", _fmt((1 + 0 + 7 / 2 + 3 / log2(5) + 0 + 1 / log2(7))
+                       / (7 + 3 / log2(3) + 1 / 2 + 1 / log2(5))), "k_ignored"),
+    # document 004: DCG terms 31 + 4.4 + 1.5 + 0.4 + 1.2 = 38.5, IDCG 31 + 9.5 + 3.5 + 1.3 + 1.2 = 46.5,
+    # 38.5 / 46.5 = 0.82795... written 0.827 (cut, not rounded)
+    ("ndcg-movies-pool", "0.827", "rounded_terms"),
+]
+
+
+@pytest.mark.parametrize("exercise_id, answer, key", MISSING_SLIPS, ids=[f"{e}-{k}" for e, _, k in MISSING_SLIPS])
+def test_missing_slips_are_named(exercise_id, answer, key):
+    feedback = lt.check(exercise_id, answer)
+    assert not feedback.correct
+    assert key in feedback.mistakes, (feedback.mistakes, feedback.diagnosis)
+
+
+def test_the_rounded_terms_slip_matches_document_004_by_hand():
+    dcg = sum(round(t, 1) for t in (31, 7 / log2(3), 3 / 2, 1 / log2(5), 3 / log2(6)))
+    idcg = sum(round(t, 1) for t in (31, 15 / log2(3), 7 / 2, 3 / log2(5), 3 / log2(6)))
+    assert (round(dcg, 6), round(idcg, 6)) == (38.5, 46.5)
+    assert f"{dcg / idcg:.4f}" == "0.8280"      # rounded at three decimals it would be 0.828, not 0.827
+    assert "cut the quotient" in lt.check("ndcg-movies-pool", "0.827").diagnosis
+
+
+def test_mrr_dropping_the_query_without_a_hit_is_named():
+    assert "still counts, with reciprocal rank 0" in lt.check("mrr-with-miss", "5/12").diagnosis
+
+
+def test_err_with_the_lists_highest_grade_as_g_max():
+    # grades 1, 2, 0, 1 on a 0..3 scale, g_max taken as 2: R = 1/4, 3/4, 0, 1/4
+    slip = F(1, 4) + F(3, 4) * F(3, 4) / 2 + 0 + F(3, 4) * F(1, 4) * 1 * F(1, 4) / 4      # = 139/256
+    feedback = lt.check(lt.err([1, 2, 0, 1], g_max=3), str(slip))
+    assert feedback.mistakes == ("err_gmax_list",)
+    assert "g_max = 3" in feedback.diagnosis
+
+
+def test_dcg_at_k_with_the_cut_off_ignored():
+    # DCG@3 of the lipstick ranking; the slip adds all seven ranks: gains 7, 3, 7, 0, 1, 3, 3
+    ex = lt.dcg(LIPSTICK, k=3)
+    feedback = lt.checker.judge(ex, _fmt(_lipstick_dcg(lambda i: log2(i + 1))), context={"grades": LIPSTICK, "k": 3})
+    assert feedback.mistakes == ("k_ignored",)
