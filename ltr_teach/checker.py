@@ -490,7 +490,8 @@ def _recall_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     out = [Mistake("swapped", binary.precision_at_k(full, k).exact,
                    "That is the precision (hits / k); recall divides the hits by the number of relevant documents.")]
     found = sum(full)
-    if found and n_rel > found:
+    whole_known = context.get("rels") is not None or len(rels) < k  # else the steps stop at rank k
+    if whole_known and found and n_rel > found:
         out.append(Mistake("retrieved_only", binary.recall_at_k(full, k).exact,
                            f"You divided by the {found} relevant items in the list; recall divides by all {n_rel} "
                            "relevant documents of the collection, found or not."))

@@ -451,3 +451,13 @@ def test_dcg_at_k_with_the_cut_off_ignored():
     ex = lt.dcg(LIPSTICK, k=3)
     feedback = lt.checker.judge(ex, _fmt(_lipstick_dcg(lambda i: log2(i + 1))), context={"grades": LIPSTICK, "k": 3})
     assert feedback.mistakes == ("k_ignored",)
+
+
+def test_recall_over_the_relevant_in_the_list_needs_the_whole_list():
+    # R@2 of 1, 0, 1, 1, 0 with 4 relevant in the collection: 1/4. The list holds 3 relevant items,
+    # so the slip is 1/3; the steps (cut at rank 2) hold one, and "1" (1 / 1) is no such slip
+    ex = lt.recall_at_k([1, 0, 1, 1, 0], 2, n_relevant=4)
+    assert "retrieved_only" not in lt.check(ex, "1").mistakes
+    feedback = lt.checker.judge(ex, "1/3", context={"rels": [1, 0, 1, 1, 0]})
+    assert feedback.mistakes == ("retrieved_only",)
+    assert "the 3 relevant items in the list" in feedback.diagnosis
