@@ -192,11 +192,16 @@ def _other_gain(gain: str) -> str:
     return "linear" if gain == "exp2" else "exp2"
 
 
-_GAIN_SENTENCE = {
-    "exp2": "You used the grade itself as the gain (linear gain); this exercise uses gains 2^rel - 1, "
-            "so a grade-3 item is worth 7, not 3.",
-    "linear": "You used gains 2^rel - 1; this exercise uses the grade itself as the gain (linear gain).",
-}
+def _gain_sentence(gain: str, grades) -> str:
+    """The gain slip's sentence; for exponential gains, worked on the highest grade of ``grades``."""
+    if gain == "linear":
+        return "You used gains 2^rel - 1; this exercise uses the grade itself as the gain (linear gain)."
+    sentence = "You used the grade itself as the gain (linear gain); this exercise uses gains 2^rel - 1"
+    top = max(grades, default=0)
+    if top >= 2 and int(top) == top:  # grades 0 and 1 are worth the same under both gains
+        top = int(top)
+        return f"{sentence}, so a grade-{top} item is worth {2**top - 1}, not {top}."
+    return f"{sentence}."
 _DISCOUNT_SENTENCE = {
     "jarvelin": "You left rank 1 undiscounted and divided rank i by log2(i) (the Järvelin discount, or a rank "
                 "off by one); this exercise divides rank i by log2(i + 1).",
@@ -213,6 +218,15 @@ def _graded_lists(ex: Explanation):
     ranking = _col(ex.parts["dcg"] if ex.metric == "ndcg" else ex, "grade") if ex.metric != "idcg" else []
     ideal_top = _col(ex.parts["idcg"] if ex.metric == "ndcg" else ex, "grade") if ex.metric != "dcg" else []
     return ranking, k, ideal_top, ex.params.get("ideal")
+
+
+def _whole_list(ranking, k, context) -> list | None:
+    """The whole returned list: from the context, or the ranking itself when no cut-off hid its tail."""
+    if context.get("grades"):
+        return list(context["grades"])
+    if k is None or len(ranking) < k:
+        return list(ranking)
+    return None
 
 
 def _dcg_value(grades, k, gain, discount):
@@ -252,7 +266,8 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     out = []
     if ex.metric == "ndcg":
         variants = [
-            ("gain", _other_gain(gain), discount, _GAIN_SENTENCE[gain]),
+            ("gain", _other_gain(gain), discount,
+             _gain_sentence(gain, ranking if max(ranking, default=0) >= 2 else ranking + ideal_top)),
             ("discount", gain, other_discount, _DISCOUNT_SENTENCE[other_discount]),
         ]
         for key, g, d, sentence in variants:
@@ -265,9 +280,15 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
                                               _shifted_dcg(ideal_top, gain, discount)), _SHIFT_SENTENCE))
         dcg_v, idcg_v = ex.parts["dcg"].exact, ex.parts["idcg"].exact
         for places in (1, 2):
-            out.append(Mistake("rounded_terms", _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
-                                                      _rounded_sum(_col(ex.parts["idcg"], "contribution"), places)),
-                               _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")))
+            rounded = _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
+                             _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
+            sentence = _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")
+            out.append(Mistake("rounded_terms", rounded, sentence))
+            cut = None if rounded is sympy.nan else Rational(int(rounded * 1000), 1000)
+            if cut is not None and cut != Rational(int(ex.exact * 1000), 1000):  # document 004 cuts 0.82796 to 0.827
+                out.append(Mistake("rounded_terms", cut,
+                                   sentence + " You also cut the quotient after three decimals instead of rounding "
+                                              "it."))
         out.append(Mistake("dcg_for_ndcg", dcg_v, "That is the DCG; NDCG divides it by the ideal DCG (IDCG)."))
         out.append(Mistake("idcg_for_ndcg", idcg_v, "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."))
         out.append(Mistake("inverted", _ratio(idcg_v, dcg_v),
@@ -276,13 +297,24 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
             out.append(Mistake("base_dcg", dcg_v * _base_scale(base),
                                f"That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
                                "in which the base of the log cancels."))
-        returned = list(context.get("grades") or ranking)  # without context: the ranking as far as DCG read it
+        returned = _whole_list(ranking, k, context)
+        from_list = None
         if pool is not None and returned:
-            out.append(Mistake("ideal_from_list", _ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain,
-                                                                          discount)),
+            from_list = _ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain, discount))
+            out.append(Mistake("ideal_from_list", from_list,
                                "You built the ideal order from the returned list only; the ideal DCG sorts every "
                                "judged item of the query (the pool), including relevant items the ranking missed."))
-        full_pool = sorted(pool if pool is not None else returned, reverse=True)
+        from_top_k = _ratio(dcg_v, _dcg_value(sorted(ranking, reverse=True), None, gain, discount))
+        if k is not None and ranking and (from_list is None or not equal(from_top_k, from_list)):
+            out.append(Mistake("ideal_from_top_k", from_top_k,
+                               f"You sorted only the top {k} of the returned list to build the ideal; the ideal "
+                               f"top {k} sorts every judged item of the query (the whole list, or the pool), "
+                               f"including good items ranked below {k}."))
+        if returned and k is not None and len(returned) > k:
+            out.append(Mistake("k_ignored", graded.ndcg(returned, ideal=pool, gain=gain, discount=discount).exact,
+                               f"You used the whole list; NDCG@{k} counts only the top {k} ranks, of the ranking "
+                               "and of the ideal."))
+        full_pool = sorted(pool if pool is not None else (returned or ranking), reverse=True)
         if k is not None and len(full_pool) > k:
             out.append(Mistake("ideal_uncut", _ratio(dcg_v, _dcg_value(full_pool, None, gain, discount)),
                                f"You did not cut the ideal list at k = {k}: IDCG@{k} sums only the top {k} ideal "
@@ -292,7 +324,7 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     rows = ranking if ex.metric == "dcg" else ideal_top
     what = "DCG" if ex.metric == "dcg" else "ideal DCG"
     if not (gain == "linear" and any(int(x) != x for x in rows)):
-        out.append(Mistake("gain", _dcg_value(rows, None, _other_gain(gain), discount), _GAIN_SENTENCE[gain]))
+        out.append(Mistake("gain", _dcg_value(rows, None, _other_gain(gain), discount), _gain_sentence(gain, rows)))
     out.append(Mistake("discount", _dcg_value(rows, None, gain, other_discount), _DISCOUNT_SENTENCE[other_discount]))
     if discount != "jarvelin":
         out.append(Mistake("shift", _shifted_dcg(rows, gain, discount), _SHIFT_SENTENCE))
@@ -313,6 +345,9 @@ def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
                        "You added the gains without dividing by the discount: that is the cumulative gain of the "
                        "gains; DCG divides the gain at rank i by its discount."))
     returned = list(context.get("grades") or [])
+    if ex.metric == "dcg" and k is not None and len(returned) > k:
+        out.append(Mistake("k_ignored", _dcg_value(returned, None, gain, discount),
+                           f"You added every rank of the list; DCG@{k} stops at rank {k}."))
     if ex.metric == "idcg" and returned:
         if pool is not None:
             out.append(Mistake("ideal_from_list", _dcg_value(sorted(returned, reverse=True), k, gain, discount),
@@ -363,6 +398,15 @@ def _err_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     out.append(Mistake("err_gmax_minus", _err_with_denominator(grades, 2**g_max - 1),
                        f"You divided 2^grade - 1 by 2^{g_max} - 1; the cascade model divides by 2^{g_max}, so even "
                        "a perfect item lets some users read on."))
+    whole, k = context.get("grades"), ex.params.get("k")
+    top = max(whole or grades)
+    if 1 <= top < g_max and top != 4:  # a top grade of 4 is gdeval's maximum, named above
+        out.append(Mistake("err_gmax_list", graded.err(grades, g_max=top).exact,
+                           f"You took the highest grade in the list ({top}) as g_max; R_i divides by 2^g_max with "
+                           f"g_max = {g_max}, the top of the grading scale, whatever grades this list holds."))
+    if whole is not None and k is not None and len(whole) > k:
+        out.append(Mistake("k_ignored", graded.err(whole, g_max=g_max).exact,
+                           f"You added every rank of the list; ERR@{k} stops at rank {k}."))
     return out
 
 
@@ -403,11 +447,24 @@ def _mrr_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
         Mistake("shift", binary.mrr([[0] + q for q in queries]).exact,
                 "Your ranks are off by one: the first item is rank 1, so its reciprocal rank is 1."),
     ]
+    answered = [r for r in rrs if r != 0]
+    if answered and len(answered) < len(rrs):
+        missed = len(rrs) - len(answered)
+        out.append(Mistake("mrr_dropped_miss", sum(answered, Integer(0)) / len(answered),
+                           f"You left out the {'query' if missed == 1 else f'{missed} queries'} without a hit; a query "
+                           "with no relevant result still counts, with reciprocal rank 0: divide by all "
+                           f"{len(rrs)} queries."))
     if all(r != 0 for r in rrs):
         out.append(Mistake("mean_rank", len(rrs) / sum((1 / r for r in rrs), Integer(0)),
                            "You averaged the ranks and then took 1 / mean; MRR averages the reciprocal ranks "
                            "1/rank of each query."))
     return out
+
+
+def _slipped_ks(k: int, whole_list) -> list[int]:
+    """The cut-offs one off from ``k`` whose value can be known: k + 1 needs rank k + 1, which the
+    explanation's steps (cut at k) do not hold, so only the whole returned list can give it."""
+    return [kk for kk in (k - 1, k + 1) if kk >= 1 and (kk <= k or whole_list is not None)]
 
 
 def _precision_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
@@ -417,10 +474,9 @@ def _precision_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     if context.get("n_relevant"):
         out.append(Mistake("swapped", binary.recall_at_k(full, k, n_relevant=context["n_relevant"]).exact,
                            "That is the recall (hits / all relevant); precision divides the hits in the top k by k."))
-    for kk in (k - 1, k + 1):
-        if kk >= 1:
-            out.append(Mistake("k", binary.precision_at_k(full, kk).exact,
-                               f"You counted the top {kk}; P@{k} looks at exactly the top {k}."))
+    for kk in _slipped_ks(k, context.get("rels")):
+        out.append(Mistake("k", binary.precision_at_k(full, kk).exact,
+                           f"You counted the top {kk}; P@{k} looks at exactly the top {k}."))
     if len(rels) < k:
         out.append(Mistake("short_list", Rational(sum(rels), len(rels)),
                            f"You divided by the {len(rels)} items returned; P@{k} always divides by k = {k} (the "
@@ -434,14 +490,14 @@ def _recall_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
     out = [Mistake("swapped", binary.precision_at_k(full, k).exact,
                    "That is the precision (hits / k); recall divides the hits by the number of relevant documents.")]
     found = sum(full)
-    if found and n_rel > found:
+    whole_known = context.get("rels") is not None or len(rels) < k  # else the steps stop at rank k
+    if whole_known and found and n_rel > found:
         out.append(Mistake("retrieved_only", binary.recall_at_k(full, k).exact,
                            f"You divided by the {found} relevant items in the list; recall divides by all {n_rel} "
                            "relevant documents of the collection, found or not."))
-    for kk in (k - 1, k + 1):
-        if kk >= 1:
-            out.append(Mistake("k", binary.recall_at_k(full, kk, n_relevant=n_rel).exact,
-                               f"You counted the top {kk}; R@{k} looks at exactly the top {k}."))
+    for kk in _slipped_ks(k, context.get("rels")):
+        out.append(Mistake("k", binary.recall_at_k(full, kk, n_relevant=n_rel).exact,
+                           f"You counted the top {kk}; R@{k} looks at exactly the top {k}."))
     return out
 
 

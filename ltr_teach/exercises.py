@@ -471,19 +471,22 @@ _EXERCISES = [
     _e("err-gdeval", "err", "err", {"grades": [2, 4, 1, 0], "g_max": 4}, _err_task,
        ["gdeval fixes the maximum grade at 4: R_i = (2^g − 1)/16."], randomize=_err_data),
     # -- RR, MRR, AP, MAP, interpolation ----------------------------------------------------------------
-    _e("rr-eye-cream", "mrr_map", "reciprocal_rank", {"rels": [0, 1, 0]}, _rr_task, ["The first hit is at rank 2."],
+    _e("rr-eye-cream", "mrr_map", "reciprocal_rank", {"rels": [0, 1, 0]}, _rr_task,
+       ["Find the first relevant result; RR is one over its rank."],
        intro="Document 000: the query 眼霜 returns 小棕瓶精华, 小棕瓶眼霜, 面霜; the wanted 小棕瓶眼霜 is second.",
        source="doc 000", randomize=_rr),
     _e("mrr-doc000", "mrr_map", "mrr",
        {"list_of_rels": {"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}, "_kind": "mrr"}, _mrr_task,
-       ["Reciprocal ranks 1/2, 1, 1/3; take their mean."], intro="Document 000.", source="doc 000",
+       ["For each query find the first relevant result and take one over its rank; MRR is the mean over "
+        "the queries."], intro="Document 000.", source="doc 000",
        randomize=_queries),
     _e("mrr-with-miss", "mrr_map", "mrr", {"list_of_rels": [[0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0]],
                                            "_kind": "mrr"},
        _mrr_task, ["A query without a relevant item has reciprocal rank 0 and still counts in the mean."],
        randomize=_queries),
     _e("ap-lipstick", "mrr_map", "average_precision", {"rels": [1, 1, 0, 0, 1, 0, 0]}, _ap_task,
-       ["Hits at ranks 1, 2, 5: precisions 1/1, 2/2, 3/5."], intro="Document 000, MAC口红.", source="doc 000",
+       ["At each rank that holds a relevant item write the precision so far (hits / rank); add them and "
+        "divide by the number of relevant documents."], intro="Document 000, MAC口红.", source="doc 000",
        randomize=_rels),
     _e("ap-shenxianshui", "mrr_map", "average_precision", {"rels": [0, 1, 1, 0, 0, 1, 1]}, _ap_task,
        ["Hits at ranks 2, 3, 6, 7."], intro="Document 000, 神仙水.", source="doc 000", randomize=_rels),
@@ -508,10 +511,12 @@ _EXERCISES = [
     _e("interp-ap", "mrr_map", "interpolated_precision", {"rels": [1, 0, 0, 1, 1, 0, 1]}, _interp_task,
        ["Interpolated precision at rank i: the best precision at rank i or below."], randomize=_rels),
     _e("eleven-point-ap", "mrr_map", "eleven_point_ap", {"rels": [1, 0, 1, 0, 0, 1]}, _eleven_task,
-       ["Recall levels 0 to 1/3 get precision 1; up to 2/3, 2/3; up to 1, 1/2."], randomize=_rels),
+       ["Write the recall and precision at every rank; at each recall level take the best precision at "
+        "that recall or beyond, then average the eleven values."], randomize=_rels),
     # -- precision, recall, F -----------------------------------------------------------------------------
     _e("p-at-2-doc001", "precision_recall", "precision_at_k", {"rels": [1, 0], "k": 2, "total_relevant": 3},
-       _p_task, ["One hit in two slots."], intro="Document 001: l(1) = 1, l(2) = 0.", source="doc 001",
+       _p_task, ["Count the relevant items among the top k and divide by k, not by the number of relevant "
+                 "documents."], intro="Document 001: l(1) = 1, l(2) = 0.", source="doc 001",
        randomize=_precision_longer),
     _e("p-at-5", "precision_recall", "precision_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "total_relevant": 6},
        _p_task, ["Count the hits among the first five."], randomize=_rels),

@@ -371,3 +371,93 @@ def test_an_explanation_with_a_pool_names_the_ideal_from_the_list():
     dcg = 31 + 7 / log2(3) + 3 / 2 + 1 / log2(5) + 3 / log2(6)
     slip_idcg = 31 + 7 / log2(3) + 3 / 2 + 3 / log2(5) + 1 / log2(6)
     assert lt.check(ex, _fmt(dcg / slip_idcg, 4)).mistakes == ("ideal_from_list",)
+
+
+def test_a_bare_explanation_offers_no_k_plus_one_slip_it_cannot_see():
+    # [0, 1, 1, 0, 1, 0]: P@4 = 2/4. The real P@5 is 3/5 (ranks 2, 3, 5 relevant); "2/5" is the two
+    # hits of the top 4 over 5, which only the cut list would suggest, so it names no "top 5" slip
+    ex = lt.precision_at_k([0, 1, 1, 0, 1, 0], 4)
+    assert "top 5" not in (lt.check(ex, "2/5").diagnosis or "")
+    assert "k" not in lt.check(ex, "2/5").mistakes
+    # with the whole list known, the real P@5 = 3/5 is named
+    assert "top 5" in lt.checker.judge(ex, "3/5", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
+    # R@4 of the same list (3 relevant): 2/3; the cut list would give R@5 = 2/3 too, the real R@5 is 1
+    ex = lt.recall_at_k([0, 1, 1, 0, 1, 0], 4, n_relevant=3)
+    assert "top 5" in lt.checker.judge(ex, "1", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
+    # the top 3 is inside the explanation: P@3 = 2/3 is named without any context
+    assert "top 3" in lt.check(lt.precision_at_k([0, 1, 1, 0, 1, 0], 4), "2/3").diagnosis
+
+
+def test_the_linear_gain_sentence_works_on_the_rankings_highest_grade():
+    from sklearn.metrics import ndcg_score
+
+    mine = lt.exercises.variant("ndcg-lipstick", 7)
+    grades = list(mine.data["grades"])
+    assert max(grades) == 2                     # seed 7 holds no grade-3 item
+    # sklearn's NDCG uses the grade itself as the gain and log2(i + 1) discounts: the linear-gain slip
+    linear = ndcg_score([grades], [list(range(len(grades), 0, -1))], k=mine.data["k"])
+    feedback = lt.check(mine, _fmt(linear))
+    assert feedback.mistakes == ("gain",)
+    assert "a grade-2 item is worth 3, not 2" in feedback.diagnosis    # 2^2 - 1 = 3
+    assert "grade-3" not in feedback.diagnosis
+
+
+MISSING_SLIPS = [
+    # mrr-with-miss: RR 1/3 and 1/2; the third query has no hit and still counts with RR 0
+    ("mrr-with-miss", str((F(1, 3) + F(1, 2)) / 2), "mrr_dropped_miss"),
+    # err-k3: grades 1, 3, 0, 2, 3 (g_max 3): R = 1/8, 7/8, 0, 3/8, 7/8, every rank added, not only 1 to 3
+    ("err-k3", str(F(1, 8) + F(7, 8) * F(7, 8) / 2 + 0
+                   + F(7, 8) * F(1, 8) * 1 * F(3, 8) / 4 + F(7, 8) * F(1, 8) * 1 * F(5, 8) * F(7, 8) / 5), "k_ignored"),
+    # ndcg-at-3: grades 1, 0, 3, 2, 0, 1; DCG@3 = 1 + 0 + 7/2; the ideal from the top 3 only sorts 1, 0, 3
+    ("ndcg-at-3", _fmt(4.5 / (7 + 1 / log2(3) + 0 / 2)), "ideal_from_top_k"),
+    # ndcg-at-3 with k ignored: the whole list over its whole ideal 3, 2, 1, 1, 0, 0
+    ("ndcg-at-3", _fmt((1 + 0 + 7 / 2 + 3 / log2(5) + 0 + 1 / log2(7))
+                       / (7 + 3 / log2(3) + 1 / 2 + 1 / log2(5))), "k_ignored"),
+    # document 004: DCG terms 31 + 4.4 + 1.5 + 0.4 + 1.2 = 38.5, IDCG 31 + 9.5 + 3.5 + 1.3 + 1.2 = 46.5,
+    # 38.5 / 46.5 = 0.82795... written 0.827 (cut, not rounded)
+    ("ndcg-movies-pool", "0.827", "rounded_terms"),
+]
+
+
+@pytest.mark.parametrize("exercise_id, answer, key", MISSING_SLIPS, ids=[f"{e}-{k}" for e, _, k in MISSING_SLIPS])
+def test_missing_slips_are_named(exercise_id, answer, key):
+    feedback = lt.check(exercise_id, answer)
+    assert not feedback.correct
+    assert key in feedback.mistakes, (feedback.mistakes, feedback.diagnosis)
+
+
+def test_the_rounded_terms_slip_matches_document_004_by_hand():
+    dcg = sum(round(t, 1) for t in (31, 7 / log2(3), 3 / 2, 1 / log2(5), 3 / log2(6)))
+    idcg = sum(round(t, 1) for t in (31, 15 / log2(3), 7 / 2, 3 / log2(5), 3 / log2(6)))
+    assert (round(dcg, 6), round(idcg, 6)) == (38.5, 46.5)
+    assert f"{dcg / idcg:.4f}" == "0.8280"      # rounded at three decimals it would be 0.828, not 0.827
+    assert "cut the quotient" in lt.check("ndcg-movies-pool", "0.827").diagnosis
+
+
+def test_mrr_dropping_the_query_without_a_hit_is_named():
+    assert "still counts, with reciprocal rank 0" in lt.check("mrr-with-miss", "5/12").diagnosis
+
+
+def test_err_with_the_lists_highest_grade_as_g_max():
+    # grades 1, 2, 0, 1 on a 0..3 scale, g_max taken as 2: R = 1/4, 3/4, 0, 1/4
+    slip = F(1, 4) + F(3, 4) * F(3, 4) / 2 + 0 + F(3, 4) * F(1, 4) * 1 * F(1, 4) / 4      # = 139/256
+    feedback = lt.check(lt.err([1, 2, 0, 1], g_max=3), str(slip))
+    assert feedback.mistakes == ("err_gmax_list",)
+    assert "g_max = 3" in feedback.diagnosis
+
+
+def test_dcg_at_k_with_the_cut_off_ignored():
+    # DCG@3 of the lipstick ranking; the slip adds all seven ranks: gains 7, 3, 7, 0, 1, 3, 3
+    ex = lt.dcg(LIPSTICK, k=3)
+    feedback = lt.checker.judge(ex, _fmt(_lipstick_dcg(lambda i: log2(i + 1))), context={"grades": LIPSTICK, "k": 3})
+    assert feedback.mistakes == ("k_ignored",)
+
+
+def test_recall_over_the_relevant_in_the_list_needs_the_whole_list():
+    # R@2 of 1, 0, 1, 1, 0 with 4 relevant in the collection: 1/4. The list holds 3 relevant items,
+    # so the slip is 1/3; the steps (cut at rank 2) hold one, and "1" (1 / 1) is no such slip
+    ex = lt.recall_at_k([1, 0, 1, 1, 0], 2, n_relevant=4)
+    assert "retrieved_only" not in lt.check(ex, "1").mistakes
+    feedback = lt.checker.judge(ex, "1/3", context={"rels": [1, 0, 1, 1, 0]})
+    assert feedback.mistakes == ("retrieved_only",)
+    assert "the 3 relevant items in the list" in feedback.diagnosis

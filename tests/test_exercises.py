@@ -1,5 +1,6 @@
 """The exercise registry: every exercise's answer in every accepted form, variants, sheets."""
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -164,3 +165,22 @@ def test_a_prompt_states_every_fact_the_call_uses(seed):
     for exercise in lt.exercises.all():
         if "n_relevant" in exercise.kwargs() and exercise.metric != "mean_average_precision":
             assert f"{exercise.kwargs()['n_relevant']} relevant document" in exercise.prompt, exercise.id
+
+
+# what each base exercise's old hint gave away, worked out by hand from its list
+GIVEAWAYS = {
+    "p-at-2-doc001": ["one hit", "two slots"],                 # 1, 0: one hit in the top 2
+    "rr-eye-cream": ["rank 2"],                                # 0, 1, 0: first hit at rank 2
+    "mrr-doc000": ["1/2", "1/3"],                              # first hits at ranks 2, 1, 3
+    "ap-lipstick": ["2/2", "3/5", "1, 2, 5"],                  # hits at ranks 1, 2, 5
+    "eleven-point-ap": ["2/3", "1/2", "1/3"],                  # 1, 0, 1, 0, 0, 1: precisions 1, 2/3, 1/2
+}
+
+
+@pytest.mark.parametrize("exercise_id", sorted(GIVEAWAYS))
+def test_base_hints_guide_without_stating_the_numbers(exercise_id):
+    text = " ".join(lt.exercises.get(exercise_id).hints).lower()
+    assert text
+    for giveaway in GIVEAWAYS[exercise_id]:
+        assert giveaway not in text, (giveaway, text)
+    assert not re.search(r"\d+\s*/\s*\d+", text), text       # no fraction at all
