@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from sklearn.metrics import ndcg_score
 
 import ltr_teach as lt
-from ltr_teach.plots import render_png
+from ltr_teach.interactive.plots import render_png
 from ltr_teach.widgets import RankingEditor
 
 NAMES = ["小棕瓶眼霜", "MAC口红", "神仙水", "兰蔻粉水", "芦荟霜", "面膜", "眼霜", "精华", "面霜", "口红"]

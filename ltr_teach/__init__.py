@@ -1,6 +1,11 @@
 """ltr_teach: learn how rankings are evaluated, one exact step at a time.
 
-Every metric returns an :class:`~ltr_teach.explanation.Explanation`: the exact value (SymPy), its
+The package is layered; a layer imports only the layers before it in this list (see ARCHITECTURE.md):
+``core`` (explanation, exact numbers, validation), ``metrics`` (graded, binary, ROC, ordering,
+conventions, the registry), ``runs`` (TREC files, bulk evaluation), ``teaching`` (the documents'
+examples and errata, exercises, the checker), ``interactive`` (widgets, plots) and ``cli``.
+
+Every metric returns an :class:`~ltr_teach.core.explanation.Explanation`: the exact value (SymPy), its
 float, and the table of steps that produced it.
 
 >>> import ltr_teach as lt
@@ -11,8 +16,9 @@ float, and the table of steps that produced it.
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from . import examples, exercises
-from .binary import (
+from .core.exact import ln, log2
+from .core.explanation import Explanation
+from .metrics.binary import (
     average_precision,
     eleven_point_ap,
     f_beta,
@@ -23,13 +29,16 @@ from .binary import (
     recall_at_k,
     reciprocal_rank,
 )
-from .checker import Feedback, check
-from .conventions import CONVENTIONS, compare_conventions
-from .evaluate import evaluate
-from .explanation import Explanation
-from .graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
-from .registry import METRICS
-from .roc import auc, roc_curve
+from .metrics.compare import compare_conventions
+from .metrics.conventions import CONVENTIONS
+from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
+from .metrics.ordering import TIE_RULES
+from .metrics.registry import METRICS
+from .metrics.roc import auc, roc_curve
+from .runs.evaluate import evaluate
+from .runs.trec import read_qrels, read_run, write_qrels, write_run
+from .teaching import examples, exercises
+from .teaching.checker import Feedback, check
 
 try:
     __version__ = _version("ltr_teach")
@@ -37,11 +46,11 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
 __all__ = [
-    "Explanation", "METRICS", "GAINS", "DISCOUNTS", "ZERO_RULES",
+    "Explanation", "METRICS", "GAINS", "DISCOUNTS", "ZERO_RULES", "TIE_RULES", "log2", "ln",
     "cg", "dcg", "idcg", "ndcg", "err",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
-    "CONVENTIONS", "compare_conventions", "evaluate",
+    "CONVENTIONS", "compare_conventions", "evaluate", "read_qrels", "read_run", "write_qrels", "write_run",
     "check", "Feedback", "examples", "exercises",
 ]

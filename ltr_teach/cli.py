@@ -13,9 +13,9 @@ import re
 import sys
 from fractions import Fraction
 
-from .conventions import CONVENTIONS, resolve
-from .ordering import TIE_RULES
-from .registry import ALIASES, METRICS, lookup
+from .metrics.conventions import CONVENTIONS, resolve
+from .metrics.ordering import TIE_RULES
+from .metrics.registry import ALIASES, METRICS, lookup
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?\d+/\d+$")
 
@@ -184,7 +184,7 @@ def format_conventions() -> str:
 
 
 def _add_listings(sub) -> None:
-    from .examples import format_errata, format_examples
+    from .teaching.examples import format_errata, format_examples
 
     _add_listing(sub, "conventions", "list the tools' conventions (--convention) and the tie rules (--ties)",
                  format_conventions)
@@ -193,7 +193,7 @@ def _add_listings(sub) -> None:
 
 
 def _check(args) -> int:
-    from .checker import check
+    from .teaching.checker import check
 
     feedback = check(args.exercise, " ".join(args.answer), reveal=args.reveal, seed=args.seed)
     print(feedback)
@@ -234,7 +234,7 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def _exercises(args) -> int:
-    from . import exercises
+    from .teaching import exercises
 
     if args.action == "list":
         chosen = [e for e in exercises.all() if args.family in (None, e.family)]
@@ -313,16 +313,16 @@ def _add_exercises(sub) -> None:
 
 
 def _families():
-    from .exercises import FAMILIES
+    from .teaching.exercises import FAMILIES
 
     return FAMILIES
 
 
 def _add_eval(sub) -> None:
-    from .evaluate import METRIC_NAMES
+    from .runs.evaluate import METRIC_NAMES
 
     def run(args) -> int:
-        from .evaluate import evaluate
+        from .runs.evaluate import evaluate
 
         result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
                           missing=args.missing, progress=None)

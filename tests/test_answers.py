@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from sympy import Rational
 
 import ltr_teach as lt
-from ltr_teach._numbers import ln, log2
-from ltr_teach.answers import MAX_LENGTH, UnreadableAnswer, normalise, parse_answer
+from ltr_teach.core.exact import ln, log2
+from ltr_teach.teaching.answers import MAX_LENGTH, UnreadableAnswer, normalise, parse_answer
 
 
 @pytest.mark.parametrize("text, value", [

@@ -12,6 +12,7 @@ import sympy
 from answer_forms import one_unit_off, percent, rounded
 
 import ltr_teach as lt
+from ltr_teach.teaching.checker import judge
 
 LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
 
@@ -380,10 +381,10 @@ def test_a_bare_explanation_offers_no_k_plus_one_slip_it_cannot_see():
     assert "top 5" not in (lt.check(ex, "2/5").diagnosis or "")
     assert "k" not in lt.check(ex, "2/5").mistakes
     # with the whole list known, the real P@5 = 3/5 is named
-    assert "top 5" in lt.checker.judge(ex, "3/5", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
+    assert "top 5" in judge(ex, "3/5", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
     # R@4 of the same list (3 relevant): 2/3; the cut list would give R@5 = 2/3 too, the real R@5 is 1
     ex = lt.recall_at_k([0, 1, 1, 0, 1, 0], 4, n_relevant=3)
-    assert "top 5" in lt.checker.judge(ex, "1", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
+    assert "top 5" in judge(ex, "1", context={"rels": [0, 1, 1, 0, 1, 0]}).diagnosis
     # the top 3 is inside the explanation: P@3 = 2/3 is named without any context
     assert "top 3" in lt.check(lt.precision_at_k([0, 1, 1, 0, 1, 0], 4), "2/3").diagnosis
 
@@ -449,7 +450,7 @@ def test_err_with_the_lists_highest_grade_as_g_max():
 def test_dcg_at_k_with_the_cut_off_ignored():
     # DCG@3 of the lipstick ranking; the slip adds all seven ranks: gains 7, 3, 7, 0, 1, 3, 3
     ex = lt.dcg(LIPSTICK, k=3)
-    feedback = lt.checker.judge(ex, _fmt(_lipstick_dcg(lambda i: log2(i + 1))), context={"grades": LIPSTICK, "k": 3})
+    feedback = judge(ex, _fmt(_lipstick_dcg(lambda i: log2(i + 1))), context={"grades": LIPSTICK, "k": 3})
     assert feedback.mistakes == ("k_ignored",)
 
 
@@ -458,6 +459,6 @@ def test_recall_over_the_relevant_in_the_list_needs_the_whole_list():
     # so the slip is 1/3; the steps (cut at rank 2) hold one, and "1" (1 / 1) is no such slip
     ex = lt.recall_at_k([1, 0, 1, 1, 0], 2, n_relevant=4)
     assert "retrieved_only" not in lt.check(ex, "1").mistakes
-    feedback = lt.checker.judge(ex, "1/3", context={"rels": [1, 0, 1, 1, 0]})
+    feedback = judge(ex, "1/3", context={"rels": [1, 0, 1, 1, 0]})
     assert feedback.mistakes == ("retrieved_only",)
     assert "the 3 relevant items in the list" in feedback.diagnosis

@@ -11,7 +11,7 @@ import pytest
 
 import ltr_teach as lt
 from ltr_teach.cli import main
-from ltr_teach.registry import ALIASES, METRICS, lookup
+from ltr_teach.metrics.registry import ALIASES, METRICS, lookup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -132,7 +132,7 @@ class TestRankingByScores:
         assert out.splitlines()[-1] == "DCG = 11/2 = 5.5"
 
     def test_choices_are_the_registries(self, capsys):
-        from ltr_teach.ordering import TIE_RULES
+        from ltr_teach.metrics.ordering import TIE_RULES
 
         _, _, err = run(capsys, *"explain ndcg 1 0 --convention nope".split())
         assert all(repr(name) in err for name in lt.CONVENTIONS)
@@ -142,7 +142,7 @@ class TestRankingByScores:
 
 class TestConventions:
     def test_lists_every_preset_and_tie_rule(self, capsys):
-        from ltr_teach.ordering import TIE_RULES
+        from ltr_teach.metrics.ordering import TIE_RULES
 
         code, out, err = run(capsys, "conventions")
         assert (code, err) == (0, "")

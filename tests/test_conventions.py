@@ -8,9 +8,9 @@ import sympy
 from sympy import Rational
 
 import ltr_teach as lt
-from ltr_teach._numbers import ln, log2
-from ltr_teach.conventions import IDEAL_SOURCES, Convention
-from ltr_teach.ordering import TIE_RULES
+from ltr_teach.core.exact import ln, log2
+from ltr_teach.metrics.conventions import IDEAL_SOURCES, Convention
+from ltr_teach.metrics.ordering import TIE_RULES
 
 TOOL_PACKAGES = {"trec_eval": "pytrec-eval-terrier", "ir_measures": "ir-measures", "ranx": "ranx",
                  "ranx_burges": "ranx", "gdeval": "ir-measures", "sklearn": "scikit-learn",

@@ -6,8 +6,8 @@ import pytest
 
 import ltr_teach as lt
 from ltr_teach.cli import main
-from ltr_teach.conventions import CONVENTIONS
-from ltr_teach.trec import read_qrels, read_run, write_qrels, write_run
+from ltr_teach.metrics.conventions import CONVENTIONS
+from ltr_teach.runs.trec import read_qrels, read_run, write_qrels, write_run
 
 from parity_data import random_collection, split
 

@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 import ltr_teach as lt
-from ltr_teach.explanation import Explanation
+from ltr_teach.core.explanation import Explanation
 
 MAC = [1, 1, 0, 0, 1, 0, 0]
 SHENXIANSHUI = [0, 1, 1, 0, 0, 1, 1]

@@ -5,8 +5,8 @@ import sympy
 from sympy import Rational
 
 import ltr_teach as lt
-from ltr_teach._numbers import log2
-from ltr_teach.ordering import TIE_RULES, rank_by_scores
+from ltr_teach.core.exact import log2
+from ltr_teach.metrics.ordering import TIE_RULES, rank_by_scores
 
 # The conventions.md example: d3 1.0, d1 0.8, d2 0.8 (tied), d4 0.5, d9 0.4 (unjudged).
 GRADES = [0, 3, 2, 1, 0]

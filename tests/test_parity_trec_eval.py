@@ -106,7 +106,7 @@ def test_conventions_md_example_with_trec_eval():
 
 def test_cli_on_trec_files_agrees_with_trec_eval(tmp_path, capsys):
     from ltr_teach.cli import main
-    from ltr_teach.trec import write_qrels, write_run
+    from ltr_teach.runs.trec import write_qrels, write_run
 
     qrels, run = random_collection(seed=37, n_queries=200)
     write_qrels(qrels, tmp_path / "qrels.txt")

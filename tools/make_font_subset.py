@@ -31,7 +31,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection
 
-OUT_DIR = Path(__file__).resolve().parent.parent / "ltr_teach" / "fonts"
+OUT_DIR = Path(__file__).resolve().parent.parent / "ltr_teach" / "interactive" / "fonts"
 FONT_NAME = "NotoSansCJKsc-Regular-subset.otf"
 FACE = "Noto Sans CJK SC"
 

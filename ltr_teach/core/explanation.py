@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy
 
-from ._numbers import fmt_cell, fmt_decimal, fmt_exact, terminates, to_float
+from .exact import fmt_cell, fmt_decimal, fmt_exact, terminates, to_float
 
 
 def display_width(text: str) -> int:

@@ -27,10 +27,10 @@ from fractions import Fraction
 
 import sympy
 
-from . import binary, graded, roc
-from ._numbers import fmt_decimal, fmt_exact, terminates, to_float
-from ._validate import as_queries
-from .explanation import Column, Explanation
+from ..core.exact import fmt_decimal, fmt_exact, terminates, to_float
+from ..core.explanation import Column, Explanation
+from ..core.validate import as_queries
+from ..metrics import binary, graded, roc
 
 __all__ = [
     "Call", "WorkedExample", "Erratum", "WORKED_EXAMPLES", "ERRATA", "DOCUMENTS",
@@ -522,7 +522,7 @@ def _index():
     table = {}
     for record in WORKED_EXAMPLES + ERRATA:
         if record.id in table:
-            raise RuntimeError(f"duplicate id {record.id!r} in ltr_teach.examples")
+            raise RuntimeError(f"duplicate id {record.id!r} in ltr_teach.teaching.examples")
         table[record.id] = record
     return table
 

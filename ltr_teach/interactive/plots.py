@@ -5,7 +5,7 @@ CJK SC, SIL Open Font Licence) with matplotlib and adds it to the sans-serif fal
 labels such as 小棕瓶眼霜 render on a machine with no CJK system font: Latin text keeps
 matplotlib's default DejaVu Sans and each Chinese character falls back to the bundled font.
 
-Every plot is a plain function of an :class:`~ltr_teach.explanation.Explanation`:
+Every plot is a plain function of an :class:`~ltr_teach.core.explanation.Explanation`:
 :func:`plot_explanation` picks the right picture for the metric (per-rank contributions and the
 cumulative DCG against the ideal, precision at each hit, cascade stop probabilities, the ROC
 curve ...). :func:`render_png` draws the same picture into a PNG with the Agg backend; the
@@ -25,8 +25,8 @@ from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ._numbers import to_float
-from .explanation import Explanation
+from ..core.exact import to_float
+from ..core.explanation import Explanation
 
 FONT_DIR = Path(__file__).parent / "fonts"
 

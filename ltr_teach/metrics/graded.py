@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import sympy
 from sympy import Integer
 
-from ._numbers import fmt_decimal, ln, log2, to_float
-from ._validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
+from ..core.exact import fmt_decimal, ln, log2, to_float
+from ..core.explanation import Column, Explanation
+from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .conventions import resolve, unset
-from .explanation import Column, Explanation
 from .ordering import annotate, ranked_from_scores
 
 
@@ -191,7 +191,7 @@ def dcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), *, scores=No
     docids : sequence of str, optional
         Document ids, shown in the steps and used by ``ties="docid_desc"``.
     ties : {"stable", "docid_desc", "average", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"`` (input order).
+        How tied scores are ordered (``lt.TIE_RULES``); default ``"stable"`` (input order).
     convention : str, optional
         A preset of ``lt.CONVENTIONS`` supplying gain, discount and ties; explicit keywords win.
 

@@ -27,9 +27,9 @@ from operator import itemgetter
 
 import numpy as np
 
-from ._numbers import fmt_decimal
-from ._validate import as_choice
-from .conventions import CONVENTIONS, get_convention
+from ..core.exact import fmt_decimal
+from ..core.validate import as_choice
+from ..metrics.conventions import CONVENTIONS, get_convention
 from .trec import read_qrels, read_run
 
 #: Metric names ``evaluate`` accepts: ``name`` or ``name@k``; the value says whether @k is required.

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence, Sized
 
 import sympy
 
-from ._numbers import to_exact
+from .exact import to_exact
 
 
 def _short(values, limit: int = 12) -> str:

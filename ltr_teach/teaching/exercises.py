@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 
+from ..core.explanation import Explanation
+from ..metrics.registry import METRICS
 from . import examples
-from .checker import GENERIC_HINTS, expected_text
-from .explanation import Explanation
-from .registry import METRICS
+from .hints import GENERIC_HINTS, expected_text
 
 #: The exercise families, one notebook each.
 FAMILIES = {

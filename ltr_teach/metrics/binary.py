@@ -13,10 +13,10 @@ from collections.abc import Mapping
 import sympy
 from sympy import Integer, Rational
 
-from ._numbers import fmt_decimal, to_exact, to_float
-from ._validate import as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
+from ..core.exact import fmt_decimal, to_exact, to_float
+from ..core.explanation import Column, Explanation
+from ..core.validate import as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
 from .conventions import get_convention, resolve
-from .explanation import Column, Explanation
 from .ordering import annotate, ranked_from_scores
 
 
@@ -72,7 +72,7 @@ def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, t
     docids : sequence of str, optional
         Document ids, shown in the steps and used by ``ties="docid_desc"``.
     ties : {"stable", "docid_desc", "pessimistic", "optimistic"}, optional
-        How tied scores are ordered (``lt.ordering.TIE_RULES``); default ``"stable"``.
+        How tied scores are ordered (``lt.TIE_RULES``); default ``"stable"``.
     convention : str, optional
         A preset of ``lt.CONVENTIONS``: its relevance threshold and tie rule apply unless given.
 

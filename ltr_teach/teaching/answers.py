@@ -34,7 +34,7 @@ from fractions import Fraction
 import sympy
 from sympy import Integer, Rational
 
-from ._numbers import ln, log2
+from ..core.exact import ln, log2
 
 #: The longest answer read, in characters (before normalisation, so a megabyte is refused at once).
 MAX_LENGTH = 200
@@ -368,7 +368,7 @@ def parse_answer(text) -> ParsedAnswer:
     >>> parse_answer("9^9^9^9")
     Traceback (most recent call last):
     ...
-    ltr_teach.answers.UnreadableAnswer: the exponent 387420489 is too large (at most 256 is read)
+    ltr_teach.teaching.answers.UnreadableAnswer: the exponent 387420489 is too large (at most 256 is read)
     """
     if isinstance(text, (Fraction, sympy.Rational)):
         text = f"{text.numerator}/{text.denominator}" if isinstance(text, Fraction) else f"{text.p}/{text.q}"

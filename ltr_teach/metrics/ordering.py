@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import sympy
 
-from ._numbers import fmt_cell, to_exact
-from ._validate import as_choice, as_sequence
+from ..core.exact import fmt_cell, to_exact
+from ..core.explanation import Column, Explanation
+from ..core.validate import as_choice, as_sequence
 from .conventions import is_given
-from .explanation import Column, Explanation
 
 TIE_RULES = {
     "stable": "tied items keep their input order (LightGBM, XGBoost: a stable sort on the score)",
@@ -117,7 +117,7 @@ def rank_by_scores(grades, scores, docids=None, ties="stable") -> Ranked:
     d1 and d2 share score 0.8. trec_eval puts d2 first (docno descending), LightGBM keeps d1 first
     (input order):
 
-    >>> from ltr_teach.ordering import rank_by_scores
+    >>> from ltr_teach.metrics.ordering import rank_by_scores
     >>> r = rank_by_scores([0, 3, 2], [1.0, 0.8, 0.8], docids=["d3", "d1", "d2"], ties="docid_desc")
     >>> r.docids, [int(g) for g in r.grades], r.groups
     (('d3', 'd2', 'd1'), [0, 2, 3], ((1, 1), (2, 3), (2, 3)))

@@ -1,6 +1,6 @@
 """Check a student's answer against a metric and say what went wrong.
 
-:func:`check` reads the answer with :mod:`ltr_teach.answers` (never as code), compares it with the
+:func:`check` reads the answer with :mod:`ltr_teach.teaching.answers` (never as code), compares it with the
 exact value, and when it is wrong recomputes the same metric under the usual mistakes (linear gain
 for 2^rel - 1, the natural log, the other discount, DCG for NDCG, the ideal from the returned list,
 a sum for a mean, AP over the relevant retrieved, precision and recall swapped, the documents' F
@@ -31,11 +31,13 @@ import mpmath
 import sympy
 from sympy import Integer, Rational
 
-from . import binary, graded
-from ._numbers import fmt_cell, to_float
+from ..core.exact import to_float
+from ..core.explanation import Explanation
+from ..metrics import binary, graded
+from ..metrics.graded import DISCOUNTS, GAINS
+from . import exercises
 from .answers import EXAMPLES, ParsedAnswer, UnreadableAnswer, parse_answer
-from .explanation import Explanation
-from .graded import DISCOUNTS, GAINS
+from .hints import GENERIC_HINTS, expected_text
 
 _DIGITS = 50
 MIN_SIGNIFICANT = 3
@@ -65,7 +67,7 @@ def equal(a, b) -> bool:
     2/4 reduces to 1/2; log2(8) is 3, so log2(8)/3 is 1; 1/log2(3) = ln(2)/ln(3) by the change of base.
 
     >>> import sympy
-    >>> from ltr_teach._numbers import log2
+    >>> from ltr_teach.core.exact import log2
     >>> equal(sympy.Rational(2, 4), sympy.Rational(1, 2)), equal(log2(8) / 3, sympy.Integer(1))
     (True, True)
     >>> equal(1 / log2(3), sympy.log(2) / sympy.log(3))
@@ -86,7 +88,7 @@ def rounds_to(value, answer: ParsedAnswer) -> bool:
     value : SymPy number
         The exact value.
     answer : ParsedAnswer
-        A decimal as :func:`ltr_teach.answers.parse_answer` reads it.
+        A decimal as :func:`ltr_teach.teaching.answers.parse_answer` reads it.
 
     Returns
     -------
@@ -99,7 +101,7 @@ def rounds_to(value, answer: ParsedAnswer) -> bool:
     0.001), not 0.714.
 
     >>> import sympy
-    >>> from ltr_teach.answers import parse_answer
+    >>> from ltr_teach.teaching.answers import parse_answer
     >>> rounds_to(sympy.Rational(599, 840), parse_answer("0.713"))
     True
     >>> rounds_to(sympy.Rational(599, 840), parse_answer("0.714"))
@@ -127,7 +129,7 @@ def matches(answer: ParsedAnswer, value) -> bool:
     Parameters
     ----------
     answer : ParsedAnswer
-        What the student wrote, as :func:`ltr_teach.answers.parse_answer` reads it.
+        What the student wrote, as :func:`ltr_teach.teaching.answers.parse_answer` reads it.
     value : SymPy number
         The exact value (``sympy.nan`` matches nothing).
 
@@ -143,7 +145,7 @@ def matches(answer: ParsedAnswer, value) -> bool:
     only one significant digit, too coarse to tell 599/840 from its neighbours.
 
     >>> import sympy
-    >>> from ltr_teach.answers import parse_answer
+    >>> from ltr_teach.teaching.answers import parse_answer
     >>> value = sympy.Rational(599, 840)
     >>> [matches(parse_answer(text), value) for text in ("599/840", "0.713", "0.7")]
     [True, True, False]
@@ -661,28 +663,6 @@ def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
     return kept
 
 
-GENERIC_HINTS = {
-    "cg": "CG adds the grades of the top k; order does not matter.",
-    "dcg": "Write one row per rank: gain, discount, gain / discount; then add the last column.",
-    "idcg": "Sort the judged grades best first, then compute DCG of that order (only the top k).",
-    "ndcg": "Compute DCG of the ranking and DCG of the ideal order, then divide.",
-    "err": "Make a table: R_i = (2^g - 1)/2^g_max, P(reach i), P(stop at i) = P(reach i)·R_i, then add P(stop)/i.",
-    "reciprocal_rank": "Find the first relevant item; its rank r gives 1/r.",
-    "mrr": "Find each query's first relevant rank r, take 1/r, then the mean over queries.",
-    "precision_at_k": "Count the relevant items in the top k and divide by k.",
-    "recall_at_k": "Count the relevant items in the top k and divide by all relevant documents.",
-    "f_beta": "Compute P and R first, then (1 + β²)·P·R / (β²·P + R).",
-    "average_precision": "At each relevant rank i write hits/i; add them and divide by all relevant documents.",
-    "mean_average_precision": "Compute each query's AP (divided by all its relevant documents), then the mean.",
-    "interpolated_precision": "Interpolated precision at recall r is the best precision at any recall >= r.",
-    "eleven_point_ap": "Take the interpolated precision at recall 0, 0.1, ..., 1.0 and average the 11 values.",
-    "roc_curve": "For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the "
-                 "number of pairs.",
-    "auc": "For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the number "
-           "of pairs.",
-}
-
-
 # -- feedback -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Feedback:
@@ -744,30 +724,6 @@ class Feedback:
         body = "".join(f"<div style='margin:2px 0'>{r}</div>" for r in rows)
         return (f"<div class='ltr-teach-feedback' style='border-left:4px solid {colour};background:{background};"
                 f"color:{colour};padding:6px 10px;margin:4px 0'>{body}</div>")
-
-
-def expected_text(exact) -> str:
-    """The exact value with its decimal: ``599/840 ≈ 0.713095``.
-
-    Parameters
-    ----------
-    exact : SymPy number
-        The right value.
-
-    Returns
-    -------
-    str
-        The exact form and its six-decimal value, as the feedback's "expected" line shows it.
-
-    Examples
-    --------
-    599/840 = 0.71309523..., shown to six decimals:
-
-    >>> import sympy
-    >>> expected_text(sympy.Rational(599, 840))
-    '599/840 ≈ 0.713095'
-    """
-    return fmt_cell(exact, max_exact=60)
 
 
 def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = None,
@@ -906,8 +862,6 @@ def check(target, answer, reveal: bool = False, seed=None) -> Feedback:
         if seed is not None:
             raise ValueError("seed only applies to an exercise id; an explanation is already one computation")
         return judge(target, answer, reveal=reveal)
-    from . import exercises
-
     if isinstance(target, exercises.Exercise):
         exercise = target if seed is None else exercises.variant(target.id, seed)
     else:

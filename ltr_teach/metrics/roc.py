@@ -10,9 +10,9 @@ import bisect
 import sympy
 from sympy import Integer, Rational
 
-from ._numbers import to_exact
-from ._validate import as_rels, as_sequence
-from .explanation import Column, Explanation
+from ..core.exact import to_exact
+from ..core.explanation import Column, Explanation
+from ..core.validate import as_rels, as_sequence
 
 
 def _labels_scores(labels, scores):

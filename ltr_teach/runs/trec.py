@@ -2,7 +2,7 @@
 
 qrels: one judgment a line, ``qid iter docid grade`` (the ``iter`` column is ignored, as by
 trec_eval). run: one retrieved document a line, ``qid Q0 docid rank score tag``; trec_eval ignores
-the rank column and orders by score, and so does :func:`ltr_teach.evaluate`.
+the rank column and orders by score, and so does :func:`ltr_teach.runs.evaluate`.
 """
 
 from __future__ import annotations

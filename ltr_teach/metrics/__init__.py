@@ -1,0 +1,10 @@
+"""The metrics: each returns an :class:`~ltr_teach.core.explanation.Explanation`.
+
+- :mod:`.graded`: CG, DCG, IDCG, NDCG, ERR (graded relevance), with the gains, discounts and zero rules;
+- :mod:`.binary`: RR, MRR, P@k, R@k, F-beta, AP, MAP, interpolated precision, 11-point AP;
+- :mod:`.roc`: the ROC curve and AUC (ties count 1/2);
+- :mod:`.ordering`: from scores to a ranked list, and the tie rules of the tools;
+- :mod:`.conventions`: the tools' presets (a plain table the metrics read);
+- :mod:`.registry`: the one list of metric names that the CLI, the widgets and ``lt.evaluate`` read;
+- :mod:`.compare`: one ranking under every preset (sits above the metrics it calls).
+"""

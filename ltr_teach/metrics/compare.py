@@ -1,0 +1,121 @@
+"""Every tool's number for one ranking, side by side: :func:`compare_conventions`.
+
+It sits above the metric modules and the presets (it calls the metrics under each preset), so the
+presets module stays a plain table that the metrics themselves can read.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, fields
+
+from ..core.exact import fmt_cell, fmt_decimal, to_float
+from ..core.validate import as_choice
+from . import graded
+from .conventions import CONVENTIONS, get_convention
+
+
+@dataclass(frozen=True)
+class ConventionTable:
+    """What each tool reports for one input, and the settings behind each number.
+
+    ``rows`` holds one dict per convention: its name, its settings, the explanation it produces
+    (``explanation``), the exact value and which settings differ from the reference row.
+    """
+
+    metric: str
+    reference: str
+    rows: tuple
+
+    _SHOWN = ("gain", "discount", "ideal", "ties", "zero")
+
+    def value(self, name: str) -> float:
+        """The float a convention gives."""
+        return next(r["explanation"].value for r in self.rows if r["name"] == name)
+
+    def _cells(self):
+        header = ["convention", *self._SHOWN, "value", f"differs from {self.reference} by"]
+        body = []
+        for r in self.rows:
+            body.append([r["name"], *(str(r[k]) for k in self._SHOWN), fmt_cell(r["explanation"].exact, 28),
+                         r["differs"]])
+        return header, body
+
+    def __str__(self) -> str:
+        header, body = self._cells()
+        widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
+                 "  ".join("-" * w for w in widths)]
+        lines += ["  ".join(c.ljust(w) for c, w in zip(b, widths)).rstrip() for b in body]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<ConventionTable {self.metric}: " + ", ".join(
+            f"{r['name']}={fmt_decimal(to_float(r['explanation'].exact), 4)}" for r in self.rows) + ">"
+
+    def _repr_html_(self) -> str:
+        header, body = self._cells()
+        esc = html.escape
+        head = "".join(f"<th style='text-align:left;padding:2px 8px'>{esc(h)}</th>" for h in header)
+        rows = "".join("<tr>" + "".join(f"<td style='text-align:left;padding:2px 8px'>{esc(c)}</td>" for c in b)
+                       + "</tr>" for b in body)
+        return f"<table class='ltr-teach-conventions'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def compare_conventions(grades, scores=None, docids=None, ideal=None, k=None, metric="ndcg",
+                        conventions=None, reference="trec_eval") -> ConventionTable:
+    """Evaluate one ranking under every convention and say which setting moves each number.
+
+    Parameters
+    ----------
+    grades : sequence of numbers
+        Each retrieved item's grade (0 for unjudged), in ranked order or, with ``scores``, in any order.
+    scores, docids : sequence, optional
+        The model's scores and the document ids (trec_eval breaks ties by docid).
+    ideal : sequence of numbers, optional
+        Every judged grade of the query (the pool). Conventions whose ideal is ``"list"`` ignore it,
+        as those tools never see unretrieved documents.
+    k : int or None
+        The cut-off.
+    metric : {"ndcg", "dcg"}
+    conventions : sequence of str, optional
+        Which presets to compare (default: all, the documents' own last).
+    reference : str
+        The row the "differs by" column compares against.
+
+    Examples
+    --------
+    The example of ``conventions.md``: d5 (grade 2) was never retrieved, d1 and d2 tie at 0.8.
+
+    >>> import ltr_teach as lt
+    >>> t = lt.compare_conventions([0, 3, 2, 1, 0], scores=[1.0, 0.8, 0.8, 0.5, 0.4],
+    ...                            docids=["d3", "d1", "d2", "d4", "d9"], ideal=[3, 2, 0, 1, 2],
+    ...                            conventions=["trec_eval", "ranx", "sklearn", "lightgbm"])
+    >>> {r["name"]: round(r["explanation"].value, 4) for r in t.rows}
+    {'trec_eval': 0.5608, 'ranx': 0.5838, 'sklearn': 0.6842, 'lightgbm': 0.6758}
+    >>> [r["differs"] for r in t.rows][1]
+    'ties: stable'
+    """
+    funcs = {"ndcg": graded.ndcg, "dcg": graded.dcg}
+    metric = as_choice(metric, "metric", funcs)
+    names = list(CONVENTIONS) if conventions is None else [get_convention(c).name for c in conventions]
+    ref = get_convention(reference)
+    rows = []
+    for name in names:
+        conv = CONVENTIONS[name]
+        kwargs = {"k": k, "convention": name}
+        if scores is not None:
+            kwargs.update(scores=scores, docids=docids)
+        if metric == "ndcg" and conv.ideal == "pool" and ideal is not None:
+            kwargs["ideal"] = ideal
+        ex = funcs[metric](grades, **kwargs)
+        settings = {f.name: getattr(conv, f.name) for f in fields(conv)}
+        # Without scores the grades are already in ranked order, so the tie rule cannot matter.
+        shown = [key for key in ConventionTable._SHOWN if scores is not None or key != "ties"]
+        diffs = [f"{key}: {settings[key]}" for key in shown if settings[key] != getattr(ref, key)]
+        rows.append({**settings, "explanation": ex, "exact": ex.exact,
+                     "differs": ", ".join(diffs) if diffs else "–"})
+    return ConventionTable(metric=metric, reference=ref.name, rows=tuple(rows))
+
+
+__all__ = ["ConventionTable", "compare_conventions"]

@@ -1,0 +1,57 @@
+"""What the checker and the exercises both say: a first hint per metric and the expected-value line.
+
+Kept apart from the checker so that the exercises (which the checker reads to resolve an id) can
+use them without importing the checker.
+"""
+
+from __future__ import annotations
+
+from ..core.exact import fmt_cell
+
+GENERIC_HINTS = {
+    "cg": "CG adds the grades of the top k; order does not matter.",
+    "dcg": "Write one row per rank: gain, discount, gain / discount; then add the last column.",
+    "idcg": "Sort the judged grades best first, then compute DCG of that order (only the top k).",
+    "ndcg": "Compute DCG of the ranking and DCG of the ideal order, then divide.",
+    "err": "Make a table: R_i = (2^g - 1)/2^g_max, P(reach i), P(stop at i) = P(reach i)·R_i, then add P(stop)/i.",
+    "reciprocal_rank": "Find the first relevant item; its rank r gives 1/r.",
+    "mrr": "Find each query's first relevant rank r, take 1/r, then the mean over queries.",
+    "precision_at_k": "Count the relevant items in the top k and divide by k.",
+    "recall_at_k": "Count the relevant items in the top k and divide by all relevant documents.",
+    "f_beta": "Compute P and R first, then (1 + β²)·P·R / (β²·P + R).",
+    "average_precision": "At each relevant rank i write hits/i; add them and divide by all relevant documents.",
+    "mean_average_precision": "Compute each query's AP (divided by all its relevant documents), then the mean.",
+    "interpolated_precision": "Interpolated precision at recall r is the best precision at any recall >= r.",
+    "eleven_point_ap": "Take the interpolated precision at recall 0, 0.1, ..., 1.0 and average the 11 values.",
+    "roc_curve": "For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the "
+                 "number of pairs.",
+    "auc": "For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the number "
+           "of pairs.",
+}
+
+
+def expected_text(exact) -> str:
+    """The exact value with its decimal: ``599/840 ≈ 0.713095``.
+
+    Parameters
+    ----------
+    exact : SymPy number
+        The right value.
+
+    Returns
+    -------
+    str
+        The exact form and its six-decimal value, as the feedback's "expected" line shows it.
+
+    Examples
+    --------
+    599/840 = 0.71309523..., shown to six decimals:
+
+    >>> import sympy
+    >>> expected_text(sympy.Rational(599, 840))
+    '599/840 ≈ 0.713095'
+    """
+    return fmt_cell(exact, max_exact=60)
+
+
+__all__ = ["GENERIC_HINTS", "expected_text"]
