@@ -53,6 +53,8 @@ _DISCOUNTS = {
     "ln": lambda r: np.log(r + 1.0),
     "jarvelin": lambda r: np.where(r == 1, 1.0, np.log2(np.maximum(r, 1.0))),
 }
+#: Cells (queries x longest ranking) of one batch read from a run file: bounds the memory of the dense steps.
+_BATCH_ITEMS = 400_000
 MISSING_RULES = {"skip": "left out of the mean", "zero": "scored 0 and averaged"}
 
 
@@ -445,6 +447,10 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     per_metric = {m: [] for m in parsed}
     bar = _Progress(len(scored), progress)
     rows = None if run_columns is None else _rows_by_query(run_columns)
+    if rows is not None and rows:
+        # a batch's dense matrices are queries x longest list: keep them near _BATCH_ITEMS cells
+        longest = max(stop - first for first, stop, _ in rows.values())
+        chunk_size = max(1, min(chunk_size, _BATCH_ITEMS // max(longest, 1)))
     for start in range(0, len(scored), chunk_size):
         chunk = scored[start:start + chunk_size]
         ordered = None if run_columns is None else _order_columns(chunk, qrels, run_columns, rows, settings["ties"])
@@ -561,7 +567,6 @@ def _rows_by_query(columns) -> dict:
 def _order_columns(qids, qrels, columns, rows_of, ties):
     """What :func:`_order_chunk` returns, from a run read into columns (no per-document Python objects but
     the ids' bytes, looked up in the qrels)."""
-    empty: dict = {}
     pieces, sizes = [], []
     for qid in qids:
         first, stop, rows = rows_of.get(qid, (0, 0, None))
@@ -573,36 +578,41 @@ def _order_columns(qids, qrels, columns, rows_of, ties):
     scores = columns.values[lines]
     docs = columns.doc_bytes(lines)
     judged = [{d.encode(): g for d, g in qrels[qid].items()} for qid in qids]
+    n_judged = np.fromiter(map(len, judged), dtype=np.int64, count=len(qids))
+    pool_of = np.repeat(np.arange(len(qids)), n_judged)
+    pools = _numbers(lambda: chain.from_iterable(qrels[q].values() for q in qids), len(pool_of),
+                     lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade")
     bounds = np.concatenate([[0], np.cumsum(n_ranked)]).tolist()
     for i, qid in enumerate(qids):
         if len(set(docs[bounds[i]:bounds[i + 1]])) < sizes[i]:
             repeated = _first_repeat(docs[bounds[i]:bounds[i + 1]])
             raise ValueError(f"run: document {repeated!r} is retrieved twice for query {qid!r}")
-    grades = np.fromiter(chain.from_iterable(map(j.get, docs[bounds[i]:bounds[i + 1]], repeat(0))
-                                             for i, j in enumerate(judged)), dtype=np.float64, count=len(docs))
-    n_judged = np.fromiter(map(len, judged), dtype=np.int64, count=len(qids))
-    pool_of = np.repeat(np.arange(len(qids)), n_judged)
-    pools = _numbers(lambda: chain.from_iterable(qrels[q].values() for q in qids), len(pool_of),
-                     lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade")
-    np.maximum(grades, 0.0, out=grades)  # negative grades count as 0, as in trec_eval
+    # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below)
+    judgment = np.fromiter(chain.from_iterable(map(j.get, docs[bounds[i]:bounds[i + 1]], repeat(-math.inf))
+                                               for i, j in enumerate(judged)), dtype=np.float64, count=len(docs))
+    grades = np.maximum(judgment, 0.0)  # unjudged and negative grades count as 0, as in trec_eval
     np.maximum(pools, 0.0, out=pools)
-    in_order = (q_of[1:] != q_of[:-1]) | (scores[1:] < scores[:-1])
     if ties in ("pessimistic", "optimistic"):
         key = grades if ties == "pessimistic" else -grades
         order = np.lexsort((key, -scores, q_of))
-    elif in_order.all():  # the file lists each query by score descending, without ties: nothing to sort
-        order = np.arange(len(scores))
+    elif ((q_of[1:] != q_of[:-1]) | (scores[1:] <= scores[:-1])).all():
+        order = np.arange(len(scores))  # the file lists each query by score descending: already in order
     else:
         order = np.lexsort((-scores, q_of))  # stable: tied documents keep the file order
     q_sorted, s_sorted = q_of[order], scores[order]
     new_group = np.ones(len(order), dtype=bool)
     new_group[1:] = (q_sorted[1:] != q_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
     group = np.cumsum(new_group) - 1
-    if ties == "docid_desc":
-        tied = np.flatnonzero(np.bincount(group)[group] > 1)
+    if ties == "docid_desc" and len(group):
+        # Only a tie whose documents differ in judgment can change a value: reorder just those groups.
+        # Unjudged documents get their own mark (-inf), apart from documents judged 0.
+        judgment = judgment[order]
+        starts = np.flatnonzero(new_group)  # each group is a contiguous run of the order
+        mixed = np.minimum.reduceat(judgment, starts) != np.maximum.reduceat(judgment, starts)
+        tied = np.flatnonzero(mixed[group])
         if len(tied):
             # docids as big-endian 64-bit words compare as their bytes do (strcmp); ~ turns ascending into
-            # descending; the words are keys from the last (least significant) to the group (primary)
+            # descending; lexsort's last key (the group) is the primary one
             words = np.ascontiguousarray(columns.docs[lines[order[tied]]]).view(">u8").astype(np.uint64)
             keys = [~words[:, c] for c in range(words.shape[1] - 1, -1, -1)] + [group[tied]]
             order[tied] = order[tied][np.lexsort(keys)]

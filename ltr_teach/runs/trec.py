@@ -294,7 +294,7 @@ def read_columns(path, what: str, progress=None) -> Columns:
         runs_at = np.flatnonzero(change)
         qid_rows = _as_bytes(qid_matrix)
         codes = [qid_index.setdefault(q.decode(), len(qid_index)) for q in qid_rows[runs_at].tolist()]
-        q_parts.append(np.repeat(np.asarray(codes, dtype=np.int64), np.diff(runs_at, append=len(qid_rows))))
+        q_parts.append(np.repeat(np.asarray(codes, dtype=np.int32), np.diff(runs_at, append=len(qid_rows))))
         doc_parts.append(_gather(buf, starts[2], ends[2]))
         matrix = _gather(buf, starts[value_field], ends[value_field])
         value_parts.append(_numbers(matrix, ends[value_field] - starts[value_field], lines, name,
@@ -302,12 +302,16 @@ def read_columns(path, what: str, progress=None) -> Columns:
     width = max((d.shape[1] for d in doc_parts), default=8)
     docs = np.zeros((sum(len(d) for d in doc_parts), width), dtype=np.uint8)
     at = 0
-    for d in doc_parts:
+    for i, d in enumerate(doc_parts):
         docs[at:at + len(d), :d.shape[1]] = d
         at += len(d)
+        doc_parts[i] = None  # freed as it is copied: the parts and the whole never both stay in memory
     values = np.concatenate(value_parts) if value_parts else np.zeros(0, dtype=np.int64 if what == "qrels" else float)
-    return Columns(qids=list(qid_index), q_of=np.concatenate(q_parts) if q_parts else np.zeros(0, dtype=np.int64),
-                   docs=docs, values=values)
+    del value_parts
+    del doc_parts
+    q_of = np.concatenate(q_parts) if q_parts else np.zeros(0, dtype=np.int32)
+    del q_parts
+    return Columns(qids=list(qid_index), q_of=q_of, docs=docs, values=values)
 
 
 def _read_lines(path, what: str) -> dict:
