@@ -325,8 +325,9 @@ def _add_eval(sub) -> None:
         from .runs.evaluate import evaluate
 
         result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
-                          missing=args.missing, progress=None)
+                          missing=args.missing, progress=True if args.progress else None)
         print(result.table(per_query=args.per_query))
+        _warn_ignored(result)
         return 0
 
     p = sub.add_parser("eval", help="evaluate a TREC run file against a qrels file, like trec_eval",
@@ -341,7 +342,16 @@ def _add_eval(sub) -> None:
                    help="whose conventions to follow (default trec_eval; see `ltr-teach conventions`)")
     p.add_argument("--missing", choices=["skip", "zero"],
                    help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
+    p.add_argument("--progress", action="store_true",
+                   help="draw progress bars on stderr (default: only when stderr is a terminal and the file is long)")
     p.set_defaults(run=run)
+
+
+def _warn_ignored(result) -> None:
+    """Queries left out of the mean, said on stderr (the table on stdout stays trec_eval's)."""
+    for note in result.notes:
+        if not note.startswith("0 "):
+            print(f"ltr-teach: warning: {note}", file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -356,13 +366,27 @@ def main(argv=None) -> int:
     """Entry point of the ``ltr-teach`` console script; returns the exit code."""
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
+        return code
     except (UsageError, ValueError, TypeError) as exc:
         print(f"ltr-teach: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `ltr-teach errata | head` closed the pipe early: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 0
+    except OSError as exc:  # `ltr-teach examples > /dev/full`: standard output cannot be written
+        _drop_stdout()
+        print(f"ltr-teach: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so that Python's flush at exit does not fail a second time."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor (captured)
+        pass
 
 
 if __name__ == "__main__":

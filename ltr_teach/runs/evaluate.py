@@ -32,6 +32,7 @@ import numpy as np
 from ..core.exact import fmt_decimal
 from ..core.validate import as_choice
 from ..metrics.conventions import CONVENTIONS, get_convention
+from .trec import _read_lines as read_lines
 from .trec import read_columns, read_qrels, read_run
 
 #: Metric names ``evaluate`` accepts: ``name`` or ``name@k``; the value says whether @k is required.
@@ -419,9 +420,9 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     run_qids = run if run_columns is None else dict.fromkeys(run_columns.qids)
     settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
                 "threshold": conv.threshold}
-    top = max((g for judged in qrels.values() for g in judged.values()), default=1)
+    top = _top_grade(qrels)
     if settings["gain"] == "exp2" and top >= 1024 and any(name == "ndcg" for name, _ in parsed.values()):
-        raise ValueError(f"qrels: grade {top!r} is too large for exponential gain 2^grade - 1 (a double overflows "
+        raise ValueError(f"qrels: grade {top:g} is too large for exponential gain 2^grade - 1 (a double overflows "
                          f"at 2^1024); grades must be below 1024 under convention {conv.name!r}, or use a linear-gain "
                          "convention such as 'trec_eval'")
     if any(name == "err" for name, _ in parsed.values()):
@@ -431,29 +432,37 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
             raise ValueError(f"g_max = {g_max!r} is not allowed; it must be a whole number >= 1 (the top grade)")
         settings["g_max"] = int(g_max)
         if top > settings["g_max"]:
-            raise ValueError(f"err: a grade in the qrels ({top!r}) is above g_max = {settings['g_max']}")
+            raise ValueError(f"err: a grade in the qrels ({top:g}) is above g_max = {settings['g_max']}")
     if conv.ties == "average" and any(name not in ("ndcg",) for name, _ in parsed.values()):
         raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg only; "
                          "pick another convention for map, mrr, p, recall, err and auc")
     in_run = sorted(q for q in qrels if q in run_qids)
     if not in_run:
-        raise ValueError(f"nothing to evaluate: the run's {len(run_qids)} queries and the qrels' {len(qrels)} "
-                         "queries have no query id in common"
-                         + (f" (run: {_sample(run_qids)}; qrels: {_sample(qrels)})" if run_qids and qrels else ""))
+        if not qrels or not run_qids:
+            empty = "the qrels hold no judgment" if not qrels else "the run holds no retrieved document"
+            raise ValueError(f"nothing to evaluate: {empty} (an empty file?)")
+        raise ValueError(f"nothing to evaluate: no query id is both in the run ({len(run_qids)} queries: "
+                         f"{_sample(run_qids)}) and in the qrels ({len(qrels)} queries: {_sample(qrels)})")
     absent = sorted(q for q in qrels if q not in run_qids)
     unjudged = sorted(q for q in run_qids if q not in qrels)
     ignored = unjudged + (absent if missing == "skip" else [])
     scored = in_run + (absent if missing == "zero" else [])
     per_metric = {m: [] for m in parsed}
     bar = _Progress(len(scored), progress)
-    rows = None if run_columns is None else _rows_by_query(run_columns)
+    run_path, rows = run, None
+    if run_columns is not None:
+        rows = _rows_by_query(run_columns)
     if rows is not None and rows:
         # a batch's dense matrices are queries x longest list: keep them near _BATCH_ITEMS cells
         longest = max(stop - first for first, stop, _ in rows.values())
         chunk_size = max(1, min(chunk_size, _BATCH_ITEMS // max(longest, 1)))
     for start in range(0, len(scored), chunk_size):
         chunk = scored[start:start + chunk_size]
-        ordered = None if run_columns is None else _order_columns(chunk, qrels, run_columns, rows, settings["ties"])
+        try:
+            ordered = None if rows is None else _order_columns(chunk, qrels, run_columns, rows, settings["ties"])
+        except _RepeatedDocument:
+            read_lines(run_path, "run")  # raises the same error, naming the file and line
+            raise
         values = _chunk_metrics(chunk, qrels, run, parsed, conv, settings, ordered=ordered)
         for m in parsed:
             per_metric[m].append(values[m])
@@ -472,6 +481,19 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
                      f"({_sample(unjudged)})")
     return Evaluation(per_query=per_query, mean=mean, queries=tuple(sorted(scored)), ignored=tuple(ignored),
                       convention=conv.name, metrics=tuple(parsed), notes=tuple(notes))
+
+
+def _top_grade(qrels: dict) -> float:
+    """The highest grade (1 when there is none), every grade checked to be a finite number first."""
+    sizes = np.cumsum([len(judged) for judged in qrels.values()])
+    qids = list(qrels)
+
+    def where(i: int) -> str:
+        return f"qrels[{qids[int(np.searchsorted(sizes, i, side='right'))]!r}]"
+
+    grades = _numbers(lambda: chain.from_iterable(judged.values() for judged in qrels.values()),
+                      int(sizes[-1]) if len(sizes) else 0, where, "grade")
+    return float(grades.max()) if len(grades) else 1.0
 
 
 def _sample(ids, n: int = 3) -> str:
@@ -586,7 +608,7 @@ def _order_columns(qids, qrels, columns, rows_of, ties):
     for i, qid in enumerate(qids):
         if len(set(docs[bounds[i]:bounds[i + 1]])) < sizes[i]:
             repeated = _first_repeat(docs[bounds[i]:bounds[i + 1]])
-            raise ValueError(f"run: document {repeated!r} is retrieved twice for query {qid!r}")
+            raise _RepeatedDocument(f"run: document {repeated!r} is retrieved twice for query {qid!r}")
     # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below)
     judgment = np.fromiter(chain.from_iterable(map(j.get, docs[bounds[i]:bounds[i + 1]], repeat(-math.inf))
                                                for i, j in enumerate(judged)), dtype=np.float64, count=len(docs))
@@ -617,6 +639,10 @@ def _order_columns(qids, qrels, columns, rows_of, ties):
             keys = [~words[:, c] for c in range(words.shape[1] - 1, -1, -1)] + [group[tied]]
             order[tied] = order[tied][np.lexsort(keys)]
     return q_sorted, grades[order], group, pools, pool_of
+
+
+class _RepeatedDocument(ValueError):
+    """A document twice in one query of a run file; the line reader then names the line."""
 
 
 def _first_repeat(docs) -> str:
