@@ -181,7 +181,7 @@ class RunComparison:
         for pair in self.pairs.values():
             for t in TESTS:
                 r = pair.tests[t]
-                lines.append(f"{pair.run}, {t}: statistic {_f(r.statistic, 6)}, p = {r.p_text()} ({r.method})")
+                lines.append(f"{pair.run}, {t}: statistic {r.statistic:.6g}, p = {r.p_text()} ({r.method})")
         return lines
 
     def __str__(self) -> str:
