@@ -485,6 +485,15 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
 
 def _top_grade(qrels: dict) -> float:
     """The highest grade (1 when there is none), every grade checked to be a finite number first."""
+    try:
+        top = max((max(judged.values()) for judged in qrels.values() if judged), default=1)
+        return float(top) if math.isfinite(top) else _checked_top(qrels)
+    except (TypeError, ValueError, OverflowError):
+        return _checked_top(qrels)
+
+
+def _checked_top(qrels: dict) -> float:
+    """:func:`_top_grade` the slow way, naming the first grade that is not a finite number."""
     sizes = np.cumsum([len(judged) for judged in qrels.values()])
     qids = list(qrels)
 
@@ -517,12 +526,15 @@ def _text_ids(data, what: str, value_what: str) -> dict:
         if not isinstance(inner, dict):
             raise ValueError(f"{what}[{qid!r}] must be a dict {{docid: {value_what}}}; got {type(inner).__name__} "
                              f"{_short(inner)}")
-    value_types = set(map(type, chain.from_iterable(inner.values() for inner in data.values())))
-    if any(issubclass(t, (str, bytes)) for t in value_types):  # NumPy would read "1" as 1.0: refuse, never guess
-        qid, docid, value = next((q, d, v) for q, inner in data.items() for d, v in inner.items()
-                                 if isinstance(v, (str, bytes)))
-        raise ValueError(f"{what}[{qid!r}]: {value_what} {value!r} is not allowed; {value_what}s must be numbers, "
-                         f"not text (document {docid!r})")
+    try:  # sum() refuses text, None and containers in C, without a Python loop; NumPy would read "1" as 1.0
+        sum(chain.from_iterable(inner.values() for inner in data.values()))
+    except (TypeError, OverflowError):
+        for qid, inner in data.items():
+            for docid, value in inner.items():
+                if isinstance(value, (str, bytes)) or not isinstance(value, numbers.Real):
+                    raise ValueError(f"{what}[{qid!r}]: {value_what} {_short(value)} is not allowed; {value_what}s "
+                                     f"must be numbers (document {docid!r})") from None
+        # every value is a real number, one of them beyond a double: _numbers names it later
     key_types = set(map(type, data)) | set(map(type, chain.from_iterable(data.values())))
     if key_types <= {str}:
         return data
