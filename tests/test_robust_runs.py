@@ -345,3 +345,50 @@ def test_files_give_pytrec_eval_values_per_query(tmp_path, seed):
         for ours_name, their_name in metrics.items():
             assert from_files[q][ours_name] == pytest.approx(theirs[q][their_name], abs=1e-12), (q, ours_name)
             assert from_dicts[q][ours_name] == pytest.approx(theirs[q][their_name], abs=1e-12), (q, ours_name)
+
+
+def test_progress_bars_on_request(tmp_path, qrels_file):
+    run = write(tmp_path / "run", b"q1 Q0 d1 1 1 r\n")
+    code, out, err = cli("eval", qrels_file, run, "-m", "map", "--progress")
+    assert code == 0 and "map                   \tall\t1.0000" in out
+    assert "reading run [" in err and "evaluating [" in err
+    code, _, err = cli("eval", qrels_file, run, "-m", "map")  # stderr is a pipe here: no bar
+    assert err == ""
+
+
+# -- junk: a value or a ValueError, never another exception ----------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_junk_numbers = st.one_of(st.integers(-3, 5), st.floats(allow_nan=True, allow_infinity=True), st.just(10**400),
+                          st.booleans(), st.none(), st.text(max_size=3), st.lists(st.integers(), max_size=2))
+_ids = st.one_of(st.text(min_size=1, max_size=3), st.integers(0, 20))
+_queries = st.one_of(st.dictionaries(_ids, _junk_numbers, max_size=4), _junk_numbers)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(qrels=st.dictionaries(_ids, _queries, max_size=3), run=st.dictionaries(_ids, _queries, max_size=3),
+       metric=st.sampled_from(["ndcg@3", "map", "mrr", "err", "auc", "p@2"]),
+       convention=st.sampled_from(sorted(lt.CONVENTIONS)))
+def test_junk_dicts_give_a_value_or_a_value_error(qrels, run, metric, convention):
+    try:
+        result = lt.evaluate(qrels, run, metric, convention=convention)
+    except ValueError as exc:
+        assert str(exc)
+        return
+    assert set(result.mean) == {metric}
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=200))
+def test_junk_files_give_a_value_or_a_value_error(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("junk") / "run"
+    path.write_bytes(data)
+    try:
+        fast = read_run(path)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match=str(exc).split(":")[0]):  # the line reader fails alike
+            _read_lines(path, "run")
+        return
+    assert fast == _read_lines(path, "run")

@@ -351,10 +351,13 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     Parameters
     ----------
     qrels : dict or path
-        ``{qid: {docid: grade}}`` or a TREC qrels file (``qid iter docid grade``).
+        ``{qid: {docid: grade}}`` or a TREC qrels file (``qid iter docid grade``). Negative grades
+        (TREC Web track: -1 non-relevant, -2 spam) count as 0, as in trec_eval.
     run : dict or path
-        ``{qid: {docid: score}}`` or a TREC run file (``qid Q0 docid rank score tag``). Higher
-        scores rank first; the order of a dict (or the file) is the input order for ``"stable"`` ties.
+        ``{qid: {docid: score}}`` or a TREC run file (``qid Q0 docid rank score tag``; the file rules
+        are in :mod:`ltr_teach.runs.trec`). Higher scores rank first; the order of a dict (or the
+        file) is the input order for ``"stable"`` ties. Ids are compared as text (document ``1`` in
+        the qrels is ``"1"`` in the run) and the result's query ids are strings.
     metrics : str or sequence of str
         Names from :data:`METRIC_NAMES`, optionally with a cut-off: ``"ndcg@10"``, ``"map"``,
         ``"mrr"``, ``"p@5"``, ``"recall@100"``, ``"err@20"``, ``"auc"``.
@@ -367,9 +370,11 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     g_max : int, optional
         The top grade for ERR; default the convention's (gdeval: 4), else the highest grade in the qrels.
     progress : bool, optional
-        Draw a progress bar on stderr; default: only when stderr is a terminal and the run is long.
+        Draw progress bars on stderr (reading a run file, then evaluating); default: only when stderr
+        is a terminal and the run is long.
     chunk_size : int
-        Queries evaluated per NumPy batch.
+        Queries evaluated per NumPy batch (a run read from a file also keeps a batch near 400,000
+        documents, which bounds the memory).
 
     Returns
     -------

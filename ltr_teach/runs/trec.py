@@ -121,6 +121,17 @@ def _check_utf8(block: bytes, name: str, line: int) -> None:
                          "save the file as UTF-8") from None
 
 
+def _text_bytes(block: bytes, first_line: int, name: str, what: str) -> np.ndarray:
+    """The block as a byte array; ``ValueError`` at the first control character other than a blank."""
+    buf = np.frombuffer(block, dtype=np.uint8)
+    controls = buf[buf < 32]  # line ends and blanks, and any other control character
+    if ((controls < 9) | (controls > 13)).any():
+        bad = int(np.flatnonzero((buf < 9) | ((buf > 13) & (buf < 32)))[0])
+        at = first_line + block.count(b"\n", 0, bad)
+        raise ValueError(f"{name}:{at}: control character 0x{buf[bad]:02x}; a TREC {what} file is text")
+    return buf
+
+
 def _split(block: bytes, first_line: int, name: str, what: str, wanted=None):
     """The content lines of a block: their line numbers and the start and end of each of their fields.
 
@@ -128,12 +139,7 @@ def _split(block: bytes, first_line: int, name: str, what: str, wanted=None):
     of every content line (comments and blank lines dropped).
     """
     layout, least, most = _LAYOUTS[what]
-    buf = np.frombuffer(block, dtype=np.uint8)
-    controls = buf[buf < 32]  # line ends and blanks, and any other control character
-    if ((controls < 9) | (controls > 13)).any():
-        bad = int(np.flatnonzero((buf < 9) | ((buf > 13) & (buf < 32)))[0])
-        at = first_line + block.count(b"\n", 0, bad)
-        raise ValueError(f"{name}:{at}: control character 0x{buf[bad]:02x}; a TREC {what} file is text")
+    buf = _text_bytes(block, first_line, name, what)
     # every byte <= 32 left is a blank (space, tab, CR, LF, VT, FF). The edges of the blank runs are the
     # field boundaries, alternately a start and an end since the block ends with a newline
     edges = np.flatnonzero(np.diff((buf <= 32).view(np.int8), prepend=np.int8(1)))
@@ -321,6 +327,7 @@ def _read_lines(path, what: str) -> dict:
     name = _name(path)
     out: dict = {}
     for block, first_line in _blocks(path, what):
+        _text_bytes(block, first_line, name, what)
         for number, raw in enumerate(block.split(b"\n")[:-1], start=first_line):
             fields = raw.split()
             if not fields or fields[0].startswith(b"#"):
