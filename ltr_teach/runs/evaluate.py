@@ -425,8 +425,10 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     run_qids = run if run_columns is None else dict.fromkeys(run_columns.qids)
     settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
                 "threshold": conv.threshold}
-    top = _top_grade(qrels)
-    if settings["gain"] == "exp2" and top >= 1024 and any(name == "ndcg" for name, _ in parsed.values()):
+    exp2_ndcg = settings["gain"] == "exp2" and any(name == "ndcg" for name, _ in parsed.values())
+    # the top grade is needed for exponential gain (2^1024 overflows) and ERR's default g_max only
+    top = _top_grade(qrels) if exp2_ndcg or any(name == "err" for name, _ in parsed.values()) else None
+    if exp2_ndcg and top >= 1024:
         raise ValueError(f"qrels: grade {top:g} is too large for exponential gain 2^grade - 1 (a double overflows "
                          f"at 2^1024); grades must be below 1024 under convention {conv.name!r}, or use a linear-gain "
                          "convention such as 'trec_eval'")
@@ -491,7 +493,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
 def _top_grade(qrels: dict) -> float:
     """The highest grade (1 when there is none), every grade checked to be a finite number first."""
     try:
-        top = max((max(judged.values()) for judged in qrels.values() if judged), default=1)
+        top = max(map(max, filter(None, map(dict.values, qrels.values()))), default=1)
         return float(top) if math.isfinite(top) else _checked_top(qrels)
     except (TypeError, ValueError, OverflowError):
         return _checked_top(qrels)
