@@ -15,7 +15,6 @@ import sys
 import pytest
 
 import ltr_teach as lt
-from ltr_teach.cli import main
 from ltr_teach.runs.trec import MAX_LINE_BYTES, _read_lines, read_columns, read_qrels, read_run
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -32,7 +31,7 @@ def cli(*args, stdin=None, timeout=60):
     """Run the real console entry in a child process: (exit code, stdout, stderr)."""
     env = {**os.environ, "PYTHONPATH": os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.run([sys.executable, "-m", "ltr_teach.cli", *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout, env=env, stdin=stdin)
+                          text=True, timeout=timeout, env=env, stdin=stdin, check=False)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -76,8 +75,6 @@ def test_g_max_must_be_a_whole_number(g_max):
 
 @pytest.mark.parametrize("convention", ["lightgbm", "ranx_burges"])
 def test_a_grade_beyond_exp2_gain_is_a_clear_error(convention):
-    if convention not in lt.CONVENTIONS:
-        pytest.skip(f"no {convention} preset on this branch")
     with pytest.raises(ValueError, match="grade 1024 is too large for exponential gain"):
         lt.evaluate({"q": {"a": 1024}}, RUN, "ndcg@10", convention=convention)
 
@@ -268,7 +265,7 @@ def test_a_directory_is_named(tmp_path, qrels_file):
 def test_a_full_disk_on_stdout_is_one_line():
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "ltr_teach.cli", "examples"], stdout=full, stderr=subprocess.PIPE,
-                              text=True, timeout=60, env={**os.environ, "PYTHONPATH": os.getcwd()})
+                              text=True, timeout=60, env={**os.environ, "PYTHONPATH": os.getcwd()}, check=False)
     assert proc.returncode == 2
     assert proc.stderr == "ltr-teach: error: cannot write the output: No space left on device\n"
 
@@ -312,7 +309,7 @@ def test_the_vectorised_reader_equals_the_line_reader(tmp_path, seed):
 
 
 def test_the_reader_splits_long_files_at_line_ends(tmp_path, monkeypatch):
-    import ltr_teach.runs.trec as trec
+    from ltr_teach.runs import trec
 
     monkeypatch.setattr(trec, "_BLOCK_BYTES", 97)  # blocks end mid-line: the carry must join them
     data, truth = _messy_run(random.Random(7), 20, 15)
@@ -325,7 +322,7 @@ def test_the_reader_splits_long_files_at_line_ends(tmp_path, monkeypatch):
 @pytest.mark.parametrize("seed", range(3))
 def test_files_give_pytrec_eval_values_per_query(tmp_path, seed):
     rng = random.Random(seed)
-    data, run = _messy_run(rng, 60, 50)
+    _, run = _messy_run(rng, 60, 50)
     qrels = {q: {d: rng.choice([-1, 0, 0, 1, 2, 3]) for d in rng.sample(sorted(docs), 12)} | {f"unret{q}": 2}
              for q, docs in run.items()}
     for d in rng.sample(sorted(run), 5):  # ties: every document of a few queries shares one score
@@ -358,8 +355,8 @@ def test_progress_bars_on_request(tmp_path, qrels_file):
 
 # -- junk: a value or a ValueError, never another exception ----------------------------------------------
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 _junk_numbers = st.one_of(st.integers(-3, 5), st.floats(allow_nan=True, allow_infinity=True), st.just(10**400),
                           st.booleans(), st.none(), st.text(max_size=3), st.lists(st.integers(), max_size=2))

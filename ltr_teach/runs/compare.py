@@ -188,8 +188,9 @@ class RunComparison:
         rows = self.rows()
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         n = len(next(iter(self.pairs.values())).queries)
-        lines = [f"{self.metric} over {n} queries, convention {self.convention}, {self.alternative} tests "
-                 f"(H1: {ALTERNATIVES[self.alternative]})", ""]
+        title = (f"{self.metric} over {n} queries, convention {self.convention}, {self.alternative} tests "
+                 f"(H1: {ALTERNATIVES[self.alternative]})")
+        lines = [title, ""]
         lines.append("  ".join(h.ljust(w) for h, w in zip(rows[0], widths)).rstrip())
         lines.append("  ".join("-" * w for w in widths))
         lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows[1:]]
@@ -340,7 +341,7 @@ def wilcoxon(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
     if not (has_ties or has_zeros) and len(d) <= WILCOXON_EXACT_UP_TO:
         counts = _signed_rank_counts(count)
         total = 2 ** count
-        w = int(round(r_plus))
+        w = round(r_plus)
         less, greater = Fraction(int(counts[:w + 1].sum()), total), Fraction(int(counts[w:].sum()), total)
         exact = {"less": less, "greater": greater}.get(alternative, min(Fraction(1), 2 * min(less, greater)))
         return SignificanceTest("wilcoxon", statistic, float(exact), exact, float(exact),

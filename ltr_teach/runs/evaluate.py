@@ -33,7 +33,7 @@ from ..core.exact import fmt_decimal
 from ..core.validate import as_choice
 from ..metrics.conventions import CONVENTIONS, get_convention
 from .trec import _read_lines as read_lines
-from .trec import read_columns, read_qrels, read_run
+from .trec import read_columns, read_qrels
 
 #: Metric names ``evaluate`` accepts: ``name`` or ``name@k``; the value says whether @k is required.
 METRIC_NAMES = {
