@@ -4,7 +4,8 @@ import re
 from fractions import Fraction
 
 import pytest
-from answer_forms import one_unit_off, percent, rounded
+import sympy
+from answer_forms import one_unit_off, percent, rounded, truncated
 
 import ltr_teach as lt
 
@@ -50,6 +51,10 @@ def test_each_exercise_rejects_near_misses(exercise):
     exact = exercise.answer
     for significant, direction in ((3, 1), (6, -1)):
         miss = one_unit_off(exact, significant, direction)
+        if miss == truncated(exact, significant):  # rounding up, one unit down is the value cut: right, with a note
+            feedback = lt.check(exercise.id, miss)
+            assert feedback.correct and "cut rather than rounded" in feedback.message, miss
+            miss = one_unit_off(sympy.Rational(miss), significant, -1)
         assert not lt.check(exercise.id, miss).correct, miss
 
 
