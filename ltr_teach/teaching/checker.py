@@ -150,8 +150,13 @@ def nearest_double(value) -> float:
     return float(Fraction(str(sympy.N(value, 40))))
 
 
+#: How many units in the last place a float answer may be from the double nearest the exact value.
+FLOAT_ULPS = 4
+
+
 def is_the_double(answer: ParsedAnswer, value) -> bool:
-    """Whether a lone decimal is the double nearest ``value`` (``float(answer)``, or its repr typed out).
+    """Whether a lone decimal is ``value`` as a double: the nearest double (``float(answer)``, or its
+    repr typed out), or within :data:`FLOAT_ULPS` units in its last place of it.
 
     A float has no more digits to give: ``0.8666666666666667`` is 13/15 as exactly as a double can
     hold it, although 13/15 rounds to ...6667 at 16 decimals only by luck of the last digit.
@@ -166,9 +171,11 @@ def is_the_double(answer: ParsedAnswer, value) -> bool:
     if not answer.is_rounded or answer.significant < 15:
         return False
     try:
-        return float(Fraction(int(answer.value.p), int(answer.value.q))) == nearest_double(value)
+        typed, nearest = float(Fraction(int(answer.value.p), int(answer.value.q))), nearest_double(value)
     except (OverflowError, ValueError, TypeError):
         return False
+    # a float computation (the library's float path, NumPy) lands within a few units in the last place
+    return abs(typed - nearest) <= FLOAT_ULPS * math.ulp(nearest)
 
 
 def truncates_to(value, answer: ParsedAnswer) -> bool:
