@@ -451,6 +451,9 @@ ERRATA = (
         "R_i and the expanded sum are right, but the sum evaluates to 45295/49152 ≈ 0.921529. 0.913391 is "
         "what the reach product gives with R_i in place of 1 − R_i from rank 2 on: 7/8 + 3/128 + 7/512 + "
         "21/16384 = 14965/16384 ≈ 0.913391.", _ERR_LIP),
+    _er("000", "grade-set-braces", "typo", "1.4 ERR: R(g) = (2^g − 1)/2^{g_max}, g\\in{0,1,....g_max} (formula)",
+        "g ∈ 0, 1, ..., g_max (the braces of the set are lost)", "g ∈ {0, 1, ..., g_max}",
+        "In LaTeX bare braces only group, so the set braces vanish from the rendered formula; write \\{ \\}."),
     _er("000", "precision-recall-names", "terminology", "1.5 AUC: 查全率 precision = TP/(TP+FP), 召回率(查准率) recall = TP/(TP+FN) (formulas)",
         "precision called 查全率, recall called 查准率",
         "precision = 精确率/查准率 = TP/(TP+FP); recall = 召回率/查全率 = TP/(TP+FN)",
@@ -518,6 +521,9 @@ ERRATA = (
         "Spelling, repeated in “Normalized Discount Cummulative Gain” and “Discounted Cummulative Gain”."),
     _er("001", "scene-typo", "typo", "“最真实的尝尽”", "尝尽", "场景 (scenario)", "Typo from the input method."),
     _er("001", "pros-cons-typo", "typo", "“选择判定算法/交互方案的优略”", "优略", "优劣 (merits)", "Typo: 略 for 劣."),
+    _er("001", "missing-word", "typo", "DCG: “即相同的相关性rel,排在对整次检索结果的正向影响,相较于放在后边更大”",
+        "排在对整次检索结果的正向影响", "排在前面对整次检索结果的正向影响",
+        "A word is missing: the sentence compares an item placed near the top (前面) with one placed below (后边)."),
     _er("001", "set-typo", "typo", "具体操作方式: “或是这是0~5分别表示严重不相关到非常相关”", "这是", "设置 (set)",
         "Typo from the input method: 这是 (this is) for 设置 (set)."),
     _er("001", "doubled-character", "typo", "具体操作方式: “使用DCG的计算公式计计算出返回结果的DCG值”", "计计算", "计算",
