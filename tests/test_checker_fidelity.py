@@ -8,9 +8,9 @@ from fractions import Fraction as F
 
 import pytest
 import sympy
+from answer_forms import truncated
 
 import ltr_teach as lt
-from answer_forms import truncated
 from ltr_teach.cli import main
 from ltr_teach.teaching import checker
 

@@ -73,7 +73,7 @@ def test_at_least_fourteen_new_mistakes_in_documents_000_001_003():
 def test_document_000_counts_five_metrics_not_four():
     text = TEXTS["000"]
     assert "常用排序质量评分有4种" in text
-    listed = re.findall(r"^- (MRR|MAP|ERR|NDCG|AUC)\(", text, flags=re.M)
+    listed = re.findall(r"^- (MRR|MAP|ERR|NDCG|AUC)\(", text, flags=re.MULTILINE)
     assert listed == ["MRR", "MAP", "ERR", "NDCG", "AUC"]          # five bullets
     assert "5 metrics" in examples.by_id("000-metric-count").correct
 

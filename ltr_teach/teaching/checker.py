@@ -1,32 +1,38 @@
 """Check a student's answer against a metric and say what went wrong.
 
 :func:`check` reads the answer with :mod:`ltr_teach.teaching.answers` (never as code), compares it with the
-exact value, and when it is wrong recomputes the same metric under the usual mistakes (linear gain
-for 2^rel - 1, the natural log, the other discount, DCG for NDCG, the ideal from the returned list,
-a sum for a mean, AP over the relevant retrieved, precision and recall swapped, the documents' F
-formulas, ties counted 0 or 1, ERR with the DCG discount, an off-by-one rank ...). Every mistaken
-value comes from the library itself, called with the mistaken setting; the one that matches the
-answer is named in a sentence.
+exact value, and when it is wrong recomputes the same metric under the usual mistakes, declared once
+in the catalogue :data:`SLIPS`: each :class:`Slip` has a key, the metrics it applies to, its message,
+and how to recompute it (keyword overrides of the same call, such as ``gain="linear"`` or
+``discount="ln"``, or a recomputation: a sum for a mean, each term rounded, the documents' F formulas,
+ERR with R_i where the cascade has 1 - R_i ...). The slip whose value matches the answer is named in
+a sentence.
 
 How answers are compared
 ------------------------
 * A lone decimal (``0.944``, ``94.4%``) is right when the exact value rounds to it at the
   precision written (half a unit in its last place, either way); it needs at least three
   significant digits unless it is exactly the value (``0.5`` for 1/2).
+* A decimal with 15 or more significant digits is right when it is the double nearest the exact
+  value, within :data:`FLOAT_ULPS` units in the last place (``float(answer)`` and its repr).
+* A decimal cut instead of rounded (``0.8666`` for 13/15) is right, with a note on rounding; it is
+  never diagnosed as a slip.
 * Anything else (``599/840``, ``7 + 3/log2(3)``) must be exactly the value. Rational values are
   compared as Rationals. Values with logarithms are compared at 50 significant digits: deciding
   symbolically that two log expressions are equal needs ``simplify``, which can be slow and is
   not guaranteed to decide; two different expressions built from the small numbers an answer can
   hold do not agree to 45 digits, so the numeric test is exact in practice and always fast.
+* Every comparison starts with a float test, and slips are recomputed only up to
+  :data:`MAX_DIAGNOSED_ITEMS` items and :data:`MAX_DIAGNOSED_GRADE`: the answer comes within 2 s.
 """
 
 from __future__ import annotations
 
 import html
-from decimal import ROUND_HALF_UP, Decimal
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 import mpmath

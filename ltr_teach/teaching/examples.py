@@ -2,9 +2,10 @@
 
 Every worked example of the documents (``../shared/seeds/000_...txt`` to ``004_...txt``) is a
 :class:`WorkedExample`: where it is, what the document prints, and the library :class:`Call` that
-recomputes it exactly. Every place where a document is wrong (arithmetic, a formula, a term, code
-that does not do what it claims) is an :class:`Erratum`. Nothing here is typed twice: exact values
-and the ``matches`` flag are computed by the library.
+recomputes it exactly. Every place where a document is wrong (arithmetic, a formula, a claim, code
+that does not do what it claims), chose a convention without saying so, misnames a term or has a
+typo is an :class:`Erratum` of that ``kind`` (:data:`KINDS`); only the errors say the document is
+wrong. Nothing here is typed twice: exact values and the ``matches`` flag are computed by the library.
 
 In an erratum's ``where``, text inside “ ” or backquotes is quoted verbatim from the document;
 formulas, which the documents typeset in LaTeX, are paraphrased and marked ``(formula)``.
@@ -451,7 +452,7 @@ ERRATA = (
         "R_i and the expanded sum are right, but the sum evaluates to 45295/49152 ≈ 0.921529. 0.913391 is "
         "what the reach product gives with R_i in place of 1 − R_i from rank 2 on: 7/8 + 3/128 + 7/512 + "
         "21/16384 = 14965/16384 ≈ 0.913391.", _ERR_LIP),
-    _er("000", "grade-set-braces", "typo", "1.4 ERR: R(g) = (2^g − 1)/2^{g_max}, g\\in{0,1,....g_max} (formula)",
+    _er("000", "grade-set-braces", "typo", "1.4 ERR: R(g) = (2^g − 1)/2^{g_max}, g\\in{0,1,....g_{max}} (formula)",
         "g ∈ 0, 1, ..., g_max (the braces of the set are lost)", "g ∈ {0, 1, ..., g_max}",
         "In LaTeX bare braces only group, so the set braces vanish from the rendered formula; write \\{ \\}."),
     _er("000", "precision-recall-names", "terminology", "1.5 AUC: 查全率 precision = TP/(TP+FP), 召回率(查准率) recall = TP/(TP+FN) (formulas)",
