@@ -240,7 +240,8 @@ class _Parser:
                 pos = self.tok.pos
                 divisor = self.factor()
                 if is_zero(divisor):
-                    raise UnreadableAnswer(f"it divides by zero (position {pos + 1})")
+                    hidden = "" if divisor.is_Rational else ": that expression equals 0, so the value is undefined"
+                    raise UnreadableAnswer(f"it divides by zero (position {pos + 1}{hidden})")
                 value = value / divisor
             else:
                 return value
