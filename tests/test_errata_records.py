@@ -64,6 +64,7 @@ def test_at_least_fourteen_new_mistakes_in_documents_000_001_003():
     new = {"000-metric-count", "000-only-ndcg-err-top", "000-shortcoming-typo", "000-suppose-typo", "000-top-typo",
            "000-z-index-typo", "000-f1-name-typo", "000-imbalance-precision-recall", "001-cumulative-spelling",
            "001-scene-typo", "001-pros-cons-typo", "001-set-typo", "001-doubled-character", "001-particle-typo",
+           "001-doubled-shi", "001-relevance-grading-typo", "001-missing-word", "000-grade-set-braces",
            "001-dcg-jarvelin", "003-precision-term", "003-err-name", "003-cascade-name", "003-intersection-of-sizes",
            "003-doubled-formulas", "003-converted-words"}
     ids = {e.id for e in examples.ERRATA}
