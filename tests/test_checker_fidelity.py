@@ -157,3 +157,14 @@ def test_every_slip_is_a_declared_entry():
     assert {"gain", "discount", "shift", "rounded_terms", "err_reach_r", "ideal_unsorted", "percent"} <= keys
     for slip in checker.SLIPS:
         assert slip.metrics and slip.message and (slip.overrides is not None) != (slip.recompute is not None)
+
+
+def test_lists_up_to_the_cap_are_still_diagnosed():
+    # 30 grades: DCG with the grade itself as gain, 3 at rank 1 and 1 at every other rank r: 3 + Σ 1/log2(r + 1)
+    grades = [3] + [1] * (checker.MAX_DIAGNOSED_ITEMS - 1)
+    linear = 3 + sum(1 / math.log2(r + 1) for r in range(2, len(grades) + 1))
+    feedback = lt.check(lt.dcg(grades), f"{linear:.6f}")
+    assert "gain" in feedback.mistakes
+    longer = grades + [1]
+    linear_longer = linear + 1 / math.log2(len(longer) + 1)
+    assert lt.check(lt.dcg(longer), f"{linear_longer:.6f}").diagnosis is None

@@ -32,14 +32,14 @@ import html
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 import mpmath
 import sympy
 from sympy import Integer, Rational
 
-from ..core.exact import to_float
+from ..core.exact import ln, log2, to_float
 from ..core.explanation import Explanation
 from ..metrics import binary, graded
 from ..metrics.graded import DISCOUNTS, GAINS
@@ -52,8 +52,36 @@ MIN_SIGNIFICANT = 3
 
 
 def _high(x) -> mpmath.mpf:
+    """``x`` to 60 significant digits (the caller holds ``mpmath.workdps(60)`` or sets it here).
+
+    Sums, products, whole powers, rationals and the exact logarithms are evaluated node by node in
+    mpmath at 80 digits, so 60 correct digits survive the cancellation in a sum of a few hundred
+    terms; SymPy's adaptive ``N`` takes seconds on the long sums of logs a 200-item NDCG holds.
+    """
+    with mpmath.workdps(_DIGITS + 30):
+        try:
+            value = _tree_mpf(x)
+        except (TypeError, ValueError, ZeroDivisionError):
+            value = mpmath.mpf(sympy.N(x, _DIGITS + 10))
     with mpmath.workdps(_DIGITS + 10):
-        return mpmath.mpf(sympy.N(x, _DIGITS + 10))
+        return +value
+
+
+def _tree_mpf(e) -> mpmath.mpf:
+    if isinstance(e, Rational):
+        return mpmath.mpf(int(e.p)) / int(e.q)
+    if isinstance(e, sympy.Add):
+        return mpmath.fsum(_tree_mpf(a) for a in e.args)
+    if isinstance(e, sympy.Mul):
+        return mpmath.fprod(_tree_mpf(a) for a in e.args)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+        return _tree_mpf(e.base) ** int(e.exp)
+    if isinstance(e, (log2, ln, sympy.log)) and len(e.args) == 1 and e.args[0].is_Rational:
+        arg = _tree_mpf(e.args[0])
+        return mpmath.log(arg, 2) if isinstance(e, log2) else mpmath.log(arg)
+    if e is sympy.E:
+        return mpmath.e
+    return mpmath.mpf(sympy.N(e, _DIGITS + 30))
 
 
 def equal(a, b) -> bool:
@@ -155,7 +183,7 @@ def nearest_double(value) -> float:
     """
     if value.is_Rational:
         return float(Fraction(int(value.p), int(value.q)))
-    return float(Fraction(str(sympy.N(value, 40))))
+    return float(Fraction(mpmath.nstr(_high(value), 45, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)))
 
 
 #: How many units in the last place a float answer may be from the double nearest the exact value.
@@ -512,13 +540,15 @@ def _ndcg_of(grades, ideal, gain, discount, k=None):
 
 #: Above these sizes the checker judges the answer but recomputes no slip: the exact recomputations
 #: grow faster than linearly with the list, and 2^grade with the grade (the answer stays within 2 s).
-MAX_DIAGNOSED_ITEMS = 40
+MAX_DIAGNOSED_ITEMS = 30
 MAX_DIAGNOSED_GRADE = 64
 
 
 def _diagnosable(ex: Explanation, facts: dict) -> bool:
-    items = len(ex.steps) + sum(len(p.steps) for p in ex.parts.values()) + len(facts["context"].get("grades") or ()) \
-        + len(facts["context"].get("rels") or ())
+    context = facts["context"]
+    items = max([len(ex.steps), len(context.get("grades") or ()), len(context.get("rels") or ())]
+                + [len(p.steps) for p in ex.parts.values()])
+    items *= max(1, len(ex.parts)) if ex.metric in ("mrr", "mean_average_precision") else 1  # one list per query
     grades = [abs(g) for g in facts.get("grades_seen", ())]
     return items <= MAX_DIAGNOSED_ITEMS and max(grades, default=0) <= MAX_DIAGNOSED_GRADE
 
@@ -537,7 +567,7 @@ def _ndcg_rounded(facts):
         # document 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
         # already change the third decimal, else a cut quotient is a guess, not a diagnosis
         if rounded is not sympy.nan and _cut(rounded, 3) != _cut(ex.exact, 3) \
-                and round(Fraction(int(rounded.p), int(rounded.q)), 3) != round(Fraction(str(sympy.N(ex.exact, 30))), 3):
+                and round(Fraction(int(rounded.p), int(rounded.q)), 3) != round(Fraction(_rounded_text(ex.exact, 30)), 3):
             out.append((_cut(rounded, 3), {**extra, "cut": " You also cut the quotient after three decimals "
                                                           "instead of rounding it."}))
     return out
@@ -1048,7 +1078,10 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
 
 def _rounded_text(value, places: int) -> str:
     """``value`` rounded half-up at ``places`` decimals, from 40 significant digits."""
-    return str(Decimal(str(sympy.N(value, 40))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    digits = mpmath.nstr(_high(value), 45, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+    with localcontext() as ctx:
+        ctx.prec = 100
+        return str(Decimal(digits).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
 def _close(a, b, tolerance=None) -> bool:
