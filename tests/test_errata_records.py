@@ -148,3 +148,9 @@ def test_the_errata_listing_says_the_kind():
     assert "kind     convention: a convention the document chose" in text
     counts = {kind: sum(e.kind == kind for e in examples.ERRATA) for kind in examples.KINDS}
     assert f"{counts['error']} error, {counts['convention']} convention" in text
+
+
+def test_a_convention_shows_the_usual_choice_not_a_correction():
+    card = str(erratum_card("000-ndcg-log-base"))
+    assert "  usual  " in card and "  correct  " not in card
+    assert "  correct  " in str(erratum_card("000-map-value"))

@@ -848,7 +848,7 @@ def erratum_card(erratum) -> Card:
     from ..teaching import examples
 
     er = examples.by_id(erratum) if isinstance(erratum, str) else erratum
-    rows = [("where", er.where), ("document says", er.printed), ("correct", er.correct), ("why", er.explanation)]
+    rows = [("where", er.where), ("document says", er.printed), (er.correct_label, er.correct), ("why", er.explanation)]
     if er.call is not None:
         rows.append(("computed by", str(er.call)))
     rows.insert(0, ("kind", er.kind))

@@ -535,7 +535,8 @@ def _rerun(facts: dict, changes: dict):
 def _ndcg_of(grades, ideal, gain, discount, k=None):
     """NDCG as DCG / IDCG of two lists: the library's NDCG without its check that the ideal pool holds
     every grade of the ranking (a slip's ideal, such as the top k sorted, need not)."""
-    return _ratio(_dcg_value(list(grades), k, gain, discount), _dcg_value(sorted(ideal, reverse=True), k, gain, discount))
+    return _ratio(_dcg_value(list(grades), k, gain, discount),
+                  _dcg_value(sorted(ideal, reverse=True), k, gain, discount))
 
 
 #: Above these sizes the checker judges the answer but recomputes no slip: the exact recomputations
@@ -567,7 +568,7 @@ def _ndcg_rounded(facts):
         # document 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
         # already change the third decimal, else a cut quotient is a guess, not a diagnosis
         if rounded is not sympy.nan and _cut(rounded, 3) != _cut(ex.exact, 3) \
-                and round(Fraction(int(rounded.p), int(rounded.q)), 3) != round(Fraction(_rounded_text(ex.exact, 30)), 3):
+                and _rounded_text(rounded, 3) != _rounded_text(ex.exact, 3):
             out.append((_cut(rounded, 3), {**extra, "cut": " You also cut the quotient after three decimals "
                                                           "instead of rounding it."}))
     return out
@@ -661,7 +662,8 @@ SLIPS = (
          overrides=lambda f: [{"discount": f["other_discount"]}]),
     Slip("shift", _DCG_IDCG, _SHIFT_SENTENCE, when=lambda f: f["discount"] != "jarvelin",
          recompute=lambda f: [(_shifted_dcg(f["rows"], f["gain"], f["discount"]), {})]),
-    Slip("base", _DCG_IDCG, _PLAIN_BASE.replace("{name}", "the natural log ln(i + 1)").replace("{right}", "log2(i + 1)"),
+    Slip("base", _DCG_IDCG,
+         _PLAIN_BASE.replace("{name}", "the natural log ln(i + 1)").replace("{right}", "log2(i + 1)"),
          overrides={"discount": "ln"}, when=lambda f: f["discount"] == "log2"),
     Slip("base", _DCG_IDCG, _PLAIN_BASE.replace("{name}", "log10(i + 1)").replace("{right}", "log2(i + 1)"),
          recompute=lambda f: [(f["exact"] * _base_scale(10), {})], when=lambda f: f["discount"] == "log2"),
@@ -756,7 +758,8 @@ SLIPS = (
                                {})],
          when=lambda f: f["context"].get("n_relevant")),
     Slip("k", ("precision_at_k",), "You counted the top {kk}; P@{k} looks at exactly the top {k}.",
-         recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk}) for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
+         recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk})
+                              for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
     Slip("short_list", ("precision_at_k",), "You divided by the {n} items returned; P@{k} always divides by k = {k} "
                                             "(the empty ranks count as not relevant).",
          recompute=lambda f: [(Rational(sum(f["rels"]), len(f["rels"])), {"n": len(f["rels"])})],
@@ -770,7 +773,8 @@ SLIPS = (
          when=lambda f: (f["context"].get("rels") is not None or len(f["rels"]) < f["k"])  # else steps stop at k
          and sum(f["full"]) and f["n_rel"] > sum(f["full"])),
     Slip("k", ("recall_at_k",), "You counted the top {kk}; R@{k} looks at exactly the top {k}.",
-         recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk}) for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
+         recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk})
+                              for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
     Slip("f_doc000", ("f_beta",), "You used document 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a "
                                   "product: F = (1 + β²)·P·R / (β²·P + R).",
          recompute=lambda f: [(_ratio((1 + f["b2"]) * (f["p"] + f["r"]), f["b2"] * f["p"] + f["r"]), {})]),

@@ -274,6 +274,11 @@ class Erratum:
         return self.kind == "error"
 
     @property
+    def correct_label(self) -> str:
+        """How :attr:`correct` is labelled: ``"usual"`` for a convention (the document is not wrong)."""
+        return "usual" if self.kind == "convention" else "correct"
+
+    @property
     def verdict(self) -> str:
         """One line saying what kind of record this is: only a real error says the document is wrong."""
         return KINDS[self.kind]
@@ -748,7 +753,7 @@ def format_errata() -> str:
     for e in ERRATA:
         lines = [f"{e.id}  {e.document}"]
         for name, text in (("kind", f"{e.kind}: {e.verdict}"), ("where", e.where), ("printed", e.printed),
-                           ("correct", e.correct), ("why", e.explanation)):
+                           (e.correct_label, e.correct), ("why", e.explanation)):
             lines.append(f"  {name.ljust(label)}  {text}")
         blocks.append("\n".join(lines))
     counts = ", ".join(f"{sum(e.kind == kind for e in ERRATA)} {kind}" for kind in KINDS)
