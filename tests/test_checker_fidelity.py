@@ -168,3 +168,13 @@ def test_lists_up_to_the_cap_are_still_diagnosed():
     longer = grades + [1]
     linear_longer = linear + 1 / math.log2(len(longer) + 1)
     assert lt.check(lt.dcg(longer), f"{linear_longer:.6f}").diagnosis is None
+
+
+def test_numpy_numbers_are_answers_too():
+    import numpy as np
+
+    # AP of 1, 1, 0, 0, 1, 0, 0 = (1 + 1 + 3/5) / 3 = 13/15
+    assert lt.check("ap-lipstick", np.float64(13 / 15)).correct            # NumPy 2 reprs it np.float64(...)
+    assert lt.check("ap-lipstick", np.float32(13 / 15)).correct            # read as float32's 0.8666667
+    assert lt.check("cg-movies", np.int64(13)).correct                     # 5 + 3 + 2 + 1 + 2
+    assert lt.check("cg-movies", np.bool_(True)).status == "unreadable"

@@ -31,11 +31,13 @@ log2(9) is 2·log2(3)), is unreadable, and so is a value larger than :data:`MAX_
 from __future__ import annotations
 
 import math
+import numbers
 import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy
 import sympy
 from sympy import Integer, Rational
 
@@ -420,7 +422,16 @@ def parse_answer(text) -> ParsedAnswer:
     elif isinstance(text, (int, float)) and not isinstance(text, bool):
         if isinstance(text, float) and not math.isfinite(text):
             raise UnreadableAnswer(f"{text} is not a finite number")
-        text = repr(text)
+        # NumPy 2 reprs np.float64(0.5) as "np.float64(0.5)"; its float and int values are what was meant
+        text = repr(float(text)) if isinstance(text, float) else str(int(text))
+    elif isinstance(text, numbers.Integral) and not isinstance(text, (bool, numpy.bool_)):
+        text = str(int(text))
+    elif isinstance(text, numbers.Real) and not isinstance(text, numpy.bool_):
+        value = float(text)
+        if not math.isfinite(value):
+            raise UnreadableAnswer(f"{value} is not a finite number")
+        # the shortest decimal that identifies the number in its own precision (float32: 0.8666667)
+        text = numpy.format_float_positional(text) if isinstance(text, numpy.floating) else repr(value)
     elif not isinstance(text, str):
         raise UnreadableAnswer(f"an answer is text such as {EXAMPLES}; got a {type(text).__name__}")
     if len(text) > MAX_LENGTH:
