@@ -178,3 +178,11 @@ def test_numpy_numbers_are_answers_too():
     assert lt.check("ap-lipstick", np.float32(13 / 15)).correct            # read as float32's 0.8666667
     assert lt.check("cg-movies", np.int64(13)).correct                     # 5 + 3 + 2 + 1 + 2
     assert lt.check("cg-movies", np.bool_(True)).status == "unreadable"
+
+
+def test_the_audits_0_6803_is_a_cut_answer_not_rounded_terms():
+    # seed 7 of ndcg-lipstick: NDCG@7 = 0.680352...; 0.6803 is that value cut after 4 decimals
+    exercise = lt.exercises.variant("ndcg-lipstick", 7)
+    assert f"{float(exercise.explanation()):.6f}" == "0.680352"
+    feedback = lt.check("ndcg-lipstick", "0.6803", seed=7)
+    assert feedback.correct and "cut rather than rounded" in feedback.message and not feedback.mistakes
