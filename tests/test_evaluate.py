@@ -124,7 +124,7 @@ def test_progress_bar_goes_to_stderr_only_when_asked(capsys):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"metrics": "ndgc"}, "metric 'ndgc' is not one of ndcg, map"),
+    ({"metrics": "ndgc"}, "metric 'ndgc' is not one of dcg, ndcg, err, mrr, p, recall, map"),
     ({"metrics": "p"}, "needs a cut-off, e.g. p@10"),
     ({"metrics": "ndcg@0"}, "k must be >= 1"),
     ({"metrics": "auc@5"}, "auc takes no cut-off"),

@@ -30,28 +30,66 @@ import numpy as np
 from ..core.exact import fmt_decimal
 from ..core.validate import as_choice
 from ..metrics.conventions import CONVENTIONS, get_convention
+from ..metrics.gains import DISCOUNTS, GAINS, gain_table
+from ..metrics.registry import BULK, bulk_lookup
 from .trec import read_qrels, read_run
 
-#: Metric names ``evaluate`` accepts: ``name`` or ``name@k``; the value says whether @k is required.
-METRIC_NAMES = {
-    "ndcg": "normalised DCG (ndcg@k cuts the ranking and the ideal list at k)",
-    "map": "mean average precision, over every relevant document in the qrels (map@k: top k only)",
-    "mrr": "reciprocal rank of the first relevant document (mrr@k: within the top k)",
-    "p": "precision at k: relevant in the top k divided by k (needs @k)",
-    "recall": "recall at k: relevant in the top k divided by all relevant in the qrels (needs @k)",
-    "err": "expected reciprocal rank, cascade model (err@k: the top k)",
-    "auc": "area under the ROC curve of the retrieved documents, ties worth 1/2",
-}
-_NEEDS_K = ("p", "recall")
-_METRIC = re.compile(r"^(?P<name>[a-z]+)(@(?P<k>\d+))?$")
-
-_GAINS = {"exp2": lambda g: np.exp2(g) - 1.0, "linear": lambda g: g}
-_DISCOUNTS = {
-    "log2": lambda r: np.log2(r + 1.0),
-    "ln": lambda r: np.log(r + 1.0),
-    "jarvelin": lambda r: np.where(r == 1, 1.0, np.log2(np.maximum(r, 1.0))),
-}
+#: Metric names ``evaluate`` accepts: ``name`` or ``name@k``, derived from the registry's bulk entries
+#: (``lt.METRICS[...].bulk``); every alias of an entry (``ap``, ``precision``, ``rr`` ...) works too.
+METRIC_NAMES = {name: info.bulk.description for name, info in BULK.items()}
+_METRIC = re.compile(r"^(?P<name>[a-z0-9_]+?)(\.(?P<param>[^@]+))?(@(?P<at>[0-9.]+))?$")
 MISSING_RULES = {"skip": "left out of the mean", "zero": "scored 0 and averaged"}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric as ``evaluate`` reads it: ``"ndcg.1=3,2=9@10"`` -> name ndcg, k 10, parameter "1=3,2=9"."""
+
+    text: str
+    name: str
+    k: int | None
+    parameter: str | None = None
+    recall: float | None = None
+
+
+def parse_measure(text: str) -> MetricSpec:
+    """A metric text as :class:`MetricSpec`; ``ValueError`` naming what is wrong and the names allowed.
+
+    Examples
+    --------
+    >>> parse_measure("ndcg.1=3,2=9@10")
+    MetricSpec(text='ndcg.1=3,2=9@10', name='ndcg', k=10, parameter='1=3,2=9', recall=None)
+    >>> parse_measure("AP@5").name   # an alias of the registry: AP is averaged into MAP
+    'map'
+    """
+    m = _METRIC.match(text.strip().lower()) if isinstance(text, str) else None
+    if not m:
+        raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)")
+    try:
+        bulk = bulk_lookup(m.group("name")).bulk
+    except ValueError:
+        raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)"
+                         ) from None
+    at, parameter = m.group("at"), m.group("param")
+    if parameter is not None and bulk.parameter is None:
+        raise ValueError(f"metric {text!r}: {bulk.name} takes no .parameter")
+    if bulk.at == "recall":
+        if at is None:
+            raise ValueError(f"metric {text!r} needs a recall level, e.g. {bulk.name}@0.3")
+        level = float(at)
+        if not 0 <= level <= 1:
+            raise ValueError(f"metric {text!r}: the recall level must lie in [0, 1]")
+        return MetricSpec(text.strip().lower(), bulk.name, None, parameter, level)
+    if at is not None and not at.isdigit():
+        raise ValueError(f"metric {text!r}: the cut-off k must be a whole number >= 1")
+    k = int(at) if at is not None else None
+    if k is not None and k < 1:
+        raise ValueError(f"metric {text!r}: the cut-off k must be >= 1")
+    if bulk.at == "required" and k is None:
+        raise ValueError(f"metric {text!r} needs a cut-off, e.g. {bulk.name}@10")
+    if bulk.at == "none" and k is not None:
+        raise ValueError(f"metric {text!r}: {bulk.name} takes no cut-off")
+    return MetricSpec(text.strip().lower(), bulk.name, k, parameter)
 
 
 def parse_metric(text: str) -> tuple[str, int | None]:
@@ -60,34 +98,25 @@ def parse_metric(text: str) -> tuple[str, int | None]:
     Parameters
     ----------
     text : str
-        A metric name of ``METRIC_NAMES``, optionally ``@k``; case and surrounding blanks do not
-        matter.
+        A metric name of ``METRIC_NAMES`` or any registry name or alias of a metric ``lt.evaluate``
+        computes, optionally ``@k``; case and surrounding blanks do not matter.
 
     Returns
     -------
     tuple
-        The name and the cut-off ``k`` (``None`` without one).
+        The name ``lt.evaluate`` prints and the cut-off ``k`` (``None`` without one).
 
     Examples
     --------
-    >>> parse_metric(" NDCG@10 "), parse_metric("map")
-    (('ndcg', 10), ('map', None))
+    >>> parse_metric(" NDCG@10 "), parse_metric("map"), parse_metric("precision@5")
+    (('ndcg', 10), ('map', None), ('p', 5))
     >>> parse_metric("ndcg@0")
     Traceback (most recent call last):
     ...
     ValueError: metric 'ndcg@0': the cut-off k must be >= 1
     """
-    m = _METRIC.match(text.strip().lower()) if isinstance(text, str) else None
-    if not m or m.group("name") not in METRIC_NAMES:
-        raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)")
-    k = int(m.group("k")) if m.group("k") else None
-    if k is not None and k < 1:
-        raise ValueError(f"metric {text!r}: the cut-off k must be >= 1")
-    if m.group("name") in _NEEDS_K and k is None:
-        raise ValueError(f"metric {text!r} needs a cut-off, e.g. {m.group('name')}@10")
-    if m.group("name") == "auc" and k is not None:
-        raise ValueError(f"metric {text!r}: auc takes no cut-off")
-    return m.group("name"), k
+    spec = parse_measure(text)
+    return spec.name, spec.k
 
 
 @dataclass(frozen=True)
@@ -167,8 +196,9 @@ def _rank_within(q_of: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.arange(len(q_of)) - starts[q_of]
 
 
-def _order_chunk(qids, qrels, run, ties, threshold):
-    """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools."""
+def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False):
+    """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools; with
+    ``with_judged`` also whether each retrieved document is judged (bpref, judged@k, the RBP residual)."""
     empty: dict = {}
     ranked = [run.get(qid, empty) for qid in qids]
     judged = [qrels[qid] for qid in qids]
@@ -207,8 +237,12 @@ def _order_chunk(qids, qrels, run, ties, threshold):
             tied_docs = np.array(itemgetter(*items.tolist())(docs))  # a tie has two or more items
             _, doc_rank = np.unique(tied_docs, return_inverse=True)
             order[tied_pos] = items[np.lexsort((-doc_rank, group[tied_pos]))]
+    judged_flags = None
+    if with_judged:
+        judged_flags = np.fromiter(chain.from_iterable(map(j.__contains__, r) for j, r in zip(judged, ranked)),
+                                   dtype=bool, count=total)[order]
     return (q_sorted, grades[order], group, np.asarray(pools, dtype=np.float64),
-            np.asarray(pool_of, dtype=np.int64))
+            np.asarray(pool_of, dtype=np.int64), judged_flags)
 
 
 def _segment_starts(q_of, n_queries):
@@ -218,73 +252,123 @@ def _segment_starts(q_of, n_queries):
     return counts, starts
 
 
-def _chunk_metrics(qids, qrels, run, parsed, conv, settings):
-    n_q = len(qids)
-    ties, threshold = settings["ties"], settings["threshold"]
-    q_of, grades, group, pools, pool_of = _order_chunk(qids, qrels, run, ties, threshold)
-    counts, starts = _segment_starts(q_of, n_q)
-    rank0 = _rank_within(q_of, starts)
-    width = max(int(counts.max()) if n_q else 0, 1)
-    # the judged pool of each query, best grade first
-    p_order = np.lexsort((-pools, pool_of))
-    pool_sorted, pool_q = pools[p_order], pool_of[p_order]
-    p_counts, p_starts = _segment_starts(pool_q, n_q)
-    n_relevant = np.bincount(pool_q, weights=(pool_sorted >= threshold), minlength=n_q)
-    if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
-        n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
-    gain_fn, disc_fn = _GAINS[settings["gain"]], _DISCOUNTS[settings["discount"]]
+class _Chunk:
+    """The dense per-query matrices of one chunk of queries, in ranked order (rows: queries, columns: ranks)."""
 
-    valid = _dense(1.0, q_of, rank0, n_q, width)
-    g_mat = _dense(grades, q_of, rank0, n_q, width)
-    rel = (g_mat >= threshold) & (valid > 0)
-    hits = np.cumsum(rel, axis=1)
-    ranks = np.arange(1, width + 1, dtype=np.float64)
-    gains = gain_fn(grades)
-    if ties == "average":
-        gains = (np.bincount(group, weights=gains) / np.bincount(group))[group]
-    gain_mat = _dense(gains, q_of, rank0, n_q, width)
-    disc = disc_fn(ranks)
-    if conv.ideal == "pool":
-        ideal_w = max(int(p_counts.max()) if n_q else 0, 1)
-        ideal_mat = _dense(gain_fn(pool_sorted), pool_q, _rank_within(pool_q, p_starts), n_q, ideal_w)
+    def __init__(self, qids, qrels, run, conv, settings, with_judged):
+        n_q = len(qids)
+        ties, threshold = settings["ties"], settings["threshold"]
+        q_of, grades, group, pools, pool_of, judged = _order_chunk(qids, qrels, run, ties, threshold, with_judged)
+        counts, starts = _segment_starts(q_of, n_q)
+        rank0 = _rank_within(q_of, starts)
+        if settings.get("depth") is not None:  # trec_eval -M: keep the top `depth` of the ranked order
+            keep = rank0 < settings["depth"]
+            q_of, grades, group, rank0 = q_of[keep], grades[keep], group[keep], rank0[keep]
+            judged = None if judged is None else judged[keep]
+            counts = np.bincount(q_of, minlength=n_q)
+        self.n_q, self.q_of, self.grades, self.group, self.rank0 = n_q, q_of, grades, group, rank0
+        self.conv, self.settings, self.threshold = conv, settings, threshold
+        self.width = width = max(int(counts.max()) if n_q else 0, 1)
+        self.n_ranked = counts
+        # the judged pool of each query, kept for the ideal lists; negative grades count as not relevant
+        self.pools, self.pool_of = pools, pool_of
+        self.n_relevant = np.bincount(pool_of, weights=(pools >= threshold), minlength=n_q)
+        self.n_nonrelevant = np.bincount(pool_of, weights=(pools < threshold), minlength=n_q)
+        if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
+            self.n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
+        self.valid = _dense(1.0, q_of, rank0, n_q, width) > 0
+        self.g_mat = _dense(grades, q_of, rank0, n_q, width)
+        self.rel = (self.g_mat >= threshold) & self.valid
+        self.hits = np.cumsum(self.rel, axis=1)
+        self.ranks = np.arange(1, width + 1, dtype=np.float64)
+        self.judged = None if judged is None else _dense(judged, q_of, rank0, n_q, width, fill=False).astype(bool)
+
+    def cut(self, k):
+        return self.width if k is None else min(k, self.width)
+
+    def gain(self, spec):
+        return gain_table(spec.parameter) if spec.parameter else GAINS[self.settings["gain"]]
+
+    def dcg(self, spec):
+        gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
+        gains = gain.array(self.grades)
+        if self.settings["ties"] == "average":
+            gains = (np.bincount(self.group, weights=gains) / np.bincount(self.group))[self.group]
+        gain_mat = _dense(gains, self.q_of, self.rank0, self.n_q, self.width)
+        cut = self.cut(spec.k)
+        return (gain_mat[:, :cut] / disc.array(self.ranks[:cut])).sum(axis=1)
+
+    def idcg(self, spec):
+        gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
+        if self.conv.ideal == "pool":
+            pool_gains = gain.array(self.pools)
+            order = np.lexsort((-pool_gains, self.pool_of))  # best gain first, as trec_eval sorts its levels
+            pool_q = self.pool_of[order]
+            p_counts, p_starts = _segment_starts(pool_q, self.n_q)
+            ideal_w = max(int(p_counts.max()) if self.n_q else 0, 1)
+            ideal = _dense(pool_gains[order], pool_q, _rank_within(pool_q, p_starts), self.n_q, ideal_w)
+        else:
+            ideal = -np.sort(-gain.array(self.g_mat) * self.valid, axis=1)
+        icut = ideal.shape[1] if spec.k is None else min(spec.k, ideal.shape[1])
+        return (ideal[:, :icut] / disc.array(np.arange(1, icut + 1, dtype=np.float64))).sum(axis=1)
+
+
+def _ndcg(c, spec):
+    dcg, idcg = c.dcg(spec), c.idcg(spec)
+    empty = {"zero": 0.0, "one": 1.0, "nan": math.nan, "raise": math.nan}[c.settings["zero"]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), empty)
+
+
+def _map(c, spec):
+    cut = c.cut(spec.k)
+    prec = np.where(c.rel[:, :cut], c.hits[:, :cut] / c.ranks[:cut], 0.0).sum(axis=1)
+    if c.conv.ap_divisor == "min(relevant, k)":
+        in_list = c.rel.sum(axis=1)
+        divisor = np.minimum(in_list, cut) if spec.k is not None else in_list
     else:
-        ideal_mat = -np.sort(-gain_fn(g_mat) * valid, axis=1)
-    ideal_disc = disc_fn(np.arange(1, ideal_mat.shape[1] + 1, dtype=np.float64))
-    out = {}
-    for text, (name, k) in parsed.items():
-        cut = width if k is None else min(k, width)
-        if name == "ndcg":
-            dcg = (gain_mat[:, :cut] / disc[:cut]).sum(axis=1)
-            icut = ideal_mat.shape[1] if k is None else min(k, ideal_mat.shape[1])
-            idcg = (ideal_mat[:, :icut] / ideal_disc[:icut]).sum(axis=1)
-            empty = {"zero": 0.0, "one": 1.0, "nan": math.nan}[settings["zero"]] if settings["zero"] != "raise" \
-                else math.nan
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[text] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), empty)
-        elif name == "map":
-            prec = np.where(rel[:, :cut], hits[:, :cut] / ranks[:cut], 0.0).sum(axis=1)
-            if conv.ap_divisor == "min(relevant, k)":
-                in_list = rel.sum(axis=1)
-                divisor = np.minimum(in_list, cut) if k is not None else in_list
-            else:
-                divisor = n_relevant
-            empty = 1.0 if settings["zero"] == "one" else 0.0
-            out[text] = np.where(divisor > 0, prec / np.maximum(divisor, 1), empty)
-        elif name == "mrr":
-            first = np.argmax(rel[:, :cut], axis=1)
-            found = rel[:, :cut].any(axis=1)
-            out[text] = np.where(found, 1.0 / (first + 1.0), 0.0)
-        elif name == "p":
-            out[text] = (hits[:, cut - 1] if cut else np.zeros(n_q)) / k
-        elif name == "recall":
-            out[text] = np.where(n_relevant > 0, hits[:, cut - 1] / np.maximum(n_relevant, 1), 0.0)
-        elif name == "err":
-            stop = (np.exp2(g_mat[:, :cut]) - 1.0) / 2.0 ** settings["g_max"] * valid[:, :cut]
-            reach = np.cumprod(np.hstack([np.ones((n_q, 1)), 1.0 - stop[:, :-1]]), axis=1)
-            out[text] = (reach * stop / ranks[:cut]).sum(axis=1)
-        else:  # auc over the retrieved documents, ties worth 1/2
-            out[text] = _auc(q_of, grades >= threshold, group, n_q)
-    return out
+        divisor = c.n_relevant
+    empty = 1.0 if c.settings["zero"] == "one" else 0.0
+    return np.where(divisor > 0, prec / np.maximum(divisor, 1), empty)
+
+
+def _mrr(c, spec):
+    cut = c.cut(spec.k)
+    first = np.argmax(c.rel[:, :cut], axis=1)
+    return np.where(c.rel[:, :cut].any(axis=1), 1.0 / (first + 1.0), 0.0)
+
+
+def _precision(c, spec):
+    return c.hits[:, c.cut(spec.k) - 1] / spec.k
+
+
+def _recall(c, spec):
+    return np.where(c.n_relevant > 0, c.hits[:, c.cut(spec.k) - 1] / np.maximum(c.n_relevant, 1), 0.0)
+
+
+def _err(c, spec):
+    cut = c.cut(spec.k)
+    stop = (np.exp2(c.g_mat[:, :cut]) - 1.0) / 2.0 ** c.settings["g_max"] * c.valid[:, :cut]
+    reach = np.cumprod(np.hstack([np.ones((c.n_q, 1)), 1.0 - stop[:, :-1]]), axis=1)
+    return (reach * stop / c.ranks[:cut]).sum(axis=1)
+
+
+def _auc_of(c, spec):
+    return _auc(c.q_of, c.grades >= c.threshold, c.group, c.n_q)
+
+
+#: How ``evaluate`` computes each bulk metric of the registry (``lt.METRICS[...].bulk.name``).
+_BULK_FUNCTIONS = {
+    "ndcg": _ndcg, "dcg": lambda c, spec: c.dcg(spec), "map": _map, "mrr": _mrr, "p": _precision,
+    "recall": _recall, "err": _err, "auc": _auc_of,
+}
+#: Bulk metrics that need to know which retrieved documents are judged.
+_NEEDS_JUDGED = ()
+
+
+def _chunk_metrics(qids, qrels, run, parsed, conv, settings):
+    chunk = _Chunk(qids, qrels, run, conv, settings, any(s.name in _NEEDS_JUDGED for s in parsed.values()))
+    return {text: _BULK_FUNCTIONS[spec.name](chunk, spec) for text, spec in parsed.items()}
 
 
 def _auc(q_of, positive, group, n_q):
@@ -388,7 +472,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         metrics = [metrics]
     parsed = {}
     for m in metrics:
-        parsed[m.strip().lower() if isinstance(m, str) else m] = parse_metric(m)
+        parsed[m.strip().lower() if isinstance(m, str) else m] = parse_measure(m)
     if not parsed:
         raise ValueError("metrics must name at least one metric, e.g. ['ndcg@10', 'map']")
     missing = as_choice(conv.missing if missing is None else missing, "missing", MISSING_RULES)
@@ -398,14 +482,14 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         raise ValueError(f"run must be a dict {{qid: {{docid: score}}}} or a path; got {type(run).__name__}")
     settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
                 "threshold": conv.threshold}
-    if any(name == "err" for name, _ in parsed.values()):
+    if any(spec.name == "err" for spec in parsed.values()):
         top = max((g for judged in qrels.values() for g in judged.values()), default=1)
         settings["g_max"] = g_max if g_max is not None else conv.g_max if conv.g_max is not None else max(int(top), 1)
         if any(g > settings["g_max"] for judged in qrels.values() for g in judged.values()):
             raise ValueError(f"err: a grade in the qrels is above g_max = {settings['g_max']}")
-    if conv.ties == "average" and any(name not in ("ndcg",) for name, _ in parsed.values()):
-        raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg only; "
-                         "pick another convention for map, mrr, p, recall, err and auc")
+    if conv.ties == "average" and any(spec.name not in ("ndcg", "dcg") for spec in parsed.values()):
+        raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg and dcg only; "
+                         "pick another convention for the other metrics")
     in_run = sorted(q for q in qrels if q in run)
     absent = sorted(q for q in qrels if q not in run)
     ignored = sorted(q for q in run if q not in qrels) + (absent if missing == "skip" else [])
@@ -424,11 +508,11 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     per_query = {scored[i]: {m: as_lists[m][i] for m in parsed} for i in order}
     mean = {}
     for m, col in columns.items():
-        defined = col[~np.isnan(col)] if parse_metric(m)[0] == "auc" else col
+        defined = col[~np.isnan(col)] if parsed[m].name == "auc" else col
         mean[m] = float(np.mean(defined)) if len(defined) else math.nan
     return Evaluation(per_query=per_query, mean=mean, queries=tuple(sorted(scored)), ignored=tuple(ignored),
                       convention=conv.name, metrics=tuple(parsed),
                       notes=(f"{len(absent)} judged queries absent from the run: {MISSING_RULES[missing]}",))
 
 
-__all__ = ["evaluate", "Evaluation", "METRIC_NAMES", "parse_metric", "CONVENTIONS"]
+__all__ = ["evaluate", "Evaluation", "METRIC_NAMES", "MetricSpec", "parse_measure", "parse_metric", "CONVENTIONS"]
