@@ -106,6 +106,14 @@ class Convention:
         The top grade ERR assumes (gdeval fixes it at 4); None when the tool has no ERR.
     missing : {"skip", "zero"}
         A query judged in the qrels but absent from the run: left out of the mean, or scored 0.
+    recall_rule : str
+        How a recall level becomes a count of relevant documents for interpolated precision and
+        11-point AP (a key of ``lt.metrics.binary.RECALL_RULES``): the textbook ceiling or trec_eval's.
+    rbp_weight : {"binary", "grade"}
+        What a relevant document adds to RBP: 1, or its grade (ranx).
+    skip_unjudged_topics : bool
+        Whether a topic without any relevant judgment is left out of the mean (gdeval.pl) instead of
+        scoring 0.
     """
 
     name: str
@@ -123,6 +131,9 @@ class Convention:
     ap_divisor: str = "relevant"
     g_max: int | None = None
     missing: str = "skip"
+    recall_rule: str = "textbook"
+    rbp_weight: str = "binary"
+    skip_unjudged_topics: bool = False
 
     def settings(self) -> dict:
         """The keyword settings this convention supplies to the metric functions."""
@@ -141,24 +152,26 @@ CONVENTIONS = {
             "linear gain, ideal from every judged document, ties by docno descending",
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "topics in both qrels and run (with -c: every qrels topic, missing ones 0); no-relevant topics score 0",
+            recall_rule="trec_eval_9",
         ),
         Convention(
             "ir_measures", "ir_measures nDCG, nDCG@k, AP, RR, P@k, R@k (pytrec_eval provider)", "ir-measures 0.4.3",
             "trec_eval's numbers, but topics in the qrels missing from the run count as 0",
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "every topic in the qrels (missing from the run: 0); run-only topics are ignored", missing="zero",
+            recall_rule="trec_eval_9",
         ),
         Convention(
             "ranx", "ranx ndcg (Järvelin: linear gain)", "ranx 0.3.21",
             "linear gain, ideal from the qrels, tie order left to an unstable numba argsort",
             "linear", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
-            "every query (qrels and run must hold the same query ids)",
+            "every query (qrels and run must hold the same query ids)", rbp_weight="grade",
         ),
         Convention(
             "ranx_burges", "ranx ndcg_burges (Burges: 2^g - 1)", "ranx 0.3.21",
             "as ranx but with exponential gain 2^g - 1",
             "exp2", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
-            "every query (qrels and run must hold the same query ids)",
+            "every query (qrels and run must hold the same query ids)", rbp_weight="grade",
         ),
         Convention(
             "gdeval", "gdeval.pl 1.2a (TREC Web track), via ir_measures nDCG(dcg='exp-log2')@k and ERR@k",
@@ -269,7 +282,8 @@ def resolve(convention, **given) -> dict:
     supplied = {}
     if convention is not None:
         conv = get_convention(convention)
-        supplied = {**conv.settings(), "threshold": conv.threshold}
+        supplied = {**conv.settings(), "threshold": conv.threshold, "rule": conv.recall_rule,
+                    "weight": conv.rbp_weight}
         if conv.g_max is not None:
             supplied["g_max"] = conv.g_max
     out = {}

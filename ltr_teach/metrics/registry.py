@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import binary, graded, roc
+from . import binary, graded, roc, user_models
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class MetricInfo:
     name: str
     func: Callable
     title: str
-    takes: str  # "grades", "rels", "queries" (list of rankings), "labels_scores"
+    takes: str  # "grades", "rels", "judged_rels" (None = unjudged), "queries" (list of rankings), "labels_scores"
     options: tuple
     aliases: tuple = ()
     bulk: Bulk | None = None
@@ -89,9 +89,34 @@ METRICS = {
         MetricInfo("mean_average_precision", binary.mean_average_precision, "Mean average precision (平均精度均值)",
                    "queries", ("n_relevant", "k", "threshold"), aliases=("map",), per_query="average_precision"),
         MetricInfo("interpolated_precision", binary.interpolated_precision, "Interpolated precision (插值精确率)",
-                   "rels", ("n_relevant", "recall")),
+                   "rels", ("n_relevant", "recall", "rule"), aliases=("iprec", "iprec_at_recall"),
+                   bulk=Bulk("iprec", "recall", "interpolated precision at a recall level, iprec@0.3 (the "
+                                                "convention's rule turns the level into a count of relevant documents)")),
         MetricInfo("eleven_point_ap", binary.eleven_point_ap, "11-point interpolated AP (11点插值平均精度)", "rels",
-                   ("n_relevant",), aliases=("11pt",)),
+                   ("n_relevant", "rule"), aliases=("11pt", "11pt_avg"),
+                   bulk=Bulk("11pt", "none", "11-point interpolated average precision (recall 0, 0.1, ..., 1 under "
+                                             "the convention's rule)")),
+        MetricInfo("r_precision", binary.r_precision, "R-precision (R精确率)", "rels", ("n_relevant", "threshold"),
+                   aliases=("rprec", "r_prec"),
+                   bulk=Bulk("rprec", "none", "R-precision: precision at rank R, R = relevant documents in the qrels")),
+        MetricInfo("success_at_k", binary.success_at_k, "Success at k, hit rate (命中率)", "rels", ("k", "threshold"),
+                   aliases=("success", "hit_rate"),
+                   bulk=Bulk("success", "required", "success@k (hit rate): 1 if the top k hold a relevant document")),
+        MetricInfo("bpref", binary.bpref, "Binary preference (bpref)", "judged_rels",
+                   ("n_relevant", "n_nonrelevant", "threshold"),
+                   bulk=Bulk("bpref", "none", "bpref: judged relevant documents ranked above judged non-relevant ones "
+                                              "(unjudged documents skipped)")),
+        MetricInfo("judged_at_k", binary.judged_at_k, "Judged at k (已标注比例)", "judged_rels", ("k",),
+                   aliases=("judged",),
+                   bulk=Bulk("judged", "optional", "judged@k: the share of the top k that has a judgment")),
+        MetricInfo("rbp", user_models.rbp, "Rank-biased precision (排序偏置精确率)", "judged_rels",
+                   ("p", "k", "threshold", "weight"),
+                   bulk=Bulk("rbp", "optional", "rank-biased precision, persistence 0.8 (rbp.0.95: p = 0.95; rbp@k: "
+                                                "depth k)", parameter="p")),
+        MetricInfo("rbp_residual", user_models.rbp_residual, "RBP residual (RBP残差)", "judged_rels", ("p", "k"),
+                   aliases=("rbp_res",),
+                   bulk=Bulk("rbp_residual", "optional", "what unjudged and unseen documents could add to RBP "
+                                                         "(rbp_residual.0.95: p = 0.95)", parameter="p")),
         MetricInfo("roc_curve", roc.roc_curve, "ROC curve (ROC曲线)", "labels_scores", ()),
         MetricInfo("auc", roc.auc, "Area under the ROC curve (ROC曲线下面积)", "labels_scores", (),
                    bulk=Bulk("auc", "none", "area under the ROC curve of the retrieved documents, ties worth 1/2")),

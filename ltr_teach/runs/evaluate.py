@@ -22,6 +22,7 @@ import math
 import re
 import sys
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import chain, repeat
 from operator import itemgetter
 
@@ -357,13 +358,102 @@ def _auc_of(c, spec):
     return _auc(c.q_of, c.grades >= c.threshold, c.group, c.n_q)
 
 
+def _rprec(c, spec):
+    r = c.n_relevant.astype(np.int64)
+    at = np.clip(r - 1, 0, c.width - 1)  # beyond the list the hits stop growing
+    return np.where(r > 0, c.hits[np.arange(c.n_q), at] / np.maximum(r, 1), 0.0)
+
+
+def _success(c, spec):
+    return (c.hits[:, c.cut(spec.k) - 1] > 0).astype(np.float64)
+
+
+def _bpref(c, spec):
+    # trec_eval's bpref: unjudged documents are skipped; each judged relevant document adds
+    # 1 - min(n above, R) / min(N, R), n counting the judged non-relevant documents above it.
+    nonrel = c.judged & ~c.rel
+    above = np.cumsum(nonrel, axis=1)  # at a relevant rank this counts the non-relevant strictly above
+    r = c.n_relevant[:, None]
+    denominator = np.minimum(c.n_nonrelevant[:, None], r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        term = np.where(above > 0, 1.0 - np.minimum(above, r) / np.where(denominator > 0, denominator, 1.0), 1.0)
+    total = np.where(c.rel & c.judged, term, 0.0).sum(axis=1)
+    return np.where(c.n_relevant > 0, total / np.maximum(c.n_relevant, 1), 0.0)
+
+
+def _judged(c, spec):
+    cut = c.cut(spec.k)
+    shown = np.minimum(c.n_ranked, cut)
+    return np.where(shown > 0, c.judged[:, :cut].sum(axis=1) / np.maximum(shown, 1), 0.0)
+
+
+def _persistence(spec) -> float:
+    if spec.parameter is None:
+        return 0.8
+    try:
+        p = float(spec.parameter)
+    except ValueError:
+        p = math.nan
+    if not 0 < p < 1:
+        raise ValueError(f"metric {spec.text!r}: the persistence p must be a number strictly between 0 and 1")
+    return p
+
+
+def _rbp(c, spec):
+    p, cut = _persistence(spec), c.cut(spec.k)
+    if c.settings["rbp_weight"] == "grade":
+        weight = np.where(c.rel, c.g_mat, 0.0)
+    else:
+        weight = c.rel.astype(np.float64)
+    return (1 - p) * (weight[:, :cut] * p ** (c.ranks[:cut] - 1)).sum(axis=1)
+
+
+def _rbp_residual(c, spec):
+    p, cut = _persistence(spec), c.cut(spec.k)
+    unjudged = c.valid[:, :cut] & ~c.judged[:, :cut]
+    depth = np.minimum(c.n_ranked, cut)
+    return (1 - p) * (unjudged * p ** (c.ranks[:cut] - 1)).sum(axis=1) + p ** depth
+
+
+def _needed(c, level: float) -> np.ndarray:
+    """Relevant documents each query needs to reach recall ``level`` under the convention's rule."""
+    r = c.n_relevant.astype(np.int64)
+    rule = c.settings["rule"]
+    if rule == "textbook":
+        exact = Fraction(str(level))  # the level as typed, exactly: ceil(r·R) without rounding error
+        return -((-exact.numerator * r) // exact.denominator)
+    x = level * r.astype(np.float64)  # trec_eval multiplies in double precision
+    if rule == "trec_eval_9":
+        return (x + 0.9).astype(np.int64)
+    return (np.floor(x) + (x - np.floor(x) >= 0.5)).astype(np.int64)  # lround
+
+
+def _interpolated(c, level: float) -> np.ndarray:
+    precision = np.where(c.valid, c.hits / c.ranks, 0.0)
+    best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]  # max precision at rank >= i
+    needed = _needed(c, level)
+    found = c.hits[:, -1]
+    reached = np.argmax(c.hits >= np.maximum(needed, 1)[:, None], axis=1)  # rank of the needed-th hit
+    at = np.where(needed > 0, reached, 0)
+    return np.where(needed <= found, best_below[np.arange(c.n_q), at], 0.0)
+
+
+def _iprec(c, spec):
+    return _interpolated(c, spec.recall)
+
+
+def _eleven_point(c, spec):
+    return sum(_interpolated(c, j / 10) for j in range(11)) / 11
+
+
 #: How ``evaluate`` computes each bulk metric of the registry (``lt.METRICS[...].bulk.name``).
 _BULK_FUNCTIONS = {
     "ndcg": _ndcg, "dcg": lambda c, spec: c.dcg(spec), "map": _map, "mrr": _mrr, "p": _precision,
-    "recall": _recall, "err": _err, "auc": _auc_of,
+    "recall": _recall, "err": _err, "auc": _auc_of, "rprec": _rprec, "success": _success, "bpref": _bpref,
+    "judged": _judged, "rbp": _rbp, "rbp_residual": _rbp_residual, "iprec": _iprec, "11pt": _eleven_point,
 }
 #: Bulk metrics that need to know which retrieved documents are judged.
-_NEEDS_JUDGED = ()
+_NEEDS_JUDGED = ("bpref", "judged", "rbp_residual")
 
 
 def _chunk_metrics(qids, qrels, run, parsed, conv, settings):
@@ -481,7 +571,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     if not isinstance(run, dict):
         raise ValueError(f"run must be a dict {{qid: {{docid: score}}}} or a path; got {type(run).__name__}")
     settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
-                "threshold": conv.threshold}
+                "threshold": conv.threshold, "rule": conv.recall_rule, "rbp_weight": conv.rbp_weight}
     if any(spec.name == "err" for spec in parsed.values()):
         top = max((g for judged in qrels.values() for g in judged.values()), default=1)
         settings["g_max"] = g_max if g_max is not None else conv.g_max if conv.g_max is not None else max(int(top), 1)
