@@ -325,12 +325,15 @@ def _add_eval(sub) -> None:
         from .runs.evaluate import evaluate
 
         result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
-                          missing=args.missing, progress=None)
+                          missing=args.missing, progress=None, relevance_level=args.relevance_level,
+                          judged_only=args.judged_only, depth=args.depth)
         print(result.table(per_query=args.per_query))
         return 0
 
     p = sub.add_parser("eval", help="evaluate a TREC run file against a qrels file, like trec_eval",
-                       description=f"Metrics: {', '.join(METRIC_NAMES)}, optionally @k (ndcg@10, p@5). "
+                       description=f"Metrics: {', '.join(METRIC_NAMES)}, optionally @k (ndcg@10, p@5, "
+                                   f"iprec@0.3) and a .parameter (ndcg.1=3,2=9 per-grade gains, rbp.0.95 "
+                                   f"persistence); every registry name and alias works too (ap, precision@5). "
                                    f"Conventions: {', '.join(CONVENTIONS)}.")
     p.add_argument("qrels_file", metavar="QRELS", help="qrels file: qid iter docid grade")
     p.add_argument("run_file", metavar="RUN", help="run file: qid Q0 docid rank score tag")
@@ -341,6 +344,12 @@ def _add_eval(sub) -> None:
                    help="whose conventions to follow (default trec_eval; see `ltr-teach conventions`)")
     p.add_argument("--missing", choices=["skip", "zero"],
                    help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
+    p.add_argument("-l", "--relevance-level", dest="relevance_level", type=lambda t: _int(t, "--relevance-level"),
+                   help="lowest grade counted relevant by the binary metrics (trec_eval -l; default 1)")
+    p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
+                   help="drop unjudged documents from the rankings first (trec_eval -J)")
+    p.add_argument("-M", "--depth", dest="depth", type=lambda t: _int(t, "--depth"),
+                   help="evaluate only the top DEPTH documents of each ranking (trec_eval -M)")
     p.set_defaults(run=run)
 
 

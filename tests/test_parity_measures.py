@@ -10,6 +10,7 @@ step-by-step functions on a subset.
 """
 
 import dataclasses
+import math
 
 import ir_measures
 import pytest
@@ -143,3 +144,70 @@ def test_rbp_and_dcg_match_ranx():
         ranked = [g for _, g in sorted(zip(scores, grades), key=lambda t: -t[0])]
         ex = lt.rbp(ranked, p=0.95, convention="ranx")
         assert ex.value == pytest.approx(theirs["rbp.95"][qid], abs=1e-12)
+
+
+ALL_TREC = {"map": "map", "mrr": "recip_rank", "p@5": "P_5", "recall@10": "recall_10", "ndcg": "ndcg",
+            "ndcg@10": "ndcg_cut_10", **TREC}
+
+
+def _with_negative_grades(qrels, seed):
+    import random
+
+    # The first judgment of each topic stays >= 0: trec_eval sizes its table of grade counts by the
+    # topic's highest grade, and a topic whose grades are all negative crashes pytrec_eval.
+    rng = random.Random(seed)
+    return {q: {d: (-rng.randint(1, 2) if i and rng.random() < 0.2 else g) for i, (d, g) in enumerate(judged.items())}
+            for q, judged in qrels.items()}
+
+
+def _compare(ours, reference):
+    assert set(ours) == set(reference)
+    for qid, values in reference.items():
+        for name, trec_name in ALL_TREC.items():
+            if math.isnan(values[trec_name]):
+                # Quirk: when -J leaves a query without any document, trec_eval's iprec_at_recall and
+                # 11pt_avg divide 0 by 0 (num_rel_ret / num_ret) and print nan; lt.evaluate gives 0.
+                assert (name.startswith("iprec") or name == "11pt") and ours[qid][name] == 0.0, (qid, name)
+                continue
+            assert ours[qid][name] == pytest.approx(values[trec_name], abs=1e-12), (qid, name)
+
+
+MEASURES = {"map", "recip_rank", "P_5", "recall_10", "ndcg", "ndcg_cut_10", "Rprec", "bpref", "success",
+            "iprec_at_recall", "11pt_avg"}
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_relevance_level_is_trec_eval_l(level):
+    qrels, run = random_collection(seed=59, n_queries=300)
+    reference = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, relevance_level=level).evaluate(run)
+    _compare(lt.evaluate(qrels, run, list(ALL_TREC), relevance_level=level).per_query, reference)
+
+
+def test_judged_only_is_trec_eval_J():
+    qrels, run = random_collection(seed=61, n_queries=300)
+    reference = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, judged_docs_only_flag=True).evaluate(run)
+    _compare(lt.evaluate(qrels, run, list(ALL_TREC), judged_only=True).per_query, reference)
+
+
+def test_negative_grades_are_in_the_pool_but_unjudged():
+    qrels, run = random_collection(seed=67, n_queries=300)
+    qrels = _with_negative_grades(qrels, seed=67)
+    assert sum(g < 0 for judged in qrels.values() for g in judged.values()) > 100
+    reference = pytrec_eval.RelevanceEvaluator(qrels, MEASURES).evaluate(run)
+    _compare(lt.evaluate(qrels, run, list(ALL_TREC)).per_query, reference)
+    judged_only = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, judged_docs_only_flag=True).evaluate(run)
+    _compare(lt.evaluate(qrels, run, list(ALL_TREC), judged_only=True).per_query, judged_only)
+
+
+@pytest.mark.parametrize("depth", [1, 4, 9])
+def test_depth_is_trec_eval_M(depth):
+    # trec_eval -M keeps the first `depth` documents of its own order (score descending, docno
+    # descending: form_res_rels.c); pytrec_eval has no -M, so the run is cut in that order by hand.
+    qrels, run = random_collection(seed=71, n_queries=300)
+    cut = {q: dict(sorted(docs.items(), key=lambda item: (item[1], item[0]), reverse=True)[:depth])
+           for q, docs in run.items()}
+    reference = pytrec_eval.RelevanceEvaluator(qrels, MEASURES).evaluate(cut)
+    _compare(lt.evaluate(qrels, run, list(ALL_TREC), depth=depth).per_query, reference)
+    # -M first, then -J: the unjudged documents of the top `depth` are dropped, not replaced
+    reference_j = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, judged_docs_only_flag=True).evaluate(cut)
+    _compare(lt.evaluate(qrels, run, list(ALL_TREC), depth=depth, judged_only=True).per_query, reference_j)

@@ -1,6 +1,7 @@
 """The one registry of metrics: aliases, lt.evaluate's names and the CLI all come from it."""
 
 import inspect
+import math
 import sys
 
 import pytest
@@ -83,3 +84,47 @@ def test_registry_functions_take_their_options():
     for info in METRICS.values():
         parameters = inspect.signature(info.func).parameters
         assert all(option in parameters for option in info.options), info.name
+
+
+def test_cli_eval_takes_trec_eval_options(tmp_path, capsys):
+    # d2 (grade 2) and d1 (grade 3) tie at 0.8; trec_eval ranks d3, d2, d1, d4, d9.
+    lt.write_qrels(QRELS, tmp_path / "qrels")
+    lt.write_run(RUN, tmp_path / "run")
+    base = ["eval", str(tmp_path / "qrels"), str(tmp_path / "run"), "-m", "p@3", "-m", "rprec"]
+
+    def values(extra):
+        assert main(base + extra) == 0
+        return {line.split("\t")[0].strip(): line.split("\t")[-1] for line in capsys.readouterr().out.splitlines()}
+
+    # relevant (>= 1): d2, d1, d4 of d1, d2, d4, d5: P@3 = 2/3, R-prec = 3/4 (d2, d1, d4 in the top 4)
+    assert values([]) == {"num_q": "1", "p@3": "0.6667", "rprec": "0.7500"}
+    # -l 3: only d1 is relevant (R = 1): P@3 = 1/3; the top 1 is d3: R-prec 0
+    assert values(["-l", "3"]) == {"num_q": "1", "p@3": "0.3333", "rprec": "0.0000"}
+    # -M 2: d3, d2 only: P@3 = 1/3 (one hit, divided by 3), R-prec = 1/4
+    assert values(["-M", "2"]) == {"num_q": "1", "p@3": "0.3333", "rprec": "0.2500"}
+    # -J drops the unjudged d9 (rank 5): nothing in the top 4 changes
+    assert values(["-J"]) == {"num_q": "1", "p@3": "0.6667", "rprec": "0.7500"}
+    assert main(base + ["-M", "0"]) == 2
+    assert "depth must be an integer >= 1; got 0" in capsys.readouterr().err
+
+
+def test_cli_eval_new_measures(tmp_path, capsys):
+    lt.write_qrels(QRELS, tmp_path / "qrels")
+    lt.write_run(RUN, tmp_path / "run")
+    argv = ["eval", str(tmp_path / "qrels"), str(tmp_path / "run")]
+    for name in ("success@1", "bpref", "judged@5", "rbp.0.5", "ndcg.1=3,2=9", "dcg@2", "iprec@0.5", "11pt"):
+        argv += ["-m", name]
+    assert main(argv) == 0
+    printed = {line.split("\t")[0].strip(): line.split("\t")[-1] for line in capsys.readouterr().out.splitlines()}
+    # ranked d3 (0), d2 (2), d1 (3), d4 (1), d9 (unjudged); R = 4, N = 1 (d3)
+    assert printed["success@1"] == "0.0000"
+    assert printed["bpref"] == "0.0000"          # d3 (judged non-relevant) is above every relevant one: 1 - 1/1
+    assert printed["judged@5"] == "0.8000"       # d9 is unjudged
+    assert printed["rbp.0.5"] == "0.4375"        # (1/2)(1/2 + 1/4 + 1/8)
+    assert printed["dcg@2"] == f"{2 / math.log2(3):.4f}"   # 0/1 + 2/log2(3)
+    # gains 1->3, 2->9, 3 stays 3: DCG = 9/log2 3 + 3/2 + 3/log2 5; ideal 9, 9, 3, 3 (d2, d5, d1, d4)
+    dcg = 9 / math.log2(3) + 3 / 2 + 3 / math.log2(5)
+    idcg = 9 + 9 / math.log2(3) + 3 / 2 + 3 / math.log2(5)
+    assert printed["ndcg.1=3,2=9"] == f"{dcg / idcg:.4f}"
+    # recall 0.5 of R = 4 needs 2 relevant: reached at rank 3 (2/3); best at or below rank 3: 3/4 at rank 4
+    assert printed["iprec@0.5"] == "0.7500"

@@ -114,6 +114,9 @@ class Convention:
     skip_unjudged_topics : bool
         Whether a topic without any relevant judgment is left out of the mean (gdeval.pl) instead of
         scoring 0.
+    negative_grades : {"error", "unjudged"}
+        What a negative grade in the qrels means to ``lt.evaluate``: a mistake, or (trec_eval) a
+        document in the pool but unjudged, neither relevant nor judged non-relevant.
     """
 
     name: str
@@ -134,6 +137,7 @@ class Convention:
     recall_rule: str = "textbook"
     rbp_weight: str = "binary"
     skip_unjudged_topics: bool = False
+    negative_grades: str = "error"
 
     def settings(self) -> dict:
         """The keyword settings this convention supplies to the metric functions."""
@@ -152,14 +156,14 @@ CONVENTIONS = {
             "linear gain, ideal from every judged document, ties by docno descending",
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "topics in both qrels and run (with -c: every qrels topic, missing ones 0); no-relevant topics score 0",
-            recall_rule="trec_eval_9",
+            recall_rule="trec_eval_9", negative_grades="unjudged",
         ),
         Convention(
             "ir_measures", "ir_measures nDCG, nDCG@k, AP, RR, P@k, R@k (pytrec_eval provider)", "ir-measures 0.4.3",
             "trec_eval's numbers, but topics in the qrels missing from the run count as 0",
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "every topic in the qrels (missing from the run: 0); run-only topics are ignored", missing="zero",
-            recall_rule="trec_eval_9",
+            recall_rule="trec_eval_9", negative_grades="unjudged",
         ),
         Convention(
             "ranx", "ranx ndcg (Järvelin: linear gain)", "ranx 0.3.21",

@@ -29,7 +29,7 @@ from operator import itemgetter
 import numpy as np
 
 from ..core.exact import fmt_decimal
-from ..core.validate import as_choice
+from ..core.validate import as_choice, as_count
 from ..metrics.conventions import CONVENTIONS, get_convention
 from ..metrics.gains import DISCOUNTS, GAINS, gain_table
 from ..metrics.registry import BULK, bulk_lookup
@@ -262,11 +262,15 @@ class _Chunk:
         q_of, grades, group, pools, pool_of, judged = _order_chunk(qids, qrels, run, ties, threshold, with_judged)
         counts, starts = _segment_starts(q_of, n_q)
         rank0 = _rank_within(q_of, starts)
-        if settings.get("depth") is not None:  # trec_eval -M: keep the top `depth` of the ranked order
-            keep = rank0 < settings["depth"]
-            q_of, grades, group, rank0 = q_of[keep], grades[keep], group[keep], rank0[keep]
+        if settings.get("depth") is not None or settings.get("judged_only"):
+            # trec_eval cuts at -M in its ranked order first, then -J drops the unjudged documents
+            keep = np.ones(len(q_of), dtype=bool) if settings.get("depth") is None else rank0 < settings["depth"]
+            if settings.get("judged_only"):
+                keep &= judged
+            q_of, grades, group = q_of[keep], grades[keep], group[keep]
             judged = None if judged is None else judged[keep]
-            counts = np.bincount(q_of, minlength=n_q)
+            counts, starts = _segment_starts(q_of, n_q)
+            rank0 = _rank_within(q_of, starts)
         self.n_q, self.q_of, self.grades, self.group, self.rank0 = n_q, q_of, grades, group, rank0
         self.conv, self.settings, self.threshold = conv, settings, threshold
         self.width = width = max(int(counts.max()) if n_q else 0, 1)
@@ -457,7 +461,8 @@ _NEEDS_JUDGED = ("bpref", "judged", "rbp_residual")
 
 
 def _chunk_metrics(qids, qrels, run, parsed, conv, settings):
-    chunk = _Chunk(qids, qrels, run, conv, settings, any(s.name in _NEEDS_JUDGED for s in parsed.values()))
+    with_judged = settings["judged_only"] or any(s.name in _NEEDS_JUDGED for s in parsed.values())
+    chunk = _Chunk(qids, qrels, run, conv, settings, with_judged)
     return {text: _BULK_FUNCTIONS[spec.name](chunk, spec) for text, spec in parsed.items()}
 
 
@@ -480,6 +485,17 @@ def _auc(q_of, positive, group, n_q):
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(pairs > 0, np.bincount(q_of, weights=credit, minlength=n_q) / np.where(pairs > 0, pairs, 1),
                         math.nan)
+
+
+def _without_negative_grades(qrels: dict) -> dict:
+    """The qrels without negative judgments: trec_eval reads a negative grade as "in the pool but
+    unjudged" (form_res_rels.c), neither relevant nor judged non-relevant; pytrec_eval agrees."""
+    def negative(g):
+        return isinstance(g, (int, float)) and not isinstance(g, bool) and g < 0
+
+    if not any(negative(g) for judged in qrels.values() for g in judged.values()):
+        return qrels
+    return {q: {d: g for d, g in judged.items() if not negative(g)} for q, judged in qrels.items()}
 
 
 def _as_dict(data, what: str, reader) -> dict:
@@ -509,7 +525,7 @@ def _numbers(values, count: int, where, what: str, non_negative: bool = False) -
 
 
 def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=None, progress=None,
-             chunk_size=2000) -> Evaluation:
+             chunk_size=2000, *, relevance_level=None, judged_only=False, depth=None) -> Evaluation:
     """Score a run against qrels under one tool's convention.
 
     Parameters
@@ -534,6 +550,15 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         Draw a progress bar on stderr; default: only when stderr is a terminal and the run is long.
     chunk_size : int
         Queries evaluated per NumPy batch.
+    relevance_level : int >= 1, optional
+        The lowest grade that counts as relevant for the binary metrics (trec_eval's ``-l``); default
+        the convention's (1). NDCG and DCG use the grades themselves and ignore it, as trec_eval does.
+    judged_only : bool
+        Drop unjudged documents from each ranking before computing anything (trec_eval's ``-J``),
+        after the ``depth`` cut, as trec_eval does.
+    depth : int >= 1, optional
+        Keep only the top ``depth`` documents of each ranking in the convention's order (trec_eval's
+        ``-M``).
 
     Returns
     -------
@@ -571,7 +596,12 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     if not isinstance(run, dict):
         raise ValueError(f"run must be a dict {{qid: {{docid: score}}}} or a path; got {type(run).__name__}")
     settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
-                "threshold": conv.threshold, "rule": conv.recall_rule, "rbp_weight": conv.rbp_weight}
+                "threshold": conv.threshold, "rule": conv.recall_rule, "rbp_weight": conv.rbp_weight,
+                "judged_only": bool(judged_only), "depth": None if depth is None else as_count(depth, "depth", 1)}
+    if relevance_level is not None:
+        settings["threshold"] = as_count(relevance_level, "relevance_level", 1)
+    if conv.negative_grades == "unjudged":
+        qrels = _without_negative_grades(qrels)
     if any(spec.name == "err" for spec in parsed.values()):
         top = max((g for judged in qrels.values() for g in judged.values()), default=1)
         settings["g_max"] = g_max if g_max is not None else conv.g_max if conv.g_max is not None else max(int(top), 1)
