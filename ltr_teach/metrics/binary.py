@@ -778,16 +778,16 @@ def success_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None
     ), ranked)
 
 
-def _judged_rels(rels, threshold, name="rels"):
+def _judged_rels(judgments, threshold, name="judgments"):
     """0/1 relevance with ``None`` for an unjudged document: ``(relevance, judged flags)``."""
-    values = as_sequence(rels, name)
+    values = as_sequence(judgments, name)
     judged = [v is not None for v in values]
     filled = [0 if v is None else v for v in values]
     return as_rels(filled, name, threshold=threshold,
                    allowed="give 0/1 relevance (None for an unjudged document), or grades with threshold="), judged
 
 
-def bpref(rels, n_relevant=None, n_nonrelevant=None, threshold=None) -> Explanation:
+def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None) -> Explanation:
     """bpref: how often judged relevant documents are ranked above judged non-relevant ones.
 
     Unjudged documents (``None``) are skipped, so bpref is robust to incomplete judgments
@@ -799,7 +799,7 @@ def bpref(rels, n_relevant=None, n_nonrelevant=None, threshold=None) -> Explanat
 
     Parameters
     ----------
-    rels : sequence of 0/1 or None
+    judgments : sequence of 0/1 or None
         Relevance in ranked order; ``None`` marks an unjudged document (or grades with ``threshold=``).
     n_relevant : int, optional
         R, the judged relevant documents of the query (default: those in the list).
@@ -825,7 +825,7 @@ def bpref(rels, n_relevant=None, n_nonrelevant=None, threshold=None) -> Explanat
     >>> lt.bpref([1, 0, None, 1], n_relevant=3, n_nonrelevant=2).exact
     1/2
     """
-    rels, judged = _judged_rels(rels, threshold)
+    rels, judged = _judged_rels(judgments, threshold)
     found_rel = sum(int(r) for r, j in zip(rels, judged) if j)
     found_non = sum(1 for r, j in zip(rels, judged) if j and not r)
     n_rel = _n_relevant(n_relevant, rels)
@@ -863,7 +863,7 @@ def bpref(rels, n_relevant=None, n_nonrelevant=None, threshold=None) -> Explanat
     )
 
 
-def judged_at_k(rels, k=None) -> Explanation:
+def judged_at_k(judgments, k=None) -> Explanation:
     """Judged@k: the share of the top ``k`` that has a judgment (``None`` marks an unjudged document).
 
     A low value warns that the other metrics treat many unjudged documents as not relevant. A list
@@ -871,7 +871,7 @@ def judged_at_k(rels, k=None) -> Explanation:
 
     Parameters
     ----------
-    rels : sequence of numbers or None
+    judgments : sequence of numbers or None
         The judgment of each ranked document (any grade), ``None`` when it has none.
     k : int >= 1 or None
         Cut-off; ``None`` means the whole list.
@@ -889,11 +889,11 @@ def judged_at_k(rels, k=None) -> Explanation:
     >>> lt.judged_at_k([1, None, 0, 2, None], k=4).exact
     3/4
     """
-    values = as_sequence(rels, "rels")
+    values = as_sequence(judgments, "judgments")
     k = as_k(k)
     for i, v in enumerate(values):
         if v is not None:
-            to_exact(v, f"rels[{i}]")
+            to_exact(v, f"judgments[{i}]")
     n = len(values) if k is None else min(k, len(values))
     rows, judged = [], 0
     for i, v in enumerate(values[:n], start=1):
