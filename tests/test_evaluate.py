@@ -130,7 +130,7 @@ def test_progress_bar_goes_to_stderr_only_when_asked(capsys):
     ({"metrics": "auc@5"}, "auc takes no cut-off"),
     ({"metrics": []}, "at least one metric"),
     ({"metrics": "map", "convention": "trec"}, "convention must be one of"),
-    ({"metrics": "map", "convention": "sklearn"}, "averages tied scores"),
+    ({"metrics": "mrr", "convention": "sklearn"}, "averages tied scores"),
     ({"metrics": "map", "missing": "drop"}, "missing must be one of"),
     ({"metrics": "map", "qrels": {"1": {"a": -1}}, "convention": "lightgbm"}, r"qrels\['1'\]: grade -1 is not allowed"),
     ({"metrics": "map", "run": {"1": {"a": float("nan")}}}, r"run\['1'\]: score nan is not allowed"),

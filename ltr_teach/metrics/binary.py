@@ -21,12 +21,13 @@ from .conventions import get_convention, resolve
 from .ordering import annotate, ranked_from_scores
 
 
-def _scored_rels(rels, threshold, scores, docids, ties, convention, metric):
-    """Relevance in ranked order (ordered by ``scores`` when given) and the ordering used."""
+def _scored_rels(rels, threshold, scores, docids, ties, convention, metric, averaging=False):
+    """Relevance in ranked order (ordered by ``scores`` when given) and the ordering used; ``averaging``
+    says whether the metric defines a tie rule that averages over tied groups (AP does, as scikit-learn)."""
     s = resolve(convention, threshold=threshold, ties=ties)
     rels = as_rels(rels, threshold=s["threshold"])
     ranked = ranked_from_scores(rels, scores, docids, s["ties"] if scores is not None else ties, metric,
-                                additive=False)
+                                additive=averaging)
     return (list(ranked.grades) if ranked else rels), ranked, s["threshold"]
 
 
@@ -416,8 +417,13 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     >>> lt.average_precision([0, 3, 2, 1, 0], k=3, scores=[1.0, 0.8, 0.8, 0.5, 0.4], convention="lightgbm").exact
     7/18
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "average_precision")
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "average_precision",
+                                           averaging=True)
     k = as_k(k)
+    blocks = ranked is not None and ranked.averaged
+    if blocks and k is not None:
+        raise ValueError(f"k = {k} cannot cut a ranking whose tied scores are one threshold (ties='average', "
+                         "scikit-learn's average_precision_score has no cut-off); give k=None or another tie rule")
     if n_relevant is None and k is not None and convention is not None \
             and get_convention(convention).ap_divisor == "min(relevant, k)":
         n_rel = min(int(sum(rels)), k)  # LightGBM's map@k: at most k hits can be found in the top k
@@ -426,10 +432,14 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     rows = _prefix_rows(rels, k)
     total = Integer(0)
     for row in rows:
-        row["counted"] = row["precision"] if row["rel"] else Integer(0)
+        counted_at = rows[ranked.groups[row["rank"] - 1][1] - 1] if blocks else row
+        row["counted"] = counted_at["precision"] if row["rel"] else Integer(0)
         total = total + row["counted"]
         row["sum"] = total
     notes = []
+    if blocks and ranked.tied_groups():
+        notes.append("ties='average' (scikit-learn's average_precision_score): a block of tied scores is one "
+                     "threshold, so each relevant item of a block counts the precision at the block's last rank")
     if n_rel == 0:
         notes.append("there is no relevant document, so AP is 0/0; it is reported as 0 (as trec_eval does)")
     exact = total / n_rel if n_rel else Integer(0)
@@ -444,7 +454,7 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
                  Column("precision", "precision at rank"), Column("counted", "counted"), Column("sum", "sum")),
         steps=tuple(rows), params={"n_relevant": n_rel, "k": k, "threshold": threshold},
         formula=r"\mathrm{AP} = \frac{1}{m}\sum_{i:\,rel_i=1} P@i",
-        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["precision"]) for r in rows if r["rel"]) or "0", n_rel),
+        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["counted"]) for r in rows if r["rel"]) or "0", n_rel),
         notes=tuple(notes),
     ), ranked)
 

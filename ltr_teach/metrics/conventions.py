@@ -185,8 +185,8 @@ CONVENTIONS = {
             "every topic in the qrels (ir_measures fills missing topics with 0)", g_max=4, missing="zero",
         ),
         Convention(
-            "sklearn", "scikit-learn ndcg_score / dcg_score", "scikit-learn 1.9.1",
-            "linear gain, ideal from the row passed in only, tied scores averaged",
+            "sklearn", "scikit-learn ndcg_score / dcg_score / average_precision_score", "scikit-learn 1.9.1",
+            "linear gain, ideal from the row passed in only, tied scores averaged (AP: a tied block is one threshold)",
             "linear", "log2", "list", "average", "zero", "top k of the row; the ideal is the row's best k",
             "mean over the rows (samples) passed in",
         ),

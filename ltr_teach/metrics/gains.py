@@ -170,7 +170,7 @@ def as_gain(gain) -> Gain:
         return gain_table(gain)
     if not isinstance(gain, str) or gain not in GAINS:
         names = ", ".join(repr(a) for a in GAINS)
-        raise ValueError(f"gain must be one of {names}; got {gain!r} (or give a {{grade: gain}} table)")
+        raise ValueError(f"gain must be one of {names}; got {gain!r}")
     return GAINS[gain]
 
 

@@ -326,6 +326,8 @@ def _ndcg(c, spec):
 
 
 def _map(c, spec):
+    if c.settings["ties"] == "average":
+        return _map_tied_blocks(c)
     cut = c.cut(spec.k)
     prec = np.where(c.rel[:, :cut], c.hits[:, :cut] / c.ranks[:cut], 0.0).sum(axis=1)
     if c.conv.ap_divisor == "min(relevant, k)":
@@ -335,6 +337,19 @@ def _map(c, spec):
         divisor = c.n_relevant
     empty = 1.0 if c.settings["zero"] == "one" else 0.0
     return np.where(divisor > 0, prec / np.maximum(divisor, 1), empty)
+
+
+def _map_tied_blocks(c):
+    """scikit-learn's average_precision_score: each relevant item counts the precision at the end of its
+    block of tied scores (a block is one threshold)."""
+    relevant = c.grades >= c.threshold
+    hits = c.hits[c.q_of, c.rank0]
+    ends = np.flatnonzero(np.r_[c.group[1:] != c.group[:-1], True])  # groups are contiguous in ranked order
+    end = ends[c.group]
+    block_precision = hits[end] / (c.rank0[end] + 1.0)
+    total = np.bincount(c.q_of, weights=np.where(relevant, block_precision, 0.0), minlength=c.n_q)
+    empty = 1.0 if c.settings["zero"] == "one" else 0.0
+    return np.where(c.n_relevant > 0, total / np.maximum(c.n_relevant, 1), empty)
 
 
 def _mrr(c, spec):
@@ -607,9 +622,12 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         settings["g_max"] = g_max if g_max is not None else conv.g_max if conv.g_max is not None else max(int(top), 1)
         if any(g > settings["g_max"] for judged in qrels.values() for g in judged.values()):
             raise ValueError(f"err: a grade in the qrels is above g_max = {settings['g_max']}")
-    if conv.ties == "average" and any(spec.name not in ("ndcg", "dcg") for spec in parsed.values()):
-        raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg and dcg only; "
-                         "pick another convention for the other metrics")
+    averaged = [spec for spec in parsed.values()
+                if spec.name not in ("ndcg", "dcg") and not (spec.name == "map" and spec.k is None)]
+    if conv.ties == "average" and averaged:
+        raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg, dcg and map "
+                         f"(scikit-learn's average_precision_score, without a cut-off) only; pick another convention "
+                         f"for {averaged[0].text}")
     in_run = sorted(q for q in qrels if q in run)
     absent = sorted(q for q in qrels if q not in run)
     ignored = sorted(q for q in run if q not in qrels) + (absent if missing == "skip" else [])
