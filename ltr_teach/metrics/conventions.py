@@ -178,9 +178,23 @@ CONVENTIONS = {
             "every query (qrels and run must hold the same query ids)", rbp_weight="grade",
         ),
         Convention(
-            "gdeval", "gdeval.pl 1.2a (TREC Web track), via ir_measures nDCG(dcg='exp-log2')@k and ERR@k",
-            "ir-measures 0.4.3 (gdeval prints 5 decimals)",
-            "exponential gain, natural-log discount, ERR with the top grade fixed at 4",
+            # gdeval.pl 1.2a, the copy bundled with ir-measures 0.4.3 (ir_measures/bin/gdeval.pl), run with perl:
+            # it keeps judgments > 0 only ("if ($judgment > 0)"), scores the run's topics that have one
+            # (topicDone: "if ($seen{$topic})") and averages those ($topics++); the ir_measures copy prints the
+            # per-topic lines without the mean.
+            "gdeval", "gdeval.pl 1.2a (TREC Web track) ndcg@k and err@k",
+            "gdeval.pl 1.2a as bundled with ir-measures 0.4.3 (prints 5 decimals)",
+            "exponential gain, natural-log discount, ERR with the top grade fixed at 4; topics without a relevant "
+            "judgment are left out of the mean",
+            "exp2", "ln", "pool", "docid_desc", "zero", "cut the ranking and the ideal list at k",
+            "topics of the run with at least one judgment > 0; the others are left out", g_max=4,
+            skip_unjudged_topics=True, negative_grades="unjudged",
+        ),
+        Convention(
+            "ir_measures_gdeval", "ir_measures nDCG(dcg='exp-log2')@k and ERR@k (its gdeval.pl provider)",
+            "ir-measures 0.4.3",
+            "gdeval's numbers per topic, but ir_measures scores every qrels topic: missing or without a relevant "
+            "judgment, 0",
             "exp2", "ln", "pool", "docid_desc", "zero", "cut the ranking and the ideal list at k",
             "every topic in the qrels (ir_measures fills missing topics with 0)", g_max=4, missing="zero",
         ),

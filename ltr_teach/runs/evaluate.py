@@ -628,6 +628,9 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg, dcg and map "
                          f"(scikit-learn's average_precision_score, without a cut-off) only; pick another convention "
                          f"for {averaged[0].text}")
+    if conv.skip_unjudged_topics:  # gdeval.pl scores only topics with a judgment > 0
+        unjudged = {q for q, judged in qrels.items() if not any(g > 0 for g in judged.values())}
+        qrels = {q: judged for q, judged in qrels.items() if q not in unjudged}
     in_run = sorted(q for q in qrels if q in run)
     absent = sorted(q for q in qrels if q not in run)
     ignored = sorted(q for q in run if q not in qrels) + (absent if missing == "skip" else [])
