@@ -17,7 +17,7 @@ from ltr_teach.metrics.gains import DISCOUNTS, GAINS, gain_table
 @pytest.mark.parametrize("name", sorted(GAINS))
 def test_gain_exact_and_array_forms_agree(name):
     gain = GAINS[name]
-    grades = list(range(0, 31)) if gain.integer_grades else [sympy.Rational(n, 4) for n in range(0, 121)]
+    grades = list(range(31)) if gain.integer_grades else [sympy.Rational(n, 4) for n in range(121)]
     exact = [float(gain.exact(sympy.sympify(g))) for g in grades]
     array = gain.array(np.array([float(g) for g in grades]))
     np.testing.assert_allclose(array, exact, rtol=1e-15, atol=0)

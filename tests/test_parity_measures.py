@@ -116,7 +116,7 @@ def test_judged_matches_ir_measures():
     for qid in run:
         for name, measure in zip(names, measures):
             assert ours[qid][name] == pytest.approx(theirs[qid][str(measure)], abs=1e-12), (qid, name)
-        docids, scores, grades, pool = split(qrels, run, qid)
+        docids = split(qrels, run, qid)[0]
         # ir_measures orders ties by docid ascending, then reads the judgments in that order
         ranked = sorted(docids, key=lambda d: (-run[qid][d], d))
         assert lt.judged_at_k([qrels[qid].get(d) for d in ranked], k=5).value == pytest.approx(
@@ -140,7 +140,7 @@ def test_rbp_and_dcg_match_ranx():
             assert ours[qid][ours_name] == pytest.approx(theirs[ranx_name][qid], abs=1e-12), (qid, ours_name)
         assert burges[qid]["dcg@10"] == pytest.approx(theirs["dcg_burges@10"][qid], abs=1e-12)
     for qid in list(qrels)[:80]:
-        docids, scores, grades, pool = split(qrels, run, qid)
+        _, scores, grades, _ = split(qrels, run, qid)
         ranked = [g for _, g in sorted(zip(scores, grades), key=lambda t: -t[0])]
         ex = lt.rbp(ranked, p=0.95, convention="ranx")
         assert ex.value == pytest.approx(theirs["rbp.95"][qid], abs=1e-12)

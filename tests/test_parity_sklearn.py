@@ -5,8 +5,8 @@ the gains of tied scores (McSherry & Najork), and gives 0 to a row without any r
 """
 
 import numpy as np
-import sympy
 import pytest
+import sympy
 from sklearn.metrics import dcg_score, ndcg_score, roc_auc_score
 
 import ltr_teach as lt

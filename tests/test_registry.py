@@ -7,9 +7,9 @@ import sys
 import pytest
 
 import ltr_teach as lt
+import ltr_teach.runs.evaluate  # the module, not the function of the same name
 from ltr_teach.cli import main
 from ltr_teach.metrics.registry import ALIASES, BULK, METRICS, bulk_lookup, lookup
-import ltr_teach.runs.evaluate  # noqa: F401  (the module, not the function of the same name)
 from ltr_teach.runs.evaluate import METRIC_NAMES, parse_metric
 
 QRELS = {"q1": {"d1": 3, "d2": 2, "d3": 0, "d4": 1, "d5": 2}}

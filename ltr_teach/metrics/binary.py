@@ -605,8 +605,8 @@ def interpolated_precision(rels, n_relevant=None, recall=None, rule=None, *, con
         name = f"P_interp(recall={fmt_decimal(to_float(level))})"
         params, substitution = {"n_relevant": n_rel, "recall": level, "rule": rule, "needed": needed}, \
             sympy.latex(exact)
-        notes = (f"recall {sympy.sstr(level)} of R = {n_rel} needs {needed} relevant document(s) under "
-                 f"rule={rule!r} ({RECALL_RULES[rule]})",)
+        notes = ((f"recall {sympy.sstr(level)} of R = {n_rel} needs {needed} relevant document(s) under "
+                  f"rule={rule!r} ({RECALL_RULES[rule]})"),)
     return Explanation(
         metric="interpolated_precision", name=name, exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("precision", "precision"),

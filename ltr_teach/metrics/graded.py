@@ -23,9 +23,10 @@ from ..core.exact import fmt_decimal, to_float
 from ..core.explanation import Column, Explanation
 from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .conventions import resolve, unset
-from .gains import DISCOUNTS, GAINS, Discount, Gain, as_discount, as_gain
-from .ordering import annotate, ranked_from_scores
 
+# GAINS and DISCOUNTS are re-exported: lt.GAINS, the widgets and the checker read them from here
+from .gains import DISCOUNTS, GAINS, Discount, Gain, as_discount, as_gain  # noqa: F401
+from .ordering import annotate, ranked_from_scores
 
 ZERO_RULES = {
     "zero": "an IDCG of 0 (no relevant item) gives NDCG 0 (trec_eval, scikit-learn)",

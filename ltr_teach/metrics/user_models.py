@@ -23,6 +23,9 @@ from ..core.explanation import Column, Explanation
 from ..core.validate import as_choice, as_k, as_sequence
 from .conventions import resolve, unset
 
+#: The default persistence: a user reads on with probability 4/5 (Moffat & Zobel's middle value).
+PERSISTENCE = sympy.Rational(4, 5)
+
 RBP_WEIGHTS = {
     "binary": "a document counts 1 if its grade reaches the threshold, else 0 (Moffat & Zobel)",
     "grade": "a document counts its grade if the grade reaches the threshold (ranx's rbp): RBP can exceed 1",
@@ -53,7 +56,7 @@ def _weights(grades, threshold, weight):
     return out
 
 
-def rbp(grades, p=sympy.Rational(4, 5), k=None, threshold=None, weight=unset("binary"), *, convention=None) -> Explanation:
+def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *, convention=None) -> Explanation:
     """Rank-biased precision: (1 - p) · Σ rel_i · p^(i-1), with the residual in ``.parts["residual"]``.
 
     Parameters
@@ -121,12 +124,12 @@ def rbp(grades, p=sympy.Rational(4, 5), k=None, threshold=None, weight=unset("bi
         substitution=r"(1-%s)\left(%s\right)" % (sympy.latex(p), " + ".join(
             r"%s\cdot %s" % (sympy.latex(r["rel"]), sympy.latex(r["reach"])) for r in rows
             if r["rel"] != "unjudged" and r["rel"] != 0) or "0"),
-        notes=(f"residual {sympy.sstr(residual.exact)}: RBP lies between {sympy.sstr(total)} and "
-               f"{sympy.sstr(total + residual.exact)} whatever the unjudged and unseen documents are",),
+        notes=((f"residual {sympy.sstr(residual.exact)}: RBP lies between {sympy.sstr(total)} and "
+                f"{sympy.sstr(total + residual.exact)} whatever the unjudged and unseen documents are"),),
     )
 
 
-def rbp_residual(grades, p=sympy.Rational(4, 5), k=None) -> Explanation:
+def rbp_residual(grades, p=PERSISTENCE, k=None) -> Explanation:
     """The RBP residual: what unjudged documents and the ranks below the list could still add.
 
     Parameters
@@ -175,4 +178,4 @@ def rbp_residual(grades, p=sympy.Rational(4, 5), k=None) -> Explanation:
     )
 
 
-__all__ = ["RBP_WEIGHTS", "rbp", "rbp_residual"]
+__all__ = ["PERSISTENCE", "RBP_WEIGHTS", "rbp", "rbp_residual"]

@@ -607,8 +607,8 @@ _EXERCISES = [
        ["Success asks only whether the top k hold at least one relevant document."], randomize=_rels),
     _e("bpref-unjudged", "precision_recall", "bpref",
        {"judgments": [1, 0, None, 1, 0, 1], "n_relevant": 4, "n_nonrelevant": 3}, _bpref_task,
-       ["Skip the unjudged documents. For each relevant one count the judged non-relevant above it (n) and add "
-        "1 - min(n, R)/min(N, R); divide the sum by R."], randomize=_judgments),
+       [("Skip the unjudged documents. For each relevant one count the judged non-relevant above it (n) and add "
+         "1 - min(n, R)/min(N, R); divide the sum by R.")], randomize=_judgments),
     _e("judged-at-5", "precision_recall", "judged_at_k", {"judgments": [2, None, 0, 1, None, None, 3], "k": 5},
        _judged_task, ["A grade of 0 is a judgment too; only the unjudged ranks are missing."],
        randomize=_graded_judgments),
