@@ -175,7 +175,7 @@ class TestErrors:
         (["explain", "err", "1", "--g-max", "1e9"], "g_max = 1000000000 is too large"),
         (["explain", "ndcg", "3", "2", "--k", "1.5"], "--k = '1.5' must be a whole number"),
         (["explain", "ndcg", "3", "2", "--k"], "argument --k: expected one argument"),
-        (["explain", "ndcg", "3", "2", "--gain", "exp"], "gain must be one of 'exp2', 'linear'; got 'exp'"),
+        (["explain", "ndcg", "3", "2", "--gain", "exp"], "gain must be one of 'exp2', 'linear', 'binary'; got 'exp'"),
         (["explain", "ndcg", "3", "2", "--discount", "log10"], "discount must be one of 'log2', 'ln', 'jarvelin'"),
         (["explain", "ndcg", "0", "0", "--zero", "raise"], "IDCG is 0"),
         (["explain", "ndcg", "3", "2", "--ideal", "3"], "ideal must hold every judged grade"),

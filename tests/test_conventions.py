@@ -13,7 +13,7 @@ from ltr_teach.metrics.conventions import IDEAL_SOURCES, Convention
 from ltr_teach.metrics.ordering import TIE_RULES
 
 TOOL_PACKAGES = {"trec_eval": "pytrec-eval-terrier", "ir_measures": "ir-measures", "ranx": "ranx",
-                 "ranx_burges": "ranx", "gdeval": "ir-measures", "ir_measures_gdeval": "ir-measures", "sklearn": "scikit-learn",
+                 "ranx_burges": "ranx", "gdeval": "ir-measures", "ir_measures_gdeval": "ir-measures", "msmarco": "ir-measures", "sklearn": "scikit-learn",
                  "lightgbm": "lightgbm", "xgboost": "xgboost"}
 
 

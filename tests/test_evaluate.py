@@ -29,13 +29,9 @@ def exact_values(qrels, run, qid, conv, g_max):
     }
     if conv.ties == "average":
         return out
-    if conv.ap_divisor == "min(relevant, k)":
-        in_list = sum(g >= conv.threshold for g in grades)
-        out["map"] = lt.average_precision(grades, **kw).value if in_list else empty
-        out["map@3"] = lt.average_precision(grades, k=3, **kw).value if in_list else empty
-    else:
-        out["map"] = lt.average_precision(grades, n_relevant=n_rel, **kw).value if n_rel else empty
-        out["map@3"] = lt.average_precision(grades, n_relevant=n_rel, k=3, **kw).value if n_rel else empty
+    # the convention's divisor (all relevant, or min(relevant, k) for LightGBM and RecBole) applies to n_rel
+    out["map"] = lt.average_precision(grades, n_relevant=n_rel, **kw).value if n_rel else empty
+    out["map@3"] = lt.average_precision(grades, n_relevant=n_rel, k=3, **kw).value if n_rel else empty
     labels = [int(g >= conv.threshold) for g in grades]
     out.update({
         "mrr": lt.reciprocal_rank(grades, **kw).value,

@@ -424,11 +424,12 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     if blocks and k is not None:
         raise ValueError(f"k = {k} cannot cut a ranking whose tied scores are one threshold (ties='average', "
                          "scikit-learn's average_precision_score has no cut-off); give k=None or another tie rule")
-    if n_relevant is None and k is not None and convention is not None \
-            and get_convention(convention).ap_divisor == "min(relevant, k)":
-        n_rel = min(int(sum(rels)), k)  # LightGBM's map@k: at most k hits can be found in the top k
-    else:
-        n_rel = _n_relevant(n_relevant, rels)
+    divisor_rule = get_convention(convention).ap_divisor if convention is not None else "relevant"
+    n_rel = _n_relevant(n_relevant, rels)
+    if k is not None and divisor_rule == "min(relevant, k)":
+        n_rel = min(n_rel, k)  # LightGBM's and RecBole's map@k: at most k hits can be found in the top k
+    elif divisor_rule == "hits":
+        n_rel = sum(int(r) for r in rels[:k])  # torchmetrics: the relevant items found in the top k
     rows = _prefix_rows(rels, k)
     total = Integer(0)
     for row in rows:

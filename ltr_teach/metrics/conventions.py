@@ -100,8 +100,10 @@ class Convention:
         Which queries enter the mean.
     threshold : int
         The lowest grade that counts as relevant for binary metrics (MAP, MRR, P@k, R@k).
-    ap_divisor : {"relevant", "min(relevant, k)"}
-        What AP is divided by: every relevant document in the qrels, or LightGBM's min(relevant, k).
+    ap_divisor : {"relevant", "min(relevant, k)", "hits"}
+        What AP is divided by: every relevant document (of the qrels, or of the list when ``ideal`` is
+        ``"list"``), min(relevant, k) for AP@k (LightGBM, XGBoost, RecBole), or the relevant documents
+        found in the top k (torchmetrics).
     g_max : int or None
         The top grade ERR assumes (gdeval fixes it at 4); None when the tool has no ERR.
     missing : {"skip", "zero"}
@@ -216,6 +218,40 @@ CONVENTIONS = {
             "(the 'ndcg@k-' metric gives 0)",
             "exp2", "log2", "list", "stable", "one", _GROUP_K, "mean over the query groups",
             ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            # msmarco_eval.py (Campos & van Haasteren, last modified 1/21/2019; the copy in ir_measures/bin with
+            # MaxMRRRank configurable): load_candidate places each pid at its rank column (the run's own order),
+            # compute_metrics adds 1/(i + 1) for the first relevant pid among the first MaxMRRRank = 10 and
+            # divides by len(qids_to_relevant_passageids): every query of the qrels, answered or not.
+            "msmarco", "MS MARCO's official MRR@10 (msmarco_eval.py compute_metrics)",
+            "msmarco_eval.py (last modified 1/21/2019) as bundled with ir-measures 0.4.3",
+            "the run's own rank order (give the run in rank order: ties keep it), MRR@10 over every qrels query",
+            "linear", "log2", "pool", "stable", "zero", "MRR@10: the first relevant passage among the first 10",
+            "every query of the qrels, missing ones 0 (the sum of reciprocal ranks / the number of qrels queries)",
+            missing="zero",
+        ),
+        Convention(
+            # RecBole recbole/evaluator/metrics.py (RUCAIBox/RecBole at commit 025bef6, read, not run: it needs
+            # torch): NDCG.metric_info gains 1 per hit over log2(i + 1) and takes the ideal from
+            # idcg_len = min(pos_len, k) relevant items; MAP.metric_info divides the summed precisions by
+            # min(pos_len, k), pos_len being all the user's test items; Precision divides by k; Hit is success@k.
+            "recbole", "RecBole Hit, MRR, Precision, Recall, NDCG, MAP @k (recbole/evaluator/metrics.py)",
+            "RecBole source at commit 025bef6 (recbole/evaluator/metrics.py), read, not run",
+            "binary gain, ideal from all the user's test items, MAP@k divided by min(R, k)",
+            "binary", "log2", "pool", "stable", "zero", "the top k; the ideal list holds min(R, k) relevant items",
+            "mean over the test users", ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            # Microsoft Recommenders recommenders/evaluation/python_evaluation.py (read, not run): ndcg_at_k with
+            # score_type="binary" sets rel = 1 for every true item and discfun_type="loge" divides by ln(1 + rank);
+            # the ideal DCG sums the user's true items (top k); map_at_k divides by min(actual, k); users are
+            # those in both the truth and the predictions (merge_ranking_true_pred's common users).
+            "ms_recommenders", "Microsoft Recommenders ndcg_at_k, map_at_k, precision_at_k, recall_at_k",
+            "recommenders python_evaluation.py (recommenders-team/recommenders), read, not run",
+            "binary gain, natural-log discount, ideal from the user's true items, map_at_k divided by min(R, k)",
+            "binary", "ln", "pool", "stable", "zero", "the top k; the ideal list holds the top k true items",
+            "mean over the users with both truth and predictions", ap_divisor="min(relevant, k)",
         ),
         Convention(
             "doc000", "document 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",

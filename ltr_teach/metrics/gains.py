@@ -81,6 +81,9 @@ GAINS = {
                  r"2^{rel_i}-1", True, lambda g: 2**g - 1, lambda g: np.exp2(g) - 1.0),
     "linear": Gain("linear", "the grade itself (Järvelin & Kekäläinen 2002; trec_eval, scikit-learn)",
                    r"rel_i", False, lambda g: g, lambda g: np.asarray(g, dtype=np.float64)),
+    "binary": Gain("binary", "1 for any grade >= 1, else 0: relevant or not (RecBole, Microsoft Recommenders)",
+                   r"[rel_i \ge 1]", False, lambda g: Integer(1 if g >= 1 else 0),
+                   lambda g: (np.asarray(g, dtype=np.float64) >= 1).astype(np.float64)),
 }
 
 DISCOUNTS = {

@@ -142,8 +142,9 @@ def dcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), *, scores=No
         Graded relevance in ranked order (whole numbers for ``gain="exp2"``).
     k : int >= 1 or None
         Cut-off; ``None`` (or a ``k`` beyond the list) means the whole list.
-    gain : {"exp2", "linear"}
-        ``"exp2"``: 2^grade - 1 (default); ``"linear"``: the grade itself.
+    gain : {"exp2", "linear", "binary"} or dict
+        ``"exp2"``: 2^grade - 1 (default); ``"linear"``: the grade itself; ``"binary"``: 1 for a grade
+        >= 1; a ``{grade: gain}`` table (trec_eval's ``ndcg.1=3,2=9``: grades not listed keep their value).
     discount : {"log2", "ln", "jarvelin"}
         ``"log2"``: log2(i + 1) (default); ``"ln"``: ln(i + 1); ``"jarvelin"``: 1 at rank 1,
         then log2(i).

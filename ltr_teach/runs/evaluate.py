@@ -330,9 +330,10 @@ def _map(c, spec):
         return _map_tied_blocks(c)
     cut = c.cut(spec.k)
     prec = np.where(c.rel[:, :cut], c.hits[:, :cut] / c.ranks[:cut], 0.0).sum(axis=1)
-    if c.conv.ap_divisor == "min(relevant, k)":
-        in_list = c.rel.sum(axis=1)
-        divisor = np.minimum(in_list, cut) if spec.k is not None else in_list
+    if c.conv.ap_divisor == "min(relevant, k)" and spec.k is not None:
+        divisor = np.minimum(c.n_relevant, spec.k)
+    elif c.conv.ap_divisor == "hits":
+        divisor = c.hits[:, cut - 1]
     else:
         divisor = c.n_relevant
     empty = 1.0 if c.settings["zero"] == "one" else 0.0
