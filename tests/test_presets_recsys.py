@@ -97,3 +97,38 @@ def test_ms_recommenders_ndcg_binary_natural_log():
     ex = lt.ndcg([0, 1, 0, 1], k=4, ideal=[1, 1, 1], convention="ms_recommenders")
     by_hand = (1 / ln(3) + 1 / ln(5)) / (1 / ln(2) + 1 / ln(3) + 1 / ln(4))
     assert sympy.simplify(ex.exact - by_hand) == 0
+
+
+def test_torchmetrics_ndcg_averages_ties_and_ap_divides_by_the_hits_in_the_top_k():
+    # retrieval_normalized_dcg: targets 0, 2, 1, 0 with predictions 0.9, 0.8, 0.8, 0.1: ranks 2 and 3 tie, each
+    # gets the mean gain (2 + 1)/2 (scikit-learn's _tie_average_dcg); ideal: 2, 1 from the group's targets.
+    qrels = {"g": {"a": 0, "b": 2, "c": 1, "d": 0}}
+    run = {"g": {"a": 0.9, "b": 0.8, "c": 0.8, "d": 0.1}}
+    ndcg = lt.evaluate(qrels, run, "ndcg", convention="torchmetrics").mean["ndcg"]
+    assert ndcg == pytest.approx((1.5 / math.log2(3) + 1.5 / 2) / (2 + 1 / math.log2(3)), abs=1e-15)
+    # retrieval_average_precision(top_k=3): relevant b (rank 2) only in the top 3: precision 1/2 over 1 hit
+    qrels = {"g": {"a": 0, "b": 1, "c": 0, "d": 1}}
+    run = {"g": {"a": 0.9, "b": 0.8, "c": 0.7, "d": 0.1}}
+    values = lt.evaluate(qrels, run, ["map@3", "map", "p@3", "recall@3", "mrr"], convention="torchmetrics").mean
+    assert values["map@3"] == pytest.approx(1 / 2) and values["map"] == pytest.approx((1 / 2 + 2 / 4) / 2)
+    assert values["p@3"] == pytest.approx(1 / 3) and values["recall@3"] == pytest.approx(1 / 2)
+    assert values["mrr"] == pytest.approx(1 / 2)
+    # trec_eval's map_cut_3 divides by both relevant documents instead
+    assert lt.evaluate(qrels, run, "map@3").mean["map@3"] == pytest.approx(1 / 4)
+    assert lt.average_precision([0, 1, 0, 1], k=3, convention="torchmetrics").exact == sympy.Rational(1, 2)
+
+
+def test_tf_ranking_precision_divides_by_the_list_length_and_gain_is_exponential():
+    qrels = {"l": {"a": 1, "b": 0}}
+    run = {"l": {"a": 0.9, "b": 0.5}}
+    # _per_list_precision: one hit over min(5, 2 valid items) = 1/2 (trec_eval's P_5: 1/5)
+    assert lt.evaluate(qrels, run, "p@5", convention="tf_ranking").mean["p@5"] == pytest.approx(1 / 2)
+    assert lt.evaluate(qrels, run, "p@5").mean["p@5"] == pytest.approx(1 / 5)
+    assert lt.precision_at_k([1, 0], 5, convention="tf_ranking").exact == sympy.Rational(1, 2)
+    # NDCGMetric: labels 2, 0, 1 in ranked order: DCG = 3/1 + 0 + 1/2; ideal 2, 1, 0: 3 + 1/log2(3)
+    qrels = {"l": {"a": 2, "b": 0, "c": 1}}
+    run = {"l": {"a": 0.9, "b": 0.8, "c": 0.7}}
+    values = lt.evaluate(qrels, run, ["ndcg", "map@1", "map"], convention="tf_ranking").mean
+    assert values["ndcg"] == pytest.approx((3 + 1 / 2) / (3 + 1 / math.log2(3)), abs=1e-15)
+    # MeanAveragePrecisionMetric: precisions within topn, divided by every relevant label of the list
+    assert values["map@1"] == pytest.approx(1 / 2) and values["map"] == pytest.approx((1 + 2 / 3) / 2)

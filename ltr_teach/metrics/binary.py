@@ -17,7 +17,7 @@ from sympy import Integer, Rational
 from ..core.exact import fmt_decimal, to_exact, to_float
 from ..core.explanation import Column, Explanation
 from ..core.validate import as_choice, as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
-from .conventions import get_convention, resolve
+from .conventions import get_convention, is_given, resolve
 from .ordering import annotate, ranked_from_scores
 
 
@@ -26,7 +26,10 @@ def _scored_rels(rels, threshold, scores, docids, ties, convention, metric, aver
     says whether the metric defines a tie rule that averages over tied groups (AP does, as scikit-learn)."""
     s = resolve(convention, threshold=threshold, ties=ties)
     rels = as_rels(rels, threshold=s["threshold"])
-    ranked = ranked_from_scores(rels, scores, docids, s["ties"] if scores is not None else ties, metric,
+    tie_rule = s["ties"] if scores is not None else ties
+    if convention is not None and not is_given(ties) and get_convention(convention).binary_ties:
+        tie_rule = get_convention(convention).binary_ties  # torchmetrics averages ties for NDCG only
+    ranked = ranked_from_scores(rels, scores, docids, tie_rule if scores is not None else ties, metric,
                                 additive=averaging)
     return (list(ranked.grades) if ranked else rels), ranked, s["threshold"]
 
@@ -222,7 +225,12 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     _cut(k, len(rels), notes)
     rows = _prefix_rows(rels, k)
     hits = rows[-1]["hits"]
-    exact = Rational(hits, k)
+    divisor = k
+    if convention is not None and get_convention(convention).precision_divisor == "min(k, n)":
+        divisor = min(k, len(rels))  # TF-Ranking: a short list is divided by its length
+        if divisor < k:
+            notes.append(f"convention {get_convention(convention).name!r} divides by min(k, list length) = {divisor}")
+    exact = Rational(hits, divisor)
     rows[-1]["result"] = exact
     return _finish(Explanation(
         metric="precision_at_k", name=f"P@{k}", exact=exact,
@@ -230,7 +238,7 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
                  Column("precision", "precision at rank"), Column("result", f"P@{k}")),
         steps=tuple(rows), params={"k": k, "threshold": threshold},
         formula=r"P@k = \frac{|\{\text{relevant in top } k\}|}{k}",
-        substitution=r"\frac{%d}{%d}" % (hits, k), notes=tuple(notes),
+        substitution=r"\frac{%d}{%d}" % (hits, divisor), notes=tuple(notes),
     ), ranked)
 
 

@@ -116,6 +116,11 @@ class Convention:
     skip_unjudged_topics : bool
         Whether a topic without any relevant judgment is left out of the mean (gdeval.pl) instead of
         scoring 0.
+    precision_divisor : {"k", "min(k, n)"}
+        What P@k divides by: k (trec_eval and most tools) or min(k, list length) (TF-Ranking).
+    binary_ties : str
+        The tie rule of the binary metrics (AP, RR, P, R ...) when ``ties`` averages for NDCG only
+        (torchmetrics: its binary metrics take ``torch.topk``'s order); empty when ``ties`` applies.
     negative_grades : {"error", "unjudged"}
         What a negative grade in the qrels means to ``lt.evaluate``: a mistake, or (trec_eval) a
         document in the pool but unjudged, neither relevant nor judged non-relevant.
@@ -140,6 +145,8 @@ class Convention:
     rbp_weight: str = "binary"
     skip_unjudged_topics: bool = False
     negative_grades: str = "error"
+    precision_divisor: str = "k"
+    binary_ties: str = ""
 
     def settings(self) -> dict:
         """The keyword settings this convention supplies to the metric functions."""
@@ -252,6 +259,32 @@ CONVENTIONS = {
             "binary gain, natural-log discount, ideal from the user's true items, map_at_k divided by min(R, k)",
             "binary", "ln", "pool", "stable", "zero", "the top k; the ideal list holds the top k true items",
             "mean over the users with both truth and predictions", ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            # torchmetrics functional/retrieval (Lightning-AI/torchmetrics, read, not run: it needs torch):
+            # ndcg.py's _dcg_sample_scores / _tie_average_dcg are scikit-learn's (linear target gain, 1/log2(i + 1),
+            # tied predictions averaged) and the ideal is the target sorted (the group only); average_precision.py
+            # (commit ed67ed0) keeps the targets of preds.topk(k) and averages the precision at their relevant
+            # positions, so AP@k divides by the relevant items found in the top k; precision.py divides by k;
+            # a group without a relevant target scores 0 (empty_target_action="neg").
+            "torchmetrics", "torchmetrics retrieval_normalized_dcg, retrieval_average_precision, retrieval_precision, "
+            "retrieval_recall, retrieval_reciprocal_rank", "torchmetrics source (functional/retrieval; "
+            "average_precision.py at commit ed67ed0), read, not run",
+            "linear gain, ideal from the group, tied scores averaged in NDCG, AP@k divided by the hits in the top k",
+            "linear", "log2", "list", "average", "zero", "the top k of the group and of its ideal order",
+            "mean over the query groups (indexes)", ap_divisor="hits", binary_ties="stable",
+        ),
+        Convention(
+            # TF-Ranking tensorflow_ranking/python/metrics_impl.py (tensorflow/ranking at commit 053cdcd, read, not
+            # run): _DEFAULT_GAIN_FN 2^label - 1, _DEFAULT_RANK_DISCOUNT_FN log(2)/log1p(rank), the ideal sorts the
+            # list's own gains; _per_list_precision divides by min(topn, valid items); MeanAveragePrecisionMetric
+            # divides by the list's relevant items regardless of topn; labels >= 1 are relevant; sort_by_scores
+            # shuffles tied scores at random.
+            "tf_ranking", "TF-Ranking NDCGMetric, MeanAveragePrecisionMetric, PrecisionMetric, RecallMetric, MRRMetric, "
+            "HitsMetric", "TF-Ranking source at commit 053cdcd (tensorflow_ranking/python/metrics_impl.py), read, not run",
+            "exponential gain, ideal from the list, P@k divided by min(k, list length), MAP by the list's relevant",
+            "exp2", "log2", "list", "stable", "zero", "the top k of the list and of its ideal order",
+            "mean over the lists", precision_divisor="min(k, n)",
         ),
         Convention(
             "doc000", "document 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",

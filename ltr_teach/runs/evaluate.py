@@ -326,7 +326,7 @@ def _ndcg(c, spec):
 
 
 def _map(c, spec):
-    if c.settings["ties"] == "average":
+    if c.settings["ties"] == "average" and not c.conv.binary_ties:
         return _map_tied_blocks(c)
     cut = c.cut(spec.k)
     prec = np.where(c.rel[:, :cut], c.hits[:, :cut] / c.ranks[:cut], 0.0).sum(axis=1)
@@ -360,6 +360,8 @@ def _mrr(c, spec):
 
 
 def _precision(c, spec):
+    if c.conv.precision_divisor == "min(k, n)":  # TF-Ranking: a short list is divided by its length
+        return c.hits[:, c.cut(spec.k) - 1] / np.maximum(np.minimum(c.n_ranked, spec.k), 1)
     return c.hits[:, c.cut(spec.k) - 1] / spec.k
 
 
@@ -625,7 +627,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
             raise ValueError(f"err: a grade in the qrels is above g_max = {settings['g_max']}")
     averaged = [spec for spec in parsed.values()
                 if spec.name not in ("ndcg", "dcg") and not (spec.name == "map" and spec.k is None)]
-    if conv.ties == "average" and averaged:
+    if conv.ties == "average" and averaged and not conv.binary_ties:
         raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg, dcg and map "
                          f"(scikit-learn's average_precision_score, without a cut-off) only; pick another convention "
                          f"for {averaged[0].text}")
