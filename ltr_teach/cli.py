@@ -28,7 +28,11 @@ _SUPPLIED_ONLY_BY_CONVENTION = ("g_max",)
 _RANKING_KEYWORDS = ("scores", "docids", "ties", "convention")
 
 #: Every option of ``explain`` that is a keyword of some metric, as its Python name.
-_METRIC_OPTIONS = ("k", "g_max", "n_relevant", "beta", "threshold", "recall", "ideal", "gain", "discount", "zero")
+_METRIC_OPTIONS = ("k", "g_max", "n_relevant", "n_nonrelevant", "beta", "threshold", "recall", "rule", "ideal", "gain",
+                   "discount", "zero", "p", "weight")
+
+#: What stands for an unjudged document among the values of bpref, judged_at_k and rbp.
+_UNJUDGED = ("-", "?")
 
 
 class UsageError(Exception):
@@ -123,7 +127,9 @@ def _explain(args) -> int:
     else:
         if "scores" in kwargs:
             kwargs["scores"] = [parse_number(v, "score") for v in kwargs["scores"]]
-        ex = info.func([parse_number(v, "value") for v in args.values], **kwargs)
+        unjudged_allowed = info.takes == "judged_rels"
+        ex = info.func([None if unjudged_allowed and v in _UNJUDGED else parse_number(v, "value")
+                        for v in args.values], **kwargs)
         if "order" in ex.params:  # a k cut-off hides the tail of the table: show the whole order
             print(f"order by score (ties={ex.params['ties']!r}): {', '.join(ex.params['order'])}\n")
     print(ex)
@@ -135,13 +141,18 @@ def _add_explain(sub) -> None:
     p = sub.add_parser("explain", help="print a metric's step table, exact value and decimal",
                        description=f"Metrics: {names}. Queries for mrr/map are separated by ','.")
     p.add_argument("metric")
-    p.add_argument("values", nargs="+", help="grades or 0/1 relevance in ranked order (labels for auc)")
+    p.add_argument("values", nargs="+", help="grades or 0/1 relevance in ranked order (labels for auc; "
+                                             "- for an unjudged document in bpref, judged_at_k and rbp)")
     p.add_argument("--k", type=lambda t: _int(t, "--k"))
     p.add_argument("--gain")
     p.add_argument("--discount")
     p.add_argument("--zero")
     p.add_argument("--g-max", dest="g_max", type=lambda t: _int(t, "--g-max"))
     p.add_argument("--n-relevant", dest="n_relevant", type=lambda t: _int(t, "--n-relevant"))
+    p.add_argument("--n-nonrelevant", dest="n_nonrelevant", type=lambda t: _int(t, "--n-nonrelevant"))
+    p.add_argument("--p", type=lambda t: parse_number(t, "--p"), help="RBP's persistence (default 4/5)")
+    p.add_argument("--weight", help="what a relevant document adds to RBP: binary (default) or grade")
+    p.add_argument("--rule", help="how a recall level becomes a count: textbook, trec_eval_9 or trec_eval_10")
     p.add_argument("--beta", type=lambda t: parse_number(t, "--beta"))
     p.add_argument("--threshold", type=lambda t: parse_number(t, "--threshold"))
     p.add_argument("--recall", type=lambda t: parse_number(t, "--recall"))

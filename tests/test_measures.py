@@ -157,3 +157,20 @@ def test_rbp_steps_show_the_arithmetic():
     assert [r["reach"] for r in ex.steps] == [1, Rational(1, 2), Rational(1, 4)]
     assert [r["rel"] for r in ex.steps] == [1, "unjudged", 1]
     assert ex.exact == Rational(5, 8)   # (1/2)(1 + 1/4)
+
+
+def test_cli_explains_the_new_measures(capsys):
+    from ltr_teach.cli import main
+
+    # "-" marks an unjudged document: (1 + (1 - 1/2)) / 3 as in bpref's docstring
+    assert main(["explain", "bpref", "1", "0", "-", "1", "--n-relevant", "3", "--n-nonrelevant", "2"]) == 0
+    assert capsys.readouterr().out.strip().endswith("bpref = 1/2 = 0.5")
+    assert main(["explain", "rbp", "1", "0", "1", "--p", "1/2"]) == 0   # (1/2)(1 + 1/4)
+    assert capsys.readouterr().out.strip().endswith("RBP(p=1/2) = 5/8 = 0.625")
+    # R = 3 hits at ranks 1, 5, 10: levels 0..0.3 -> 1, 0.4..0.6 -> 2/5, 0.7 -> 2/5 (trec 9), 0.8..1 -> 3/10
+    assert main(["explain", "11pt", "1", "0", "0", "0", "1", "0", "0", "0", "0", "1", "--rule", "trec_eval_9"]) == 0
+    assert capsys.readouterr().out.strip().endswith("11-point AP = 13/22 ≈ 0.590909")
+    assert main(["explain", "rprec", "1", "0", "1", "--n-relevant", "4"]) == 0   # 2 hits in 3 ranks of R = 4
+    assert "R-precision = 1/2 = 0.5" in capsys.readouterr().out
+    assert main(["explain", "ndcg", "1", "-", "2"]) == 2   # only the judgment-aware metrics take "-"
+    assert "value = '-' is not a number" in capsys.readouterr().err
