@@ -554,8 +554,12 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         ``{qid: {docid: score}}`` or a TREC run file (``qid Q0 docid rank score tag``). Higher
         scores rank first; the order of a dict (or the file) is the input order for ``"stable"`` ties.
     metrics : str or sequence of str
-        Names from :data:`METRIC_NAMES`, optionally with a cut-off: ``"ndcg@10"``, ``"map"``,
-        ``"mrr"``, ``"p@5"``, ``"recall@100"``, ``"err@20"``, ``"auc"``.
+        Names from :data:`METRIC_NAMES` (or any registry name or alias of those metrics), optionally
+        with a cut-off: ``"ndcg@10"``, ``"map"``, ``"mrr"``, ``"p@5"``, ``"recall@100"``, ``"err@20"``,
+        ``"auc"``, ``"dcg@10"``, ``"rprec"``, ``"success@10"``, ``"bpref"``, ``"judged@10"``,
+        ``"rbp"``, ``"rbp_residual"``, ``"iprec@0.3"`` (a recall level), ``"11pt"``; and a
+        ``.parameter`` where trec_eval has one: ``"ndcg.1=3,2=9"`` (per-grade gains),
+        ``"rbp.0.95"`` (persistence).
     convention : str
         A key of ``lt.CONVENTIONS``. Its gain, discount, ideal source, tie rule, empty-query rule and
         relevance threshold apply. ``"trec_eval"`` (default) reproduces trec_eval / pytrec_eval.
