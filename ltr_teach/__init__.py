@@ -20,14 +20,18 @@ from .core.exact import ln, log2
 from .core.explanation import Explanation
 from .metrics.binary import (
     average_precision,
+    bpref,
     eleven_point_ap,
     f_beta,
     interpolated_precision,
+    judged_at_k,
     mean_average_precision,
     mrr,
     precision_at_k,
+    r_precision,
     recall_at_k,
     reciprocal_rank,
+    success_at_k,
 )
 from .metrics.compare import compare_conventions
 from .metrics.conventions import CONVENTIONS
@@ -35,6 +39,7 @@ from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, nd
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
+from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
@@ -51,7 +56,7 @@ __all__ = [
     "cg", "dcg", "idcg", "ndcg", "err",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
-    "roc_curve", "auc",
+    "roc_curve", "auc", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
     "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels", "write_run",
     "check", "Feedback", "examples", "exercises",
 ]

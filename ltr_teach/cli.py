@@ -28,7 +28,11 @@ _SUPPLIED_ONLY_BY_CONVENTION = ("g_max",)
 _RANKING_KEYWORDS = ("scores", "docids", "ties", "convention")
 
 #: Every option of ``explain`` that is a keyword of some metric, as its Python name.
-_METRIC_OPTIONS = ("k", "g_max", "n_relevant", "beta", "threshold", "recall", "ideal", "gain", "discount", "zero")
+_METRIC_OPTIONS = ("k", "g_max", "n_relevant", "n_nonrelevant", "beta", "threshold", "recall", "rule", "ideal", "gain",
+                   "discount", "zero", "p", "weight")
+
+#: What stands for an unjudged document among the values of bpref, judged_at_k and rbp.
+_UNJUDGED = ("-", "?")
 
 
 class UsageError(Exception):
@@ -123,7 +127,9 @@ def _explain(args) -> int:
     else:
         if "scores" in kwargs:
             kwargs["scores"] = [parse_number(v, "score") for v in kwargs["scores"]]
-        ex = info.func([parse_number(v, "value") for v in args.values], **kwargs)
+        unjudged_allowed = info.takes == "judged_rels"
+        ex = info.func([None if unjudged_allowed and v in _UNJUDGED else parse_number(v, "value")
+                        for v in args.values], **kwargs)
         if "order" in ex.params:  # a k cut-off hides the tail of the table: show the whole order
             print(f"order by score (ties={ex.params['ties']!r}): {', '.join(ex.params['order'])}\n")
     print(ex)
@@ -135,13 +141,18 @@ def _add_explain(sub) -> None:
     p = sub.add_parser("explain", help="print a metric's step table, exact value and decimal",
                        description=f"Metrics: {names}. Queries for mrr/map are separated by ','.")
     p.add_argument("metric")
-    p.add_argument("values", nargs="+", help="grades or 0/1 relevance in ranked order (labels for auc)")
+    p.add_argument("values", nargs="+", help="grades or 0/1 relevance in ranked order (labels for auc; "
+                                             "- for an unjudged document in bpref, judged_at_k and rbp)")
     p.add_argument("--k", type=lambda t: _int(t, "--k"))
     p.add_argument("--gain")
     p.add_argument("--discount")
     p.add_argument("--zero")
     p.add_argument("--g-max", dest="g_max", type=lambda t: _int(t, "--g-max"))
     p.add_argument("--n-relevant", dest="n_relevant", type=lambda t: _int(t, "--n-relevant"))
+    p.add_argument("--n-nonrelevant", dest="n_nonrelevant", type=lambda t: _int(t, "--n-nonrelevant"))
+    p.add_argument("--p", type=lambda t: parse_number(t, "--p"), help="RBP's persistence (default 4/5)")
+    p.add_argument("--weight", help="what a relevant document adds to RBP: binary (default) or grade")
+    p.add_argument("--rule", help="how a recall level becomes a count: textbook, trec_eval_9 or trec_eval_10")
     p.add_argument("--beta", type=lambda t: parse_number(t, "--beta"))
     p.add_argument("--threshold", type=lambda t: parse_number(t, "--threshold"))
     p.add_argument("--recall", type=lambda t: parse_number(t, "--recall"))
@@ -325,13 +336,16 @@ def _add_eval(sub) -> None:
         from .runs.evaluate import evaluate
 
         result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
-                          missing=args.missing, progress=True if args.progress else None)
+                          missing=args.missing, progress=True if args.progress else None, relevance_level=args.relevance_level,
+                          judged_only=args.judged_only, depth=args.depth)
         print(result.table(per_query=args.per_query))
         _warn_ignored(result)
         return 0
 
     p = sub.add_parser("eval", help="evaluate a TREC run file against a qrels file, like trec_eval",
-                       description=f"Metrics: {', '.join(METRIC_NAMES)}, optionally @k (ndcg@10, p@5). "
+                       description=f"Metrics: {', '.join(METRIC_NAMES)}, optionally @k (ndcg@10, p@5, "
+                                   f"iprec@0.3) and a .parameter (ndcg.1=3,2=9 per-grade gains, rbp.0.95 "
+                                   f"persistence); every registry name and alias works too (ap, precision@5). "
                                    f"Conventions: {', '.join(CONVENTIONS)}.")
     p.add_argument("qrels_file", metavar="QRELS", help="qrels file: qid iter docid grade")
     p.add_argument("run_file", metavar="RUN", help="run file: qid Q0 docid rank score tag")
@@ -344,6 +358,12 @@ def _add_eval(sub) -> None:
                    help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
     p.add_argument("--progress", action="store_true",
                    help="draw progress bars on stderr (default: only when stderr is a terminal and the file is long)")
+    p.add_argument("-l", "--relevance-level", dest="relevance_level", type=lambda t: _int(t, "--relevance-level"),
+                   help="lowest grade counted relevant by the binary metrics (trec_eval -l; default 1)")
+    p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
+                   help="drop unjudged documents from the rankings first (trec_eval -J)")
+    p.add_argument("-M", "--depth", dest="depth", type=lambda t: _int(t, "--depth"),
+                   help="evaluate only the top DEPTH documents of each ranking (trec_eval -M)")
     p.set_defaults(run=run)
 
 

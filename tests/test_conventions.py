@@ -13,7 +13,7 @@ from ltr_teach.metrics.conventions import IDEAL_SOURCES, Convention
 from ltr_teach.metrics.ordering import TIE_RULES
 
 TOOL_PACKAGES = {"trec_eval": "pytrec-eval-terrier", "ir_measures": "ir-measures", "ranx": "ranx",
-                 "ranx_burges": "ranx", "gdeval": "ir-measures", "sklearn": "scikit-learn",
+                 "ranx_burges": "ranx", "gdeval": "ir-measures", "ir_measures_gdeval": "ir-measures", "msmarco": "ir-measures", "sklearn": "scikit-learn",
                  "lightgbm": "lightgbm", "xgboost": "xgboost"}
 
 
@@ -29,7 +29,8 @@ def test_each_preset_is_complete_and_uses_registered_names(name):
     assert isinstance(conv, Convention) and conv.name == name
     assert conv.gain in lt.GAINS and conv.discount in lt.DISCOUNTS and conv.zero in lt.ZERO_RULES
     assert conv.ties in TIE_RULES and conv.ideal in IDEAL_SOURCES
-    assert all(getattr(conv, f.name) not in ("", None) for f in fields(conv) if f.name != "g_max")
+    optional = ("g_max", "binary_ties")  # no ERR scale; no separate tie rule for the binary metrics
+    assert all(getattr(conv, f.name) not in ("", None) for f in fields(conv) if f.name not in optional)
     with pytest.raises(AttributeError):
         conv.gain = "linear"  # frozen
 

@@ -1,4 +1,4 @@
-"""The "ir_measures" and "gdeval" conventions against ir_measures (and through it, gdeval.pl).
+"""The "ir_measures" and "ir_measures_gdeval" conventions against ir_measures (and through it, gdeval.pl).
 
 ir_measures dispatches each measure to a provider: ``nDCG``, ``AP``, ``RR``, ``P@k``, ``R@k`` go to
 pytrec_eval (trec_eval's numbers), ``nDCG(dcg='exp-log2')@k`` and ``ERR@k`` go to gdeval.pl, and
@@ -58,7 +58,7 @@ def test_gdeval_ndcg_and_err(collection):
     pairs = {f"ndcg@{k}": nDCG(dcg="exp-log2") @ k for k in KS}
     pairs.update({f"err@{k}": ERR @ k for k in KS})
     theirs = per_query(list(pairs.values()), qrels, run)
-    ours = lt.evaluate(qrels, run, list(pairs), convention="gdeval")
+    ours = lt.evaluate(qrels, run, list(pairs), convention="ir_measures_gdeval")
     assert set(theirs) == set(ours.per_query)
     for qid in theirs:
         for name, measure in pairs.items():
@@ -104,3 +104,32 @@ def test_conventions_md_gdeval_number():
     ours = lt.ndcg([0, 3, 2, 1, 0], k=10, scores=[1.0, 0.8, 0.8, 0.5, 0.4], docids=["d3", "d1", "d2", "d4", "d9"],
                    ideal=[3, 2, 0, 1, 2], convention="gdeval")
     assert ours.value == pytest.approx(theirs, abs=GDEVAL_DECIMALS)
+
+
+def test_gdeval_preset_averages_as_gdeval_pl(collection, tmp_path):
+    # gdeval.pl itself (the copy ir_measures bundles), run with perl: it scores only the run's topics
+    # with a judgment > 0, and its mean (printed by the original, left out of this copy) is over those.
+    import shutil
+    from importlib.resources import files
+
+    if shutil.which("perl") is None:
+        pytest.fail("perl is needed to run gdeval.pl")
+    qrels, run = collection
+    lt.write_qrels(qrels, tmp_path / "qrels")
+    lt.write_run(run, tmp_path / "run")
+    script = files("ir_measures") / "bin" / "gdeval.pl"
+    out = subprocess.run(["perl", str(script), str(tmp_path / "qrels"), str(tmp_path / "run"), "10"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    printed = {line.split(",")[1]: (float(line.split(",")[2]), float(line.split(",")[3])) for line in out[1:]}
+    no_relevant = {q for q, judged in qrels.items() if not any(g > 0 for g in judged.values())}
+    assert no_relevant and set(printed) == set(run) - no_relevant
+    ours = lt.evaluate(qrels, run, ["ndcg@10", "err@10"], convention="gdeval")
+    assert set(ours.queries) == set(printed)
+    for qid, (ndcg, err) in printed.items():
+        assert ours.per_query[qid]["ndcg@10"] == pytest.approx(ndcg, abs=GDEVAL_DECIMALS)
+        assert ours.per_query[qid]["err@10"] == pytest.approx(err, abs=GDEVAL_DECIMALS)
+    mean_ndcg = sum(v[0] for v in printed.values()) / len(printed)
+    assert ours.mean["ndcg@10"] == pytest.approx(mean_ndcg, abs=GDEVAL_DECIMALS)
+    # ir_measures' wrapper averages the same topics with zeros for the others: a lower mean
+    wrapper = lt.evaluate(qrels, run, ["ndcg@10"], convention="ir_measures_gdeval")
+    assert len(wrapper.queries) > len(ours.queries) and wrapper.mean["ndcg@10"] < ours.mean["ndcg@10"]

@@ -6,6 +6,7 @@ the gains of tied scores (McSherry & Najork), and gives 0 to a row without any r
 
 import numpy as np
 import pytest
+import sympy
 from sklearn.metrics import dcg_score, ndcg_score, roc_auc_score
 
 import ltr_teach as lt
@@ -81,3 +82,39 @@ def test_bulk_auc_matches_roc_auc_score(rows):
         else:
             assert np.isnan(ours[str(i)]["auc"])  # one class only: scikit-learn warns and gives nan too
     assert checked >= 100
+
+
+def test_average_precision_matches_scikit_learn_with_tied_blocks(rows):
+    # scikit-learn's average_precision_score: a block of tied scores is one threshold. Its value can
+    # exceed every strict order of the block; the preset reproduces it (ties="average" for AP).
+    import warnings
+
+    from sklearn.metrics import average_precision_score
+
+    qrels, run = random_collection(seed=7, n_queries=300)
+    bulk = lt.evaluate(qrels, run, ["map"], convention="sklearn").per_query
+    checked = tied = 0
+    for qid in run:
+        docids, scores, grades, _ = split(qrels, run, qid)
+        labels = [int(g >= 1) for g in grades]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # rows without a positive: "recall is set to one", value 0
+            theirs = average_precision_score(labels, scores)
+        ours = lt.average_precision(grades, scores=scores, convention="sklearn")
+        assert ours.value == pytest.approx(theirs, abs=1e-12), (labels, scores)
+        assert bulk[qid]["map"] == pytest.approx(theirs, abs=1e-12), qid
+        strict = lt.average_precision(grades, scores=scores, docids=docids, convention="trec_eval",
+                                      n_relevant=sum(labels) or None)
+        tied += sum(labels) > 0 and abs(strict.value - theirs) > 1e-9
+        checked += 1
+    assert checked == len(run) and tied >= 20   # the tie rule matters on many of these rows
+
+
+def test_average_precision_block_by_hand():
+    # labels 0, 1, 1, 0 all tied, then a 1: the block's precision 2/4 counts for both of its hits;
+    # the last hit at rank 5 has precision 3/5. AP = (1/2 + 1/2 + 3/5) / 3 = 8/15.
+    from sklearn.metrics import average_precision_score
+
+    labels, scores = [0, 1, 1, 0, 1], [0.5, 0.5, 0.5, 0.5, 0.1]
+    assert average_precision_score(labels, scores) == pytest.approx(8 / 15, abs=1e-15)
+    assert lt.average_precision(labels, scores=scores, convention="sklearn").exact == sympy.Rational(8, 15)

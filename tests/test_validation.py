@@ -258,7 +258,7 @@ class TestNames:
     @pytest.mark.parametrize("func", [lt.dcg, lt.idcg, lt.ndcg])
     @pytest.mark.parametrize("bad", ["exp", "Linear", None, 2])
     def test_unknown_gain(self, func, bad):
-        with pytest.raises(ValueError, match=rf"^gain must be one of 'exp2', 'linear'; got {bad!r}$"):
+        with pytest.raises(ValueError, match=rf"^gain must be one of 'exp2', 'linear', 'binary'; got {bad!r}$"):
             func([1, 0], gain=bad)
 
     @pytest.mark.parametrize("func", [lt.dcg, lt.idcg, lt.ndcg])

@@ -277,7 +277,7 @@ def test_legend_html_lists_the_series():
     ((["a", "b"], [1, 2]), {"metric": "ap"}, r"grades\[1\] = 2 is not 0 or 1"),
     ((["a"], [4]), {"max_grade": 3}, "max_grade = 3 is below the highest grade given"),
     ((["a"], [1]), {"color": "red"}, "metric 'ndcg' takes the keywords k, gain, discount, ideal, zero; got color="),
-    ((["a"], [1]), {"gain": "cubic"}, "gain must be one of 'exp2', 'linear'; got 'cubic'"),
+    ((["a"], [1]), {"gain": "cubic"}, "gain must be one of 'exp2', 'linear', 'binary'; got 'cubic'"),
     ((["a", "b"], [3, 2]), {"ideal": [2]}, "ideal must hold every judged grade"),
     ((["a", "b"], [1, 0]), {"metric": "auc"}, "needs scores"),
     ((["a", "b"], [1, 0]), {"metric": "auc", "scores": [0.5]}, "items and scores must have the same length"),

@@ -1,7 +1,10 @@
 """The metrics: each returns an :class:`~ltr_teach.core.explanation.Explanation`.
 
-- :mod:`.graded`: CG, DCG, IDCG, NDCG, ERR (graded relevance), with the gains, discounts and zero rules;
-- :mod:`.binary`: RR, MRR, P@k, R@k, F-beta, AP, MAP, interpolated precision, 11-point AP;
+- :mod:`.graded`: CG, DCG, IDCG, NDCG, ERR (graded relevance), with the zero rules;
+- :mod:`.gains`: the gains and discounts, each with its exact and its NumPy form;
+- :mod:`.binary`: RR, MRR, P@k, R@k, F-beta, AP, MAP, interpolated precision, 11-point AP, R-precision,
+  success@k, bpref, judged@k, and trec_eval's recall-level rules;
+- :mod:`.user_models`: rank-biased precision and its residual;
 - :mod:`.roc`: the ROC curve and AUC (ties count 1/2);
 - :mod:`.ordering`: from scores to a ranked list, and the tie rules of the tools;
 - :mod:`.conventions`: the tools' presets (a plain table the metrics read);

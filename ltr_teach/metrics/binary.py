@@ -7,6 +7,7 @@ collection, retrieved or not; by default, the relevant items in the list.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Mapping
 
@@ -15,17 +16,21 @@ from sympy import Integer, Rational
 
 from ..core.exact import fmt_decimal, to_exact, to_float
 from ..core.explanation import Column, Explanation
-from ..core.validate import as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
-from .conventions import get_convention, resolve
+from ..core.validate import as_choice, as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
+from .conventions import get_convention, is_given, resolve
 from .ordering import annotate, ranked_from_scores
 
 
-def _scored_rels(rels, threshold, scores, docids, ties, convention, metric):
-    """Relevance in ranked order (ordered by ``scores`` when given) and the ordering used."""
+def _scored_rels(rels, threshold, scores, docids, ties, convention, metric, averaging=False):
+    """Relevance in ranked order (ordered by ``scores`` when given) and the ordering used; ``averaging``
+    says whether the metric defines a tie rule that averages over tied groups (AP does, as scikit-learn)."""
     s = resolve(convention, threshold=threshold, ties=ties)
     rels = as_rels(rels, threshold=s["threshold"])
-    ranked = ranked_from_scores(rels, scores, docids, s["ties"] if scores is not None else ties, metric,
-                                additive=False)
+    tie_rule = s["ties"] if scores is not None else ties
+    if convention is not None and not is_given(ties) and get_convention(convention).binary_ties:
+        tie_rule = get_convention(convention).binary_ties  # torchmetrics averages ties for NDCG only
+    ranked = ranked_from_scores(rels, scores, docids, tie_rule if scores is not None else ties, metric,
+                                additive=averaging)
     return (list(ranked.grades) if ranked else rels), ranked, s["threshold"]
 
 
@@ -220,7 +225,12 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     _cut(k, len(rels), notes)
     rows = _prefix_rows(rels, k)
     hits = rows[-1]["hits"]
-    exact = Rational(hits, k)
+    divisor = k
+    if convention is not None and get_convention(convention).precision_divisor == "min(k, n)":
+        divisor = min(k, len(rels))  # TF-Ranking: a short list is divided by its length
+        if divisor < k:
+            notes.append(f"convention {get_convention(convention).name!r} divides by min(k, list length) = {divisor}")
+    exact = Rational(hits, divisor)
     rows[-1]["result"] = exact
     return _finish(Explanation(
         metric="precision_at_k", name=f"P@{k}", exact=exact,
@@ -228,7 +238,7 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
                  Column("precision", "precision at rank"), Column("result", f"P@{k}")),
         steps=tuple(rows), params={"k": k, "threshold": threshold},
         formula=r"P@k = \frac{|\{\text{relevant in top } k\}|}{k}",
-        substitution=r"\frac{%d}{%d}" % (hits, k), notes=tuple(notes),
+        substitution=r"\frac{%d}{%d}" % (hits, divisor), notes=tuple(notes),
     ), ranked)
 
 
@@ -415,20 +425,30 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     >>> lt.average_precision([0, 3, 2, 1, 0], k=3, scores=[1.0, 0.8, 0.8, 0.5, 0.4], convention="lightgbm").exact
     7/18
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "average_precision")
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "average_precision",
+                                           averaging=True)
     k = as_k(k)
-    if n_relevant is None and k is not None and convention is not None \
-            and get_convention(convention).ap_divisor == "min(relevant, k)":
-        n_rel = min(int(sum(rels)), k)  # LightGBM's map@k: at most k hits can be found in the top k
-    else:
-        n_rel = _n_relevant(n_relevant, rels)
+    blocks = ranked is not None and ranked.averaged
+    if blocks and k is not None:
+        raise ValueError(f"k = {k} cannot cut a ranking whose tied scores are one threshold (ties='average', "
+                         "scikit-learn's average_precision_score has no cut-off); give k=None or another tie rule")
+    divisor_rule = get_convention(convention).ap_divisor if convention is not None else "relevant"
+    n_rel = _n_relevant(n_relevant, rels)
+    if k is not None and divisor_rule == "min(relevant, k)":
+        n_rel = min(n_rel, k)  # LightGBM's and RecBole's map@k: at most k hits can be found in the top k
+    elif divisor_rule == "hits":
+        n_rel = sum(int(r) for r in rels[:k])  # torchmetrics: the relevant items found in the top k
     rows = _prefix_rows(rels, k)
     total = Integer(0)
     for row in rows:
-        row["counted"] = row["precision"] if row["rel"] else Integer(0)
+        counted_at = rows[ranked.groups[row["rank"] - 1][1] - 1] if blocks else row
+        row["counted"] = counted_at["precision"] if row["rel"] else Integer(0)
         total = total + row["counted"]
         row["sum"] = total
     notes = []
+    if blocks and ranked.tied_groups():
+        notes.append("ties='average' (scikit-learn's average_precision_score): a block of tied scores is one "
+                     "threshold, so each relevant item of a block counts the precision at the block's last rank")
     if n_rel == 0:
         notes.append("there is no relevant document, so AP is 0/0; it is reported as 0 (as trec_eval does)")
     exact = total / n_rel if n_rel else Integer(0)
@@ -443,7 +463,7 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
                  Column("precision", "precision at rank"), Column("counted", "counted"), Column("sum", "sum")),
         steps=tuple(rows), params={"n_relevant": n_rel, "k": k, "threshold": threshold},
         formula=r"\mathrm{AP} = \frac{1}{m}\sum_{i:\,rel_i=1} P@i",
-        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["precision"]) for r in rows if r["rel"]) or "0", n_rel),
+        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["counted"]) for r in rows if r["rel"]) or "0", n_rel),
         notes=tuple(notes),
     ), ranked)
 
@@ -528,12 +548,18 @@ def _pr_rows(rels, n_relevant):
     return rows, n_rel
 
 
-def _p_interp(rows, level):
-    candidates = [r["precision"] for r in rows if r["recall"] >= level]
+def _p_interp(rows, needed: int):
+    """The best precision at or below the rank where the ``needed``-th relevant item is found."""
+    candidates = [r["precision"] for r in rows if r["hits"] >= needed]
     return max(candidates) if candidates else Integer(0)
 
 
-def interpolated_precision(rels, n_relevant=None, recall=None) -> Explanation:
+def _recall_rule(rule, convention):
+    chosen = resolve(convention, rule=rule)["rule"]
+    return as_choice("textbook" if chosen is None else chosen, "rule", RECALL_RULES)
+
+
+def interpolated_precision(rels, n_relevant=None, recall=None, rule=None, *, convention=None) -> Explanation:
     """Interpolated precision: at recall r, the best precision at any recall >= r.
 
     With ``recall=`` the value is the interpolated precision at that recall level. Without it, the
@@ -548,6 +574,11 @@ def interpolated_precision(rels, n_relevant=None, recall=None) -> Explanation:
         Relevant documents in the whole collection (default: those in the list); must be >= 1.
     recall : number in [0, 1], optional
         One recall level; without it the value is the all-point interpolated AP.
+    rule : {"textbook", "trec_eval_9", "trec_eval_10"}, optional
+        How ``recall`` becomes a count of relevant documents (:data:`RECALL_RULES`); default the
+        convention's, else the textbook ceiling.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS`` supplying ``rule``.
 
     Returns
     -------
@@ -572,24 +603,30 @@ def interpolated_precision(rels, n_relevant=None, recall=None) -> Explanation:
         exact = total / n_rel
         name, params = "interpolated AP", {"n_relevant": n_rel, "recall": None}
         substitution = r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["interpolated"]) for r in rows if r["rel"]), n_rel)
+        notes = ()
     else:
         level = to_exact(recall, "recall")
         if not 0 <= level <= 1:
             raise ValueError(f"recall = {recall} must lie in [0, 1]")
-        exact = _p_interp(rows, level)
+        rule = _recall_rule(rule, convention)
+        needed = relevant_needed(level, n_rel, rule)
+        exact = _p_interp(rows, needed)
         name = f"P_interp(recall={fmt_decimal(to_float(level))})"
-        params, substitution = {"n_relevant": n_rel, "recall": level}, sympy.latex(exact)
+        params, substitution = {"n_relevant": n_rel, "recall": level, "rule": rule, "needed": needed}, \
+            sympy.latex(exact)
+        notes = ((f"recall {sympy.sstr(level)} of R = {n_rel} needs {needed} relevant document(s) under "
+                  f"rule={rule!r} ({RECALL_RULES[rule]})"),)
     return Explanation(
         metric="interpolated_precision", name=name, exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("precision", "precision"),
                  Column("recall", "recall"), Column("interpolated", "interpolated precision")),
         steps=tuple(rows), params=params,
         formula=r"P_{\text{interp}}(r) = \max_{i:\ R@i \ge r} P@i",
-        substitution=substitution,
+        substitution=substitution, notes=notes,
     )
 
 
-def eleven_point_ap(rels, n_relevant=None) -> Explanation:
+def eleven_point_ap(rels, n_relevant=None, rule=None, *, convention=None) -> Explanation:
     """11-point interpolated AP: the mean interpolated precision at recall 0, 0.1, ..., 1.0.
 
     Parameters
@@ -598,12 +635,19 @@ def eleven_point_ap(rels, n_relevant=None) -> Explanation:
         Relevance in ranked order.
     n_relevant : int, optional
         Relevant documents in the whole collection (default: those in the list); must be >= 1.
+    rule : {"textbook", "trec_eval_9", "trec_eval_10"}, optional
+        How each recall level becomes a count of relevant documents (:data:`RECALL_RULES`); default
+        the convention's, else the textbook ceiling. trec_eval's rules can pick another rank than the
+        textbook's, and the steps show both counts side by side.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS`` supplying ``rule`` (``"trec_eval"``: trec_eval 9.0.8's).
 
     Returns
     -------
     Explanation
         ``.exact`` is the mean over the 11 levels; ``.steps`` has one row per recall ``level`` with
-        its ``interpolated`` precision; ``.parts["pr"]`` is the :func:`interpolated_precision` table.
+        ``r·R``, the relevant documents it ``needed`` (and the textbook count), and its
+        ``interpolated`` precision; ``.parts["pr"]`` is the :func:`interpolated_precision` table.
 
     Examples
     --------
@@ -613,20 +657,308 @@ def eleven_point_ap(rels, n_relevant=None) -> Explanation:
     >>> lt.eleven_point_ap([0, 1]).exact
     1/2
     """
+    rule = _recall_rule(rule, convention)
     base = interpolated_precision(rels, n_relevant=n_relevant)
     rows_pr = list(base.steps)
-    rows, total = [], Integer(0)
+    n_rel = base.params["n_relevant"]
+    rows, total, differs = [], Integer(0), []
     for j in range(11):
         level = Rational(j, 10)
-        p = _p_interp(rows_pr, level)
+        needed, textbook = relevant_needed(level, n_rel, rule), relevant_needed(level, n_rel)
+        p = _p_interp(rows_pr, needed)
         total = total + p
-        rows.append({"level": level, "interpolated": p, "sum": total})
+        rows.append({"level": level, "rR": level * n_rel, "needed": needed, "textbook": textbook,
+                     "interpolated": p, "sum": total})
+        if needed != textbook:
+            differs.append(f"recall {sympy.sstr(level)}: {needed} instead of {textbook}")
     exact = total / 11
+    columns = (Column("level", "recall level"), Column("rR", "r·R"), Column("needed", "relevant needed"),
+               Column("interpolated", "interpolated precision"), Column("sum", "sum so far"))
+    notes = ()
+    if rule != "textbook":
+        columns = columns[:3] + (Column("textbook", "textbook ceil(r·R)"),) + columns[3:]
+        notes = (f"rule={rule!r}: {RECALL_RULES[rule]}; "
+                 + ("; ".join(differs) if differs else "every level needs the same count as the textbook rule"),)
     return Explanation(
         metric="eleven_point_ap", name="11-point AP", exact=exact,
-        columns=(Column("level", "recall level"), Column("interpolated", "interpolated precision"),
-                 Column("sum", "sum so far")),
-        steps=tuple(rows), parts={"pr": base}, params={"n_relevant": base.params["n_relevant"]},
+        columns=columns, notes=notes,
+        steps=tuple(rows), parts={"pr": base}, params={"n_relevant": n_rel, "rule": rule},
         formula=r"\mathrm{AP}_{11} = \frac{1}{11}\sum_{r \in \{0, 0.1, \dots, 1\}} P_{\text{interp}}(r)",
         substitution=r"\frac{%s}{11}" % " + ".join(sympy.latex(r["interpolated"]) for r in rows),
     )
+
+
+# -- trec_eval's set and judgment measures: R-precision, success@k, bpref, judged@k -----------------
+
+def r_precision(rels, n_relevant=None, threshold=None, *, scores=None, docids=None, ties=None,
+                convention=None) -> Explanation:
+    """R-precision: the precision at rank R, where R is the number of relevant documents.
+
+    At rank R precision and recall are equal (hits / R), so R-precision is also the recall at R. A
+    list shorter than R counts the missing ranks as not relevant (trec_eval's ``Rprec``).
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order (or grades with ``threshold=``).
+    n_relevant : int, optional
+        R: relevant documents in the whole collection (default: those in the list).
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+    scores, docids, ties, convention
+        Rank by the model's scores under a tie rule or a tool's convention, as in
+        :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is hits in the top R divided by R (0 when R is 0); ``.steps`` has one row per
+        rank of the top R with the hits so far.
+
+    Examples
+    --------
+    Four relevant documents in all (R = 4); the top 4 hold two of them: R-precision = 2/4.
+
+    >>> import ltr_teach as lt
+    >>> lt.r_precision([1, 0, 1, 0, 1], n_relevant=4).exact
+    1/2
+
+    The conventions.md query: relevant d1, d2, d4, d5 (R = 4), ranked d3, d2, d1, d4, d9 by trec_eval:
+    three hits in the top 4.
+
+    >>> lt.r_precision([0, 1, 1, 1, 0], n_relevant=4).exact
+    3/4
+    """
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "r_precision")
+    n_rel = _n_relevant(n_relevant, rels)
+    notes = []
+    if n_rel == 0:
+        rows = _prefix_rows(rels, 1)
+        exact = Integer(0)
+        notes.append("there is no relevant document (R = 0): R-precision is reported as 0 (as trec_eval does)")
+    else:
+        _cut(n_rel, len(rels), notes)
+        rows = _prefix_rows(rels, n_rel)
+        exact = Rational(rows[-1]["hits"], n_rel)
+    rows[-1]["result"] = exact
+    return _finish(Explanation(
+        metric="r_precision", name="R-precision", exact=exact,
+        columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
+                 Column("precision", "precision at rank"), Column("result", "R-precision")),
+        steps=tuple(rows), params={"n_relevant": n_rel, "threshold": threshold},
+        formula=r"\mathrm{R\text{-}prec} = \frac{|\{\text{relevant in top } R\}|}{R}",
+        substitution=r"\frac{%d}{%d}" % (rows[-1]["hits"], n_rel) if n_rel else "0", notes=tuple(notes),
+    ), ranked)
+
+
+def success_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None, convention=None) -> Explanation:
+    """Success@k (hit rate): 1 if any of the top ``k`` is relevant, else 0.
+
+    Averaged over queries it is the share of queries answered in the top k, the "hit rate" of
+    recommender systems (trec_eval's ``success_k``).
+
+    Parameters
+    ----------
+    rels : sequence of 0/1
+        Relevance in ranked order (or grades with ``threshold=``).
+    k : int >= 1
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+    scores, docids, ties, convention
+        Rank by the model's scores, as in :func:`reciprocal_rank`.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is 1 or 0; ``.steps`` run through the top ``k`` with the hits so far.
+
+    Examples
+    --------
+    The first relevant item is at rank 3: success@2 is 0, success@3 is 1.
+
+    >>> import ltr_teach as lt
+    >>> lt.success_at_k([0, 0, 1], k=2).exact, lt.success_at_k([0, 0, 1], k=3).exact
+    (0, 1)
+    """
+    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "success_at_k")
+    k = as_k(k, allow_none=False)
+    notes = []
+    _cut(k, len(rels), notes)
+    rows = _prefix_rows(rels, k)
+    exact = Integer(1 if rows[-1]["hits"] else 0)
+    rows[-1]["result"] = exact
+    return _finish(Explanation(
+        metric="success_at_k", name=f"success@{k}", exact=exact,
+        columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
+                 Column("result", f"success@{k}")),
+        steps=tuple(rows), params={"k": k, "threshold": threshold},
+        formula=r"\mathrm{success}@k = [\,|\{\text{relevant in top } k\}| \ge 1\,]",
+        substitution=str(exact), notes=tuple(notes),
+    ), ranked)
+
+
+def _judged_rels(judgments, threshold, name="judgments"):
+    """0/1 relevance with ``None`` for an unjudged document: ``(relevance, judged flags)``."""
+    values = as_sequence(judgments, name)
+    judged = [v is not None for v in values]
+    filled = [0 if v is None else v for v in values]
+    return as_rels(filled, name, threshold=threshold,
+                   allowed="give 0/1 relevance (None for an unjudged document), or grades with threshold="), judged
+
+
+def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None) -> Explanation:
+    """bpref: how often judged relevant documents are ranked above judged non-relevant ones.
+
+    Unjudged documents (``None``) are skipped, so bpref is robust to incomplete judgments
+    (Buckley & Voorhees 2004). Each relevant document adds 1 - min(n, R) / min(N, R), where n is the
+    number of judged non-relevant documents ranked above it, R the relevant and N the judged
+    non-relevant documents of the query; the sum is divided by R. This is trec_eval's ``bpref``
+    (the 2004 paper divides by R alone; trec_eval uses min(N, R) so that a query with few judged
+    non-relevant documents can still reach 0).
+
+    Parameters
+    ----------
+    judgments : sequence of 0/1 or None
+        Relevance in ranked order; ``None`` marks an unjudged document (or grades with ``threshold=``).
+    n_relevant : int, optional
+        R, the judged relevant documents of the query (default: those in the list).
+    n_nonrelevant : int, optional
+        N, the judged non-relevant documents of the query (default: those in the list).
+    threshold : number, optional
+        Read ``rels`` as grades: grade >= threshold is relevant.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is bpref, a fraction (0 when R is 0); ``.steps`` has one row per rank: whether the
+        document is ``judged``, the judged non-relevant ``above`` it and each relevant document's
+        ``term``.
+
+    Examples
+    --------
+    Ranks: relevant, non-relevant, unjudged, relevant; R = 3 relevant and N = 2 non-relevant judged.
+    The first relevant document has nothing above it (1); the second has one non-relevant above it:
+    1 - min(1, 3)/min(2, 3) = 1/2; the third was not retrieved (0). bpref = (1 + 1/2) / 3 = 1/2.
+
+    >>> import ltr_teach as lt
+    >>> lt.bpref([1, 0, None, 1], n_relevant=3, n_nonrelevant=2).exact
+    1/2
+    """
+    rels, judged = _judged_rels(judgments, threshold)
+    found_rel = sum(int(r) for r, j in zip(rels, judged) if j)
+    found_non = sum(1 for r, j in zip(rels, judged) if j and not r)
+    n_rel = _n_relevant(n_relevant, rels)
+    n_non = found_non if n_nonrelevant is None else as_count(n_nonrelevant, "n_nonrelevant")
+    if n_non < found_non:
+        raise ValueError(f"n_nonrelevant = {n_non} is smaller than the {found_non} judged non-relevant documents "
+                         "already in the list; it counts every judged non-relevant document of the query")
+    denominator = min(n_non, n_rel)
+    rows, above, total = [], 0, Integer(0)
+    for i, (r, j) in enumerate(zip(rels, judged), start=1):
+        row = {"rank": i, "judged": ("relevant" if r else "non-relevant") if j else "unjudged", "above": above}
+        if j and r:
+            row["term"] = Integer(1) - Rational(min(above, n_rel), denominator) if above else Integer(1)
+            total = total + row["term"]
+        elif j:
+            above += 1
+        row["sum"] = total
+        rows.append(row)
+    notes = []
+    if n_rel == 0:
+        notes.append("there is no relevant document (R = 0): bpref is reported as 0 (as trec_eval does)")
+    elif n_rel > found_rel:
+        notes.append(f"{n_rel - found_rel} relevant document(s) were not retrieved: each adds 0 to the sum")
+    exact = total / n_rel if n_rel else Integer(0)
+    return Explanation(
+        metric="bpref", name="bpref", exact=exact,
+        columns=(Column("rank", "rank"), Column("judged", "judgment"), Column("above", "judged non-relevant above"),
+                 Column("term", "1 - min(n, R)/min(N, R)"), Column("sum", "sum")),
+        steps=tuple(rows), params={"n_relevant": n_rel, "n_nonrelevant": n_non, "threshold": threshold},
+        formula=r"\mathrm{bpref} = \frac{1}{R}\sum_{r\ \text{relevant}} \left(1 - \frac{\min(|n \text{ above } r|, R)}"
+                r"{\min(N, R)}\right)",
+        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["term"]) for r in rows if "term" in r) or "0",
+                                         n_rel),
+        notes=tuple(notes),
+    )
+
+
+def judged_at_k(judgments, k=None) -> Explanation:
+    """Judged@k: the share of the top ``k`` that has a judgment (``None`` marks an unjudged document).
+
+    A low value warns that the other metrics treat many unjudged documents as not relevant. A list
+    shorter than ``k`` is divided by its length (ir_measures' ``Judged@k``).
+
+    Parameters
+    ----------
+    judgments : sequence of numbers or None
+        The judgment of each ranked document (any grade), ``None`` when it has none.
+    k : int >= 1 or None
+        Cut-off; ``None`` means the whole list.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is judged / min(k, list length); ``.steps`` count the judged documents.
+
+    Examples
+    --------
+    Three of the top 4 are judged (a 0 is a judgment too):
+
+    >>> import ltr_teach as lt
+    >>> lt.judged_at_k([1, None, 0, 2, None], k=4).exact
+    3/4
+    """
+    values = as_sequence(judgments, "judgments")
+    k = as_k(k)
+    for i, v in enumerate(values):
+        if v is not None:
+            to_exact(v, f"judgments[{i}]")
+    n = len(values) if k is None else min(k, len(values))
+    rows, judged = [], 0
+    for i, v in enumerate(values[:n], start=1):
+        judged += v is not None
+        rows.append({"rank": i, "judged": "yes" if v is not None else "no", "count": judged})
+    exact = Rational(judged, n)
+    notes = [] if k is None or k <= len(values) else [
+        f"k = {k} is beyond the list of {len(values)}: the share is over the {len(values)} documents retrieved"]
+    return Explanation(
+        metric="judged_at_k", name="judged" if k is None else f"judged@{k}", exact=exact,
+        columns=(Column("rank", "rank"), Column("judged", "judged"), Column("count", "judged so far")),
+        steps=tuple(rows), params={"k": k},
+        formula=r"\mathrm{judged}@k = \frac{|\{\text{judged in top } k\}|}{\min(k, n)}",
+        substitution=r"\frac{%d}{%d}" % (judged, n), notes=tuple(notes),
+    )
+
+
+# -- recall levels: the textbook rule and trec_eval's -------------------------------------------------
+
+RECALL_RULES = {
+    "textbook": "recall r needs ceil(r·R) relevant documents: the first rank whose recall is >= r",
+    "trec_eval_9": "trec_eval 9.0.8 and earlier (pytrec_eval): (int)(r·R + 0.9) relevant documents, in floating point",
+    "trec_eval_10": "trec_eval 10: lround(r·R) relevant documents, in floating point",
+}
+
+
+def relevant_needed(level, n_relevant: int, rule: str = "textbook") -> int:
+    """How many relevant documents a rule says recall ``level`` needs, out of ``n_relevant``.
+
+    trec_eval turns a recall level into a count of relevant documents before interpolating: 9.0.8
+    adds 0.9 and truncates, version 10 rounds; both in double precision. The textbook rule is the
+    exact ceiling.
+
+    Examples
+    --------
+    R = 7 relevant documents, recall 0.2: r·R = 1.4. The textbook rule needs 2 (recall 1/7 < 0.2);
+    trec_eval 9 truncates 1.4 + 0.9 to 2; trec_eval 10 rounds 1.4 to 1.
+
+    >>> [relevant_needed(sympy.Rational(1, 5), 7, rule) for rule in RECALL_RULES]
+    [2, 2, 1]
+    """
+    rule = as_choice(rule, "rule", RECALL_RULES)
+    level = to_exact(level, "recall")
+    if rule == "textbook":
+        return int(sympy.ceiling(level * n_relevant))
+    x = float(level) * n_relevant
+    if rule == "trec_eval_9":
+        return int(x + 0.9)
+    return int(math.floor(x) + (1 if x - math.floor(x) >= 0.5 else 0))  # lround: halves away from zero

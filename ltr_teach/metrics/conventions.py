@@ -100,12 +100,30 @@ class Convention:
         Which queries enter the mean.
     threshold : int
         The lowest grade that counts as relevant for binary metrics (MAP, MRR, P@k, R@k).
-    ap_divisor : {"relevant", "min(relevant, k)"}
-        What AP is divided by: every relevant document in the qrels, or LightGBM's min(relevant, k).
+    ap_divisor : {"relevant", "min(relevant, k)", "hits"}
+        What AP is divided by: every relevant document (of the qrels, or of the list when ``ideal`` is
+        ``"list"``), min(relevant, k) for AP@k (LightGBM, XGBoost, RecBole), or the relevant documents
+        found in the top k (torchmetrics).
     g_max : int or None
         The top grade ERR assumes (gdeval fixes it at 4); None when the tool has no ERR.
     missing : {"skip", "zero"}
         A query judged in the qrels but absent from the run: left out of the mean, or scored 0.
+    recall_rule : str
+        How a recall level becomes a count of relevant documents for interpolated precision and
+        11-point AP (a key of ``lt.metrics.binary.RECALL_RULES``): the textbook ceiling or trec_eval's.
+    rbp_weight : {"binary", "grade"}
+        What a relevant document adds to RBP: 1, or its grade (ranx).
+    skip_unjudged_topics : bool
+        Whether a topic without any relevant judgment is left out of the mean (gdeval.pl) instead of
+        scoring 0.
+    precision_divisor : {"k", "min(k, n)"}
+        What P@k divides by: k (trec_eval and most tools) or min(k, list length) (TF-Ranking).
+    binary_ties : str
+        The tie rule of the binary metrics (AP, RR, P, R ...) when ``ties`` averages for NDCG only
+        (torchmetrics: its binary metrics take ``torch.topk``'s order); empty when ``ties`` applies.
+    negative_grades : {"error", "unjudged"}
+        What a negative grade in the qrels means to ``lt.evaluate``: a mistake, or (trec_eval) a
+        document in the pool but unjudged, neither relevant nor judged non-relevant.
     """
 
     name: str
@@ -123,6 +141,12 @@ class Convention:
     ap_divisor: str = "relevant"
     g_max: int | None = None
     missing: str = "skip"
+    recall_rule: str = "textbook"
+    rbp_weight: str = "binary"
+    skip_unjudged_topics: bool = False
+    negative_grades: str = "error"
+    precision_divisor: str = "k"
+    binary_ties: str = ""
 
     def settings(self) -> dict:
         """The keyword settings this convention supplies to the metric functions."""
@@ -141,35 +165,51 @@ CONVENTIONS = {
             "linear gain, ideal from every judged document, ties by docno descending",
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "topics in both qrels and run (with -c: every qrels topic, missing ones 0); no-relevant topics score 0",
+            recall_rule="trec_eval_9", negative_grades="unjudged",
         ),
         Convention(
             "ir_measures", "ir_measures nDCG, nDCG@k, AP, RR, P@k, R@k (pytrec_eval provider)", "ir-measures 0.4.3",
             "trec_eval's numbers, but topics in the qrels missing from the run count as 0",
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "every topic in the qrels (missing from the run: 0); run-only topics are ignored", missing="zero",
+            recall_rule="trec_eval_9", negative_grades="unjudged",
         ),
         Convention(
             "ranx", "ranx ndcg (Järvelin: linear gain)", "ranx 0.3.21",
             "linear gain, ideal from the qrels, tie order left to an unstable numba argsort",
             "linear", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
-            "every query (qrels and run must hold the same query ids)",
+            "every query (qrels and run must hold the same query ids)", rbp_weight="grade",
         ),
         Convention(
             "ranx_burges", "ranx ndcg_burges (Burges: 2^g - 1)", "ranx 0.3.21",
             "as ranx but with exponential gain 2^g - 1",
             "exp2", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
-            "every query (qrels and run must hold the same query ids)",
+            "every query (qrels and run must hold the same query ids)", rbp_weight="grade",
         ),
         Convention(
-            "gdeval", "gdeval.pl 1.2a (TREC Web track), via ir_measures nDCG(dcg='exp-log2')@k and ERR@k",
-            "ir-measures 0.4.3 (gdeval prints 5 decimals)",
-            "exponential gain, natural-log discount, ERR with the top grade fixed at 4",
+            # gdeval.pl 1.2a, the copy bundled with ir-measures 0.4.3 (ir_measures/bin/gdeval.pl), run with perl:
+            # it keeps judgments > 0 only ("if ($judgment > 0)"), scores the run's topics that have one
+            # (topicDone: "if ($seen{$topic})") and averages those ($topics++); the ir_measures copy prints the
+            # per-topic lines without the mean.
+            "gdeval", "gdeval.pl 1.2a (TREC Web track) ndcg@k and err@k",
+            "gdeval.pl 1.2a as bundled with ir-measures 0.4.3 (prints 5 decimals)",
+            "exponential gain, natural-log discount, ERR with the top grade fixed at 4; topics without a relevant "
+            "judgment are left out of the mean",
+            "exp2", "ln", "pool", "docid_desc", "zero", "cut the ranking and the ideal list at k",
+            "topics of the run with at least one judgment > 0; the others are left out", g_max=4,
+            skip_unjudged_topics=True, negative_grades="unjudged",
+        ),
+        Convention(
+            "ir_measures_gdeval", "ir_measures nDCG(dcg='exp-log2')@k and ERR@k (its gdeval.pl provider)",
+            "ir-measures 0.4.3",
+            "gdeval's numbers per topic, but ir_measures scores every qrels topic: missing or without a relevant "
+            "judgment, 0",
             "exp2", "ln", "pool", "docid_desc", "zero", "cut the ranking and the ideal list at k",
             "every topic in the qrels (ir_measures fills missing topics with 0)", g_max=4, missing="zero",
         ),
         Convention(
-            "sklearn", "scikit-learn ndcg_score / dcg_score", "scikit-learn 1.9.1",
-            "linear gain, ideal from the row passed in only, tied scores averaged",
+            "sklearn", "scikit-learn ndcg_score / dcg_score / average_precision_score", "scikit-learn 1.9.1",
+            "linear gain, ideal from the row passed in only, tied scores averaged (AP: a tied block is one threshold)",
             "linear", "log2", "list", "average", "zero", "top k of the row; the ideal is the row's best k",
             "mean over the rows (samples) passed in",
         ),
@@ -185,6 +225,66 @@ CONVENTIONS = {
             "(the 'ndcg@k-' metric gives 0)",
             "exp2", "log2", "list", "stable", "one", _GROUP_K, "mean over the query groups",
             ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            # msmarco_eval.py (Campos & van Haasteren, last modified 1/21/2019; the copy in ir_measures/bin with
+            # MaxMRRRank configurable): load_candidate places each pid at its rank column (the run's own order),
+            # compute_metrics adds 1/(i + 1) for the first relevant pid among the first MaxMRRRank = 10 and
+            # divides by len(qids_to_relevant_passageids): every query of the qrels, answered or not.
+            "msmarco", "MS MARCO's official MRR@10 (msmarco_eval.py compute_metrics)",
+            "msmarco_eval.py (last modified 1/21/2019) as bundled with ir-measures 0.4.3",
+            "the run's own rank order (give the run in rank order: ties keep it), MRR@10 over every qrels query",
+            "linear", "log2", "pool", "stable", "zero", "MRR@10: the first relevant passage among the first 10",
+            "every query of the qrels, missing ones 0 (the sum of reciprocal ranks / the number of qrels queries)",
+            missing="zero",
+        ),
+        Convention(
+            # RecBole recbole/evaluator/metrics.py (RUCAIBox/RecBole at commit 025bef6, read, not run: it needs
+            # torch): NDCG.metric_info gains 1 per hit over log2(i + 1) and takes the ideal from
+            # idcg_len = min(pos_len, k) relevant items; MAP.metric_info divides the summed precisions by
+            # min(pos_len, k), pos_len being all the user's test items; Precision divides by k; Hit is success@k.
+            "recbole", "RecBole Hit, MRR, Precision, Recall, NDCG, MAP @k (recbole/evaluator/metrics.py)",
+            "RecBole source at commit 025bef6 (recbole/evaluator/metrics.py), read, not run",
+            "binary gain, ideal from all the user's test items, MAP@k divided by min(R, k)",
+            "binary", "log2", "pool", "stable", "zero", "the top k; the ideal list holds min(R, k) relevant items",
+            "mean over the test users", ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            # Microsoft Recommenders recommenders/evaluation/python_evaluation.py (read, not run): ndcg_at_k with
+            # score_type="binary" sets rel = 1 for every true item and discfun_type="loge" divides by ln(1 + rank);
+            # the ideal DCG sums the user's true items (top k); map_at_k divides by min(actual, k); users are
+            # those in both the truth and the predictions (merge_ranking_true_pred's common users).
+            "ms_recommenders", "Microsoft Recommenders ndcg_at_k, map_at_k, precision_at_k, recall_at_k",
+            "recommenders python_evaluation.py (recommenders-team/recommenders), read, not run",
+            "binary gain, natural-log discount, ideal from the user's true items, map_at_k divided by min(R, k)",
+            "binary", "ln", "pool", "stable", "zero", "the top k; the ideal list holds the top k true items",
+            "mean over the users with both truth and predictions", ap_divisor="min(relevant, k)",
+        ),
+        Convention(
+            # torchmetrics functional/retrieval (Lightning-AI/torchmetrics, read, not run: it needs torch):
+            # ndcg.py's _dcg_sample_scores / _tie_average_dcg are scikit-learn's (linear target gain, 1/log2(i + 1),
+            # tied predictions averaged) and the ideal is the target sorted (the group only); average_precision.py
+            # (commit ed67ed0) keeps the targets of preds.topk(k) and averages the precision at their relevant
+            # positions, so AP@k divides by the relevant items found in the top k; precision.py divides by k;
+            # a group without a relevant target scores 0 (empty_target_action="neg").
+            "torchmetrics", "torchmetrics retrieval_normalized_dcg, retrieval_average_precision, retrieval_precision, "
+            "retrieval_recall, retrieval_reciprocal_rank", "torchmetrics source (functional/retrieval; "
+            "average_precision.py at commit ed67ed0), read, not run",
+            "linear gain, ideal from the group, tied scores averaged in NDCG, AP@k divided by the hits in the top k",
+            "linear", "log2", "list", "average", "zero", "the top k of the group and of its ideal order",
+            "mean over the query groups (indexes)", ap_divisor="hits", binary_ties="stable",
+        ),
+        Convention(
+            # TF-Ranking tensorflow_ranking/python/metrics_impl.py (tensorflow/ranking at commit 053cdcd, read, not
+            # run): _DEFAULT_GAIN_FN 2^label - 1, _DEFAULT_RANK_DISCOUNT_FN log(2)/log1p(rank), the ideal sorts the
+            # list's own gains; _per_list_precision divides by min(topn, valid items); MeanAveragePrecisionMetric
+            # divides by the list's relevant items regardless of topn; labels >= 1 are relevant; sort_by_scores
+            # shuffles tied scores at random.
+            "tf_ranking", "TF-Ranking NDCGMetric, MeanAveragePrecisionMetric, PrecisionMetric, RecallMetric, MRRMetric, "
+            "HitsMetric", "TF-Ranking source at commit 053cdcd (tensorflow_ranking/python/metrics_impl.py), read, not run",
+            "exponential gain, ideal from the list, P@k divided by min(k, list length), MAP by the list's relevant",
+            "exp2", "log2", "list", "stable", "zero", "the top k of the list and of its ideal order",
+            "mean over the lists", precision_divisor="min(k, n)",
         ),
         Convention(
             "doc000", "document 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",
@@ -269,7 +369,8 @@ def resolve(convention, **given) -> dict:
     supplied = {}
     if convention is not None:
         conv = get_convention(convention)
-        supplied = {**conv.settings(), "threshold": conv.threshold}
+        supplied = {**conv.settings(), "threshold": conv.threshold, "rule": conv.recall_rule,
+                    "weight": conv.rbp_weight}
         if conv.g_max is not None:
             supplied["g_max"] = conv.g_max
     out = {}

@@ -1,8 +1,8 @@
 """Graded-relevance metrics: CG, DCG, IDCG, NDCG and ERR (the cascade model).
 
 Grades are given in ranked order (rank 1 first). Gains and discounts are named entries of
-:data:`GAINS` and :data:`DISCOUNTS`; the widget controls, the command line and the error messages
-are generated from those two registries.
+:data:`GAINS` and :data:`DISCOUNTS` (defined in :mod:`.gains`, each with its exact and its NumPy
+form); the widget controls, the command line and the error messages are generated from them.
 
 References
 ----------
@@ -15,55 +15,18 @@ relevance. CIKM.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import sympy
 from sympy import Integer
 
-from ..core.exact import fmt_decimal, ln, log2, to_float
+from ..core.exact import fmt_decimal, to_float
 from ..core.explanation import Column, Explanation
 from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .conventions import resolve, unset
+
+# GAINS and DISCOUNTS are re-exported: lt.GAINS, the widgets and the checker read them from here
+from .gains import DISCOUNTS, GAINS, Discount, Gain, as_discount, as_gain  # noqa: F401
 from .ordering import annotate, ranked_from_scores
-
-
-@dataclass(frozen=True)
-class Gain:
-    """How a grade becomes a gain."""
-
-    name: str
-    description: str
-    latex: str
-    integer_grades: bool
-    fn: Callable
-
-
-@dataclass(frozen=True)
-class Discount:
-    """How the gain at rank i is discounted (the divisor at rank i)."""
-
-    name: str
-    description: str
-    latex: str
-    fn: Callable
-
-
-GAINS = {
-    "exp2": Gain("exp2", "2^grade - 1 (Burges et al. 2005): a grade-3 item is worth 7, a grade-1 item 1",
-                 r"2^{rel_i}-1", True, lambda g: 2**g - 1),
-    "linear": Gain("linear", "the grade itself (Järvelin & Kekäläinen 2002; trec_eval, scikit-learn)",
-                   r"rel_i", False, lambda g: g),
-}
-
-DISCOUNTS = {
-    "log2": Discount("log2", "log2(i + 1): rank 1 divides by 1, rank 3 by 2, rank 7 by 3",
-                     r"\log_2(i+1)", lambda i: log2(Integer(i + 1))),
-    "ln": Discount("ln", "ln(i + 1), the natural log: every discount is log2's times ln 2 (NDCG is unchanged)",
-                   r"\ln(i+1)", lambda i: ln(Integer(i + 1))),
-    "jarvelin": Discount("jarvelin", "rank 1 undiscounted, then log2(i) (Järvelin & Kekäläinen 2002)",
-                         r"\max(1, \log_2 i)", lambda i: Integer(1) if i == 1 else log2(Integer(i))),
-}
 
 ZERO_RULES = {
     "zero": "an IDCG of 0 (no relevant item) gives NDCG 0 (trec_eval, scikit-learn)",
@@ -78,11 +41,10 @@ def _at(name: str, k) -> str:
 
 
 def _setup(grades, k, gain, discount, name="grades"):
-    gain = as_choice(gain, "gain", GAINS)
-    discount = as_choice(discount, "discount", DISCOUNTS)
+    gain, discount = as_gain(gain), as_discount(discount)
     k = as_k(k)
-    grades = as_grades(grades, name, integer=GAINS[gain].integer_grades)
-    return grades, k, GAINS[gain], DISCOUNTS[discount]
+    grades = as_grades(grades, name, integer=gain.integer_grades)
+    return grades, k, gain, discount
 
 
 def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[dict]:
@@ -180,8 +142,9 @@ def dcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), *, scores=No
         Graded relevance in ranked order (whole numbers for ``gain="exp2"``).
     k : int >= 1 or None
         Cut-off; ``None`` (or a ``k`` beyond the list) means the whole list.
-    gain : {"exp2", "linear"}
-        ``"exp2"``: 2^grade - 1 (default); ``"linear"``: the grade itself.
+    gain : {"exp2", "linear", "binary"} or dict
+        ``"exp2"``: 2^grade - 1 (default); ``"linear"``: the grade itself; ``"binary"``: 1 for a grade
+        >= 1; a ``{grade: gain}`` table (trec_eval's ``ndcg.1=3,2=9``: grades not listed keep their value).
     discount : {"log2", "ln", "jarvelin"}
         ``"log2"``: log2(i + 1) (default); ``"ln"``: ln(i + 1); ``"jarvelin"``: 1 at rank 1,
         then log2(i).
@@ -300,7 +263,8 @@ def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     """
     s = resolve(convention, gain=gain, discount=discount)
     grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
-    pool = _ideal_pool(grades, ideal, g.integer_grades)
+    # best gain first: a per-grade gain table need not grow with the grade (trec_eval sorts by gain too)
+    pool = sorted(_ideal_pool(grades, ideal, g.integer_grades), key=g.exact, reverse=True)
     rows = _dcg_rows(pool, k, g, d)
     name = _at("IDCG", k)
     return Explanation(
@@ -370,7 +334,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     exact_grades, k_checked, g, d = _setup(grades, k, s["gain"], s["discount"])
     ranked = ranked_from_scores(exact_grades, scores, docids, s["ties"] if scores is not None else ties, "ndcg")
     d_ex = _dcg_explanation(exact_grades, k_checked, g, d, ranked)
-    i_ex = idcg(grades, k=k, gain=g.name, discount=d.name, ideal=ideal)
+    i_ex = idcg(grades, k=k, gain=g, discount=d, ideal=ideal)
     k = d_ex.params["k"]
     rows = []
     for i in range(max(len(d_ex.steps), len(i_ex.steps))):

@@ -24,39 +24,78 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import chain, repeat
 from operator import itemgetter
 
 import numpy as np
 
 from ..core.exact import fmt_decimal
-from ..core.validate import as_choice
+from ..core.validate import as_choice, as_count
 from ..metrics.conventions import CONVENTIONS, get_convention
+from ..metrics.gains import DISCOUNTS, GAINS, gain_table
+from ..metrics.registry import BULK, bulk_lookup
 from .trec import _read_lines as read_lines
 from .trec import read_columns, read_qrels
 
-#: Metric names ``evaluate`` accepts: ``name`` or ``name@k``; the value says whether @k is required.
-METRIC_NAMES = {
-    "ndcg": "normalised DCG (ndcg@k cuts the ranking and the ideal list at k)",
-    "map": "mean average precision, over every relevant document in the qrels (map@k: top k only)",
-    "mrr": "reciprocal rank of the first relevant document (mrr@k: within the top k)",
-    "p": "precision at k: relevant in the top k divided by k (needs @k)",
-    "recall": "recall at k: relevant in the top k divided by all relevant in the qrels (needs @k)",
-    "err": "expected reciprocal rank, cascade model (err@k: the top k)",
-    "auc": "area under the ROC curve of the retrieved documents, ties worth 1/2",
-}
-_NEEDS_K = ("p", "recall")
-_METRIC = re.compile(r"^(?P<name>[a-z]+)(@(?P<k>\d+))?$")
-
-_GAINS = {"exp2": lambda g: np.exp2(g) - 1.0, "linear": lambda g: g}
-_DISCOUNTS = {
-    "log2": lambda r: np.log2(r + 1.0),
-    "ln": lambda r: np.log(r + 1.0),
-    "jarvelin": lambda r: np.where(r == 1, 1.0, np.log2(np.maximum(r, 1.0))),
-}
+#: Metric names ``evaluate`` accepts: ``name`` or ``name@k``, derived from the registry's bulk entries
+#: (``lt.METRICS[...].bulk``); every alias of an entry (``ap``, ``precision``, ``rr`` ...) works too.
+METRIC_NAMES = {name: info.bulk.description for name, info in BULK.items()}
+_METRIC = re.compile(r"^(?P<name>[a-z0-9_]+?)(\.(?P<param>[^@]+))?(@(?P<at>[0-9.]+))?$")
 #: Cells (queries x longest ranking) of one batch read from a run file: bounds the memory of the dense steps.
 _BATCH_ITEMS = 400_000
 MISSING_RULES = {"skip": "left out of the mean", "zero": "scored 0 and averaged"}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric as ``evaluate`` reads it: ``"ndcg.1=3,2=9@10"`` -> name ndcg, k 10, parameter "1=3,2=9"."""
+
+    text: str
+    name: str
+    k: int | None
+    parameter: str | None = None
+    recall: float | None = None
+
+
+def parse_measure(text: str) -> MetricSpec:
+    """A metric text as :class:`MetricSpec`; ``ValueError`` naming what is wrong and the names allowed.
+
+    Examples
+    --------
+    >>> parse_measure("ndcg.1=3,2=9@10")
+    MetricSpec(text='ndcg.1=3,2=9@10', name='ndcg', k=10, parameter='1=3,2=9', recall=None)
+    >>> parse_measure("AP@5").name   # an alias of the registry: AP is averaged into MAP
+    'map'
+    """
+    m = _METRIC.match(text.strip().lower()) if isinstance(text, str) else None
+    if not m:
+        raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)")
+    try:
+        bulk = bulk_lookup(m.group("name")).bulk
+    except ValueError:
+        raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)"
+                         ) from None
+    at, parameter = m.group("at"), m.group("param")
+    if parameter is not None and bulk.parameter is None:
+        raise ValueError(f"metric {text!r}: {bulk.name} takes no .parameter")
+    if bulk.at == "recall":
+        if at is None:
+            raise ValueError(f"metric {text!r} needs a recall level, e.g. {bulk.name}@0.3")
+        level = float(at)
+        if not 0 <= level <= 1:
+            raise ValueError(f"metric {text!r}: the recall level must lie in [0, 1]")
+        return MetricSpec(text.strip().lower(), bulk.name, None, parameter, level)
+    if at is not None and not at.isdigit():
+        raise ValueError(f"metric {text!r}: the cut-off k must be a whole number >= 1")
+    k = int(at) if at is not None else None
+    if k is not None and k < 1:
+        raise ValueError(f"metric {text!r}: the cut-off k must be >= 1")
+    if bulk.at == "required" and k is None:
+        raise ValueError(f"metric {text!r} needs a cut-off, e.g. {bulk.name}@10")
+    if bulk.at == "none" and k is not None:
+        raise ValueError(f"metric {text!r}: {bulk.name} takes no cut-off")
+    return MetricSpec(text.strip().lower(), bulk.name, k, parameter)
 
 
 def parse_metric(text: str) -> tuple[str, int | None]:
@@ -65,34 +104,25 @@ def parse_metric(text: str) -> tuple[str, int | None]:
     Parameters
     ----------
     text : str
-        A metric name of ``METRIC_NAMES``, optionally ``@k``; case and surrounding blanks do not
-        matter.
+        A metric name of ``METRIC_NAMES`` or any registry name or alias of a metric ``lt.evaluate``
+        computes, optionally ``@k``; case and surrounding blanks do not matter.
 
     Returns
     -------
     tuple
-        The name and the cut-off ``k`` (``None`` without one).
+        The name ``lt.evaluate`` prints and the cut-off ``k`` (``None`` without one).
 
     Examples
     --------
-    >>> parse_metric(" NDCG@10 "), parse_metric("map")
-    (('ndcg', 10), ('map', None))
+    >>> parse_metric(" NDCG@10 "), parse_metric("map"), parse_metric("precision@5")
+    (('ndcg', 10), ('map', None), ('p', 5))
     >>> parse_metric("ndcg@0")
     Traceback (most recent call last):
     ...
     ValueError: metric 'ndcg@0': the cut-off k must be >= 1
     """
-    m = _METRIC.match(text.strip().lower()) if isinstance(text, str) else None
-    if not m or m.group("name") not in METRIC_NAMES:
-        raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)")
-    k = int(m.group("k")) if m.group("k") else None
-    if k is not None and k < 1:
-        raise ValueError(f"metric {text!r}: the cut-off k must be >= 1")
-    if m.group("name") in _NEEDS_K and k is None:
-        raise ValueError(f"metric {text!r} needs a cut-off, e.g. {m.group('name')}@10")
-    if m.group("name") == "auc" and k is not None:
-        raise ValueError(f"metric {text!r}: auc takes no cut-off")
-    return m.group("name"), k
+    spec = parse_measure(text)
+    return spec.name, spec.k
 
 
 @dataclass(frozen=True)
@@ -172,8 +202,9 @@ def _rank_within(q_of: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.arange(len(q_of)) - starts[q_of]
 
 
-def _order_chunk(qids, qrels, run, ties, threshold):
-    """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools."""
+def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False):
+    """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools; with
+    ``with_judged`` also whether each retrieved document is judged (bpref, judged@k, the RBP residual)."""
     empty: dict = {}
     ranked = [run.get(qid, empty) for qid in qids]
     judged = [qrels[qid] for qid in qids]
@@ -189,9 +220,6 @@ def _order_chunk(qids, qrels, run, ties, threshold):
                       lambda i: f"run[{qids[q_of[i]]!r}]", "score")
     grades = np.fromiter(chain.from_iterable(map(j.get, r, repeat(0)) for j, r in zip(judged, ranked)),
                          dtype=np.float64, count=total)
-    # a negative grade (TREC Web track: -1 judged non-relevant, -2 spam) counts as 0, as in trec_eval
-    np.maximum(grades, 0.0, out=grades)
-    np.maximum(pools, 0.0, out=pools)
     if ties == "pessimistic":
         order = np.lexsort((grades, -scores, q_of))
     elif ties == "optimistic":
@@ -215,8 +243,12 @@ def _order_chunk(qids, qrels, run, ties, threshold):
             tied_docs = np.array(itemgetter(*items.tolist())(docs))  # a tie has two or more items
             _, doc_rank = np.unique(tied_docs, return_inverse=True)
             order[tied_pos] = items[np.lexsort((-doc_rank, group[tied_pos]))]
+    judged_flags = None
+    if with_judged:
+        judged_flags = np.fromiter(chain.from_iterable(map(j.__contains__, r) for j, r in zip(judged, ranked)),
+                                   dtype=bool, count=total)[order]
     return (q_sorted, grades[order], group, np.asarray(pools, dtype=np.float64),
-            np.asarray(pool_of, dtype=np.int64))
+            np.asarray(pool_of, dtype=np.int64), judged_flags)
 
 
 def _segment_starts(q_of, n_queries):
@@ -226,75 +258,242 @@ def _segment_starts(q_of, n_queries):
     return counts, starts
 
 
-def _chunk_metrics(qids, qrels, run, parsed, conv, settings, ordered=None):
-    n_q = len(qids)
-    ties, threshold = settings["ties"], settings["threshold"]
-    q_of, grades, group, pools, pool_of = ordered or _order_chunk(qids, qrels, run, ties, threshold)
-    counts, starts = _segment_starts(q_of, n_q)
-    rank0 = _rank_within(q_of, starts)
-    width = max(int(counts.max()) if n_q else 0, 1)
-    # the judged pool of each query, best grade first
-    p_order = np.lexsort((-pools, pool_of))
-    pool_sorted, pool_q = pools[p_order], pool_of[p_order]
-    p_counts, p_starts = _segment_starts(pool_q, n_q)
-    n_relevant = np.bincount(pool_q, weights=(pool_sorted >= threshold), minlength=n_q)
-    if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
-        n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
-    gain_fn, disc_fn = _GAINS[settings["gain"]], _DISCOUNTS[settings["discount"]]
+class _Chunk:
+    """The dense per-query matrices of one chunk of queries, in ranked order (rows: queries, columns: ranks)."""
 
-    valid = _dense(1.0, q_of, rank0, n_q, width)
-    g_mat = _dense(grades, q_of, rank0, n_q, width)
-    rel = (g_mat >= threshold) & (valid > 0)
-    hits = np.cumsum(rel, axis=1)
-    ranks = np.arange(1, width + 1, dtype=np.float64)
-    gains = gain_fn(grades)
-    if ties == "average":
-        gains = (np.bincount(group, weights=gains) / np.bincount(group))[group]
-    gain_mat = _dense(gains, q_of, rank0, n_q, width)
-    disc = disc_fn(ranks)
-    if conv.ideal == "pool":
-        ideal_w = max(int(p_counts.max()) if n_q else 0, 1)
-        ideal_mat = _dense(gain_fn(pool_sorted), pool_q, _rank_within(pool_q, p_starts), n_q, ideal_w)
+    def __init__(self, qids, qrels, run, conv, settings, with_judged, ordered=None):
+        n_q = len(qids)
+        ties, threshold = settings["ties"], settings["threshold"]
+        # ``ordered``: the same arrays, already built from a run file's columns (:func:`_order_columns`)
+        q_of, grades, group, pools, pool_of, judged = ordered or _order_chunk(qids, qrels, run, ties, threshold,
+                                                                              with_judged)
+        counts, starts = _segment_starts(q_of, n_q)
+        rank0 = _rank_within(q_of, starts)
+        if settings.get("depth") is not None or settings.get("judged_only"):
+            # trec_eval cuts at -M in its ranked order first, then -J drops the unjudged documents
+            keep = np.ones(len(q_of), dtype=bool) if settings.get("depth") is None else rank0 < settings["depth"]
+            if settings.get("judged_only"):
+                keep &= judged
+            q_of, grades, group = q_of[keep], grades[keep], group[keep]
+            judged = None if judged is None else judged[keep]
+            counts, starts = _segment_starts(q_of, n_q)
+            rank0 = _rank_within(q_of, starts)
+        self.n_q, self.q_of, self.grades, self.group, self.rank0 = n_q, q_of, grades, group, rank0
+        self.conv, self.settings, self.threshold = conv, settings, threshold
+        self.width = width = max(int(counts.max()) if n_q else 0, 1)
+        self.n_ranked = counts
+        # the judged pool of each query, kept for the ideal lists; negative grades count as not relevant
+        self.pools, self.pool_of = pools, pool_of
+        self.n_relevant = np.bincount(pool_of, weights=(pools >= threshold), minlength=n_q)
+        self.n_nonrelevant = np.bincount(pool_of, weights=(pools < threshold), minlength=n_q)
+        if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
+            self.n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
+        self.valid = _dense(1.0, q_of, rank0, n_q, width) > 0
+        self.g_mat = _dense(grades, q_of, rank0, n_q, width)
+        self.rel = (self.g_mat >= threshold) & self.valid
+        self.hits = np.cumsum(self.rel, axis=1)
+        self.ranks = np.arange(1, width + 1, dtype=np.float64)
+        self.judged = None if judged is None else _dense(judged, q_of, rank0, n_q, width, fill=False).astype(bool)
+
+    def cut(self, k):
+        return self.width if k is None else min(k, self.width)
+
+    def gain(self, spec):
+        return gain_table(spec.parameter) if spec.parameter else GAINS[self.settings["gain"]]
+
+    def dcg(self, spec):
+        gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
+        gains = gain.array(self.grades)
+        if self.settings["ties"] == "average":
+            gains = (np.bincount(self.group, weights=gains) / np.bincount(self.group))[self.group]
+        gain_mat = _dense(gains, self.q_of, self.rank0, self.n_q, self.width)
+        cut = self.cut(spec.k)
+        return (gain_mat[:, :cut] / disc.array(self.ranks[:cut])).sum(axis=1)
+
+    def idcg(self, spec):
+        gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
+        if self.conv.ideal == "pool":
+            pool_gains = gain.array(self.pools)
+            order = np.lexsort((-pool_gains, self.pool_of))  # best gain first, as trec_eval sorts its levels
+            pool_q = self.pool_of[order]
+            p_counts, p_starts = _segment_starts(pool_q, self.n_q)
+            ideal_w = max(int(p_counts.max()) if self.n_q else 0, 1)
+            ideal = _dense(pool_gains[order], pool_q, _rank_within(pool_q, p_starts), self.n_q, ideal_w)
+        else:
+            ideal = -np.sort(-gain.array(self.g_mat) * self.valid, axis=1)
+        icut = ideal.shape[1] if spec.k is None else min(spec.k, ideal.shape[1])
+        return (ideal[:, :icut] / disc.array(np.arange(1, icut + 1, dtype=np.float64))).sum(axis=1)
+
+
+def _ndcg(c, spec):
+    dcg, idcg = c.dcg(spec), c.idcg(spec)
+    empty = {"zero": 0.0, "one": 1.0, "nan": math.nan, "raise": math.nan}[c.settings["zero"]]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), empty)
+
+
+def _map(c, spec):
+    if c.settings["ties"] == "average" and not c.conv.binary_ties:
+        return _map_tied_blocks(c)
+    cut = c.cut(spec.k)
+    prec = np.where(c.rel[:, :cut], c.hits[:, :cut] / c.ranks[:cut], 0.0).sum(axis=1)
+    if c.conv.ap_divisor == "min(relevant, k)" and spec.k is not None:
+        divisor = np.minimum(c.n_relevant, spec.k)
+    elif c.conv.ap_divisor == "hits":
+        divisor = c.hits[:, cut - 1]
     else:
-        ideal_mat = -np.sort(-gain_fn(g_mat) * valid, axis=1)
-    ideal_disc = disc_fn(np.arange(1, ideal_mat.shape[1] + 1, dtype=np.float64))
-    out = {}
-    for text, (name, k) in parsed.items():
-        cut = width if k is None else min(k, width)
-        if name == "ndcg":
-            dcg = (gain_mat[:, :cut] / disc[:cut]).sum(axis=1)
-            icut = ideal_mat.shape[1] if k is None else min(k, ideal_mat.shape[1])
-            idcg = (ideal_mat[:, :icut] / ideal_disc[:icut]).sum(axis=1)
-            empty = {"zero": 0.0, "one": 1.0, "nan": math.nan}[settings["zero"]] if settings["zero"] != "raise" \
-                else math.nan
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[text] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), empty)
-        elif name == "map":
-            prec = np.where(rel[:, :cut], hits[:, :cut] / ranks[:cut], 0.0).sum(axis=1)
-            if conv.ap_divisor == "min(relevant, k)":
-                in_list = rel.sum(axis=1)
-                divisor = np.minimum(in_list, cut) if k is not None else in_list
-            else:
-                divisor = n_relevant
-            empty = 1.0 if settings["zero"] == "one" else 0.0
-            out[text] = np.where(divisor > 0, prec / np.maximum(divisor, 1), empty)
-        elif name == "mrr":
-            first = np.argmax(rel[:, :cut], axis=1)
-            found = rel[:, :cut].any(axis=1)
-            out[text] = np.where(found, 1.0 / (first + 1.0), 0.0)
-        elif name == "p":
-            out[text] = (hits[:, cut - 1] if cut else np.zeros(n_q)) / k
-        elif name == "recall":
-            out[text] = np.where(n_relevant > 0, hits[:, cut - 1] / np.maximum(n_relevant, 1), 0.0)
-        elif name == "err":
-            # (2^g - 1) / 2^g_max written as 2^(g - g_max) - 2^-g_max: no overflow for g_max >= 1024
-            g_max = float(settings["g_max"])
-            stop = (np.exp2(g_mat[:, :cut] - g_max) - np.exp2(-g_max)) * valid[:, :cut]
-            reach = np.cumprod(np.hstack([np.ones((n_q, 1)), 1.0 - stop[:, :-1]]), axis=1)
-            out[text] = (reach * stop / ranks[:cut]).sum(axis=1)
-        else:  # auc over the retrieved documents, ties worth 1/2
-            out[text] = _auc(q_of, grades >= threshold, group, n_q)
-    return out
+        divisor = c.n_relevant
+    empty = 1.0 if c.settings["zero"] == "one" else 0.0
+    return np.where(divisor > 0, prec / np.maximum(divisor, 1), empty)
+
+
+def _map_tied_blocks(c):
+    """scikit-learn's average_precision_score: each relevant item counts the precision at the end of its
+    block of tied scores (a block is one threshold)."""
+    relevant = c.grades >= c.threshold
+    hits = c.hits[c.q_of, c.rank0]
+    ends = np.flatnonzero(np.r_[c.group[1:] != c.group[:-1], True])  # groups are contiguous in ranked order
+    end = ends[c.group]
+    block_precision = hits[end] / (c.rank0[end] + 1.0)
+    total = np.bincount(c.q_of, weights=np.where(relevant, block_precision, 0.0), minlength=c.n_q)
+    empty = 1.0 if c.settings["zero"] == "one" else 0.0
+    return np.where(c.n_relevant > 0, total / np.maximum(c.n_relevant, 1), empty)
+
+
+def _mrr(c, spec):
+    cut = c.cut(spec.k)
+    first = np.argmax(c.rel[:, :cut], axis=1)
+    return np.where(c.rel[:, :cut].any(axis=1), 1.0 / (first + 1.0), 0.0)
+
+
+def _precision(c, spec):
+    if c.conv.precision_divisor == "min(k, n)":  # TF-Ranking: a short list is divided by its length
+        return c.hits[:, c.cut(spec.k) - 1] / np.maximum(np.minimum(c.n_ranked, spec.k), 1)
+    return c.hits[:, c.cut(spec.k) - 1] / spec.k
+
+
+def _recall(c, spec):
+    return np.where(c.n_relevant > 0, c.hits[:, c.cut(spec.k) - 1] / np.maximum(c.n_relevant, 1), 0.0)
+
+
+def _err(c, spec):
+    cut = c.cut(spec.k)
+    # (2^g - 1) / 2^g_max written as 2^(g - g_max) - 2^-g_max: no overflow for g_max >= 1024
+    g_max = float(c.settings["g_max"])
+    stop = (np.exp2(c.g_mat[:, :cut] - g_max) - np.exp2(-g_max)) * c.valid[:, :cut]
+    reach = np.cumprod(np.hstack([np.ones((c.n_q, 1)), 1.0 - stop[:, :-1]]), axis=1)
+    return (reach * stop / c.ranks[:cut]).sum(axis=1)
+
+
+def _auc_of(c, spec):
+    return _auc(c.q_of, c.grades >= c.threshold, c.group, c.n_q)
+
+
+def _rprec(c, spec):
+    r = c.n_relevant.astype(np.int64)
+    at = np.clip(r - 1, 0, c.width - 1)  # beyond the list the hits stop growing
+    return np.where(r > 0, c.hits[np.arange(c.n_q), at] / np.maximum(r, 1), 0.0)
+
+
+def _success(c, spec):
+    return (c.hits[:, c.cut(spec.k) - 1] > 0).astype(np.float64)
+
+
+def _bpref(c, spec):
+    # trec_eval's bpref: unjudged documents are skipped; each judged relevant document adds
+    # 1 - min(n above, R) / min(N, R), n counting the judged non-relevant documents above it.
+    nonrel = c.judged & ~c.rel
+    above = np.cumsum(nonrel, axis=1)  # at a relevant rank this counts the non-relevant strictly above
+    r = c.n_relevant[:, None]
+    denominator = np.minimum(c.n_nonrelevant[:, None], r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        term = np.where(above > 0, 1.0 - np.minimum(above, r) / np.where(denominator > 0, denominator, 1.0), 1.0)
+    total = np.where(c.rel & c.judged, term, 0.0).sum(axis=1)
+    return np.where(c.n_relevant > 0, total / np.maximum(c.n_relevant, 1), 0.0)
+
+
+def _judged(c, spec):
+    cut = c.cut(spec.k)
+    shown = np.minimum(c.n_ranked, cut)
+    return np.where(shown > 0, c.judged[:, :cut].sum(axis=1) / np.maximum(shown, 1), 0.0)
+
+
+def _persistence(spec) -> float:
+    if spec.parameter is None:
+        return 0.8
+    try:
+        p = float(spec.parameter)
+    except ValueError:
+        p = math.nan
+    if not 0 < p < 1:
+        raise ValueError(f"metric {spec.text!r}: the persistence p must be a number strictly between 0 and 1")
+    return p
+
+
+def _rbp(c, spec):
+    p, cut = _persistence(spec), c.cut(spec.k)
+    if c.settings["rbp_weight"] == "grade":
+        weight = np.where(c.rel, c.g_mat, 0.0)
+    else:
+        weight = c.rel.astype(np.float64)
+    return (1 - p) * (weight[:, :cut] * p ** (c.ranks[:cut] - 1)).sum(axis=1)
+
+
+def _rbp_residual(c, spec):
+    p, cut = _persistence(spec), c.cut(spec.k)
+    unjudged = c.valid[:, :cut] & ~c.judged[:, :cut]
+    depth = np.minimum(c.n_ranked, cut)
+    return (1 - p) * (unjudged * p ** (c.ranks[:cut] - 1)).sum(axis=1) + p ** depth
+
+
+def _needed(c, level: float) -> np.ndarray:
+    """Relevant documents each query needs to reach recall ``level`` under the convention's rule."""
+    r = c.n_relevant.astype(np.int64)
+    rule = c.settings["rule"]
+    if rule == "textbook":
+        exact = Fraction(str(level))  # the level as typed, exactly: ceil(r·R) without rounding error
+        return -((-exact.numerator * r) // exact.denominator)
+    x = level * r.astype(np.float64)  # trec_eval multiplies in double precision
+    if rule == "trec_eval_9":
+        return (x + 0.9).astype(np.int64)
+    return (np.floor(x) + (x - np.floor(x) >= 0.5)).astype(np.int64)  # lround
+
+
+def _interpolated(c, level: float) -> np.ndarray:
+    precision = np.where(c.valid, c.hits / c.ranks, 0.0)
+    best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]  # max precision at rank >= i
+    needed = _needed(c, level)
+    found = c.hits[:, -1]
+    reached = np.argmax(c.hits >= np.maximum(needed, 1)[:, None], axis=1)  # rank of the needed-th hit
+    at = np.where(needed > 0, reached, 0)
+    return np.where(needed <= found, best_below[np.arange(c.n_q), at], 0.0)
+
+
+def _iprec(c, spec):
+    return _interpolated(c, spec.recall)
+
+
+def _eleven_point(c, spec):
+    return sum(_interpolated(c, j / 10) for j in range(11)) / 11
+
+
+#: How ``evaluate`` computes each bulk metric of the registry (``lt.METRICS[...].bulk.name``).
+_BULK_FUNCTIONS = {
+    "ndcg": _ndcg, "dcg": lambda c, spec: c.dcg(spec), "map": _map, "mrr": _mrr, "p": _precision,
+    "recall": _recall, "err": _err, "auc": _auc_of, "rprec": _rprec, "success": _success, "bpref": _bpref,
+    "judged": _judged, "rbp": _rbp, "rbp_residual": _rbp_residual, "iprec": _iprec, "11pt": _eleven_point,
+}
+#: Bulk metrics that need to know which retrieved documents are judged.
+_NEEDS_JUDGED = ("bpref", "judged", "rbp_residual")
+
+
+def _needs_judged(parsed, settings) -> bool:
+    return settings["judged_only"] or any(s.name in _NEEDS_JUDGED for s in parsed.values())
+
+
+def _chunk_metrics(qids, qrels, run, parsed, conv, settings, ordered=None):
+    chunk = _Chunk(qids, qrels, run, conv, settings, _needs_judged(parsed, settings), ordered)
+    return {text: _BULK_FUNCTIONS[spec.name](chunk, spec) for text, spec in parsed.items()}
 
 
 def _auc(q_of, positive, group, n_q):
@@ -316,6 +515,27 @@ def _auc(q_of, positive, group, n_q):
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(pairs > 0, np.bincount(q_of, weights=credit, minlength=n_q) / np.where(pairs > 0, pairs, 1),
                         math.nan)
+
+
+def _without_negative_grades(qrels: dict) -> dict:
+    """The qrels without negative judgments: trec_eval reads a negative grade as "in the pool but
+    unjudged" (form_res_rels.c), neither relevant nor judged non-relevant; pytrec_eval agrees."""
+    def negative(g):
+        return isinstance(g, (int, float)) and not isinstance(g, bool) and g < 0
+
+    if not any(negative(g) for judged in qrels.values() for g in judged.values()):
+        return qrels
+    return {q: {d: g for d, g in judged.items() if not negative(g)} for q, judged in qrels.items()}
+
+
+def _refuse_negative_grades(qrels: dict, convention: str) -> None:
+    """A negative grade has no meaning under a tool that does not read TREC's -1/-2: say so, never clip it."""
+    for qid, judged in qrels.items():
+        for docid, g in judged.items():
+            if isinstance(g, (int, float)) and not isinstance(g, bool) and g < 0:
+                raise ValueError(f"qrels[{qid!r}]: grade {g!r} is not allowed under convention {convention!r} "
+                                 f"(document {docid!r}); grades must be >= 0 (trec_eval's conventions read -1 and -2 "
+                                 "as in the pool but unjudged: use convention='trec_eval')")
 
 
 def _as_dict(data, what: str, reader) -> dict:
@@ -345,7 +565,7 @@ def _numbers(values, count: int, where, what: str) -> np.ndarray:
 
 
 def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=None, progress=None,
-             chunk_size=2000) -> Evaluation:
+             chunk_size=2000, *, relevance_level=None, judged_only=False, depth=None) -> Evaluation:
     """Score a run against qrels under one tool's convention.
 
     Parameters
@@ -359,8 +579,12 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         file) is the input order for ``"stable"`` ties. Ids are compared as text (document ``1`` in
         the qrels is ``"1"`` in the run) and the result's query ids are strings.
     metrics : str or sequence of str
-        Names from :data:`METRIC_NAMES`, optionally with a cut-off: ``"ndcg@10"``, ``"map"``,
-        ``"mrr"``, ``"p@5"``, ``"recall@100"``, ``"err@20"``, ``"auc"``.
+        Names from :data:`METRIC_NAMES` (or any registry name or alias of those metrics), optionally
+        with a cut-off: ``"ndcg@10"``, ``"map"``, ``"mrr"``, ``"p@5"``, ``"recall@100"``, ``"err@20"``,
+        ``"auc"``, ``"dcg@10"``, ``"rprec"``, ``"success@10"``, ``"bpref"``, ``"judged@10"``,
+        ``"rbp"``, ``"rbp_residual"``, ``"iprec@0.3"`` (a recall level), ``"11pt"``; and a
+        ``.parameter`` where trec_eval has one: ``"ndcg.1=3,2=9"`` (per-grade gains),
+        ``"rbp.0.95"`` (persistence).
     convention : str
         A key of ``lt.CONVENTIONS``. Its gain, discount, ideal source, tie rule, empty-query rule and
         relevance threshold apply. ``"trec_eval"`` (default) reproduces trec_eval / pytrec_eval.
@@ -375,6 +599,15 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     chunk_size : int
         Queries evaluated per NumPy batch (a run read from a file also keeps a batch near 400,000
         documents, which bounds the memory).
+    relevance_level : int >= 1, optional
+        The lowest grade that counts as relevant for the binary metrics (trec_eval's ``-l``); default
+        the convention's (1). NDCG and DCG use the grades themselves and ignore it, as trec_eval does.
+    judged_only : bool
+        Drop unjudged documents from each ranking before computing anything (trec_eval's ``-J``),
+        after the ``depth`` cut, as trec_eval does.
+    depth : int >= 1, optional
+        Keep only the top ``depth`` documents of each ranking in the convention's order (trec_eval's
+        ``-M``).
 
     Returns
     -------
@@ -406,7 +639,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
                          f"{type(metrics).__name__}")
     parsed = {}
     for m in metrics:
-        parsed[m.strip().lower() if isinstance(m, str) else m] = parse_metric(m)
+        parsed[m.strip().lower() if isinstance(m, str) else m] = parse_measure(m)
     if not parsed:
         raise ValueError("metrics must name at least one metric, e.g. ['ndcg@10', 'map']")
     missing = as_choice(conv.missing if missing is None else missing, "missing", MISSING_RULES)
@@ -424,15 +657,23 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     qrels = _text_ids(qrels, "qrels", "grade") if isinstance(qrels, dict) else _as_dict(qrels, "qrels", read_qrels)
     run_qids = run if run_columns is None else dict.fromkeys(run_columns.qids)
     settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
-                "threshold": conv.threshold}
-    exp2_ndcg = settings["gain"] == "exp2" and any(name == "ndcg" for name, _ in parsed.values())
+                "threshold": conv.threshold, "rule": conv.recall_rule, "rbp_weight": conv.rbp_weight,
+                "judged_only": bool(judged_only), "depth": None if depth is None else as_count(depth, "depth", 1)}
+    if relevance_level is not None:
+        settings["threshold"] = as_count(relevance_level, "relevance_level", 1)
+    if conv.negative_grades == "unjudged":
+        qrels = _without_negative_grades(qrels)
+    else:
+        _refuse_negative_grades(qrels, conv.name)
+    names = {spec.name for spec in parsed.values()}
+    exp2_gain = settings["gain"] == "exp2" and bool(names & {"ndcg", "dcg"})
     # the top grade is needed for exponential gain (2^1024 overflows) and ERR's default g_max only
-    top = _top_grade(qrels) if exp2_ndcg or any(name == "err" for name, _ in parsed.values()) else None
-    if exp2_ndcg and top >= 1024:
+    top = _top_grade(qrels) if exp2_gain or "err" in names else None
+    if exp2_gain and top >= 1024:
         raise ValueError(f"qrels: grade {top:g} is too large for exponential gain 2^grade - 1 (a double overflows "
                          f"at 2^1024); grades must be below 1024 under convention {conv.name!r}, or use a linear-gain "
                          "convention such as 'trec_eval'")
-    if any(name == "err" for name, _ in parsed.values()):
+    if "err" in names:
         if g_max is None:
             g_max = conv.g_max if conv.g_max is not None else max(int(top), 1)
         elif isinstance(g_max, bool) or not isinstance(g_max, numbers.Integral) or g_max < 1:
@@ -440,9 +681,15 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         settings["g_max"] = int(g_max)
         if top > settings["g_max"]:
             raise ValueError(f"err: a grade in the qrels ({top:g}) is above g_max = {settings['g_max']}")
-    if conv.ties == "average" and any(name not in ("ndcg",) for name, _ in parsed.values()):
-        raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg only; "
-                         "pick another convention for map, mrr, p, recall, err and auc")
+    averaged = [spec for spec in parsed.values()
+                if spec.name not in ("ndcg", "dcg") and not (spec.name == "map" and spec.k is None)]
+    if conv.ties == "average" and averaged and not conv.binary_ties:
+        raise ValueError(f"convention {conv.name!r} averages tied scores, which is defined for ndcg, dcg and map "
+                         f"(scikit-learn's average_precision_score, without a cut-off) only; pick another convention "
+                         f"for {averaged[0].text}")
+    if conv.skip_unjudged_topics:  # gdeval.pl scores only topics with a judgment > 0
+        without_relevant = {q for q, judged in qrels.items() if not any(g > 0 for g in judged.values())}
+        qrels = {q: judged for q, judged in qrels.items() if q not in without_relevant}
     in_run = sorted(q for q in qrels if q in run_qids)
     if not in_run:
         if not qrels or not run_qids:
@@ -466,7 +713,8 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     for start in range(0, len(scored), chunk_size):
         chunk = scored[start:start + chunk_size]
         try:
-            ordered = None if rows is None else _order_columns(chunk, qrels, run_columns, rows, settings["ties"])
+            ordered = None if rows is None else _order_columns(chunk, qrels, run_columns, rows, settings["ties"],
+                                                              _needs_judged(parsed, settings))
         except _RepeatedDocument:
             read_lines(run_path, "run")  # raises the same error, naming the file and line
             raise
@@ -480,7 +728,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     per_query = {scored[i]: {m: as_lists[m][i] for m in parsed} for i in order}
     mean = {}
     for m, col in columns.items():
-        defined = col[~np.isnan(col)] if parse_metric(m)[0] == "auc" else col
+        defined = col[~np.isnan(col)] if parsed[m].name == "auc" else col
         mean[m] = float(np.mean(defined)) if len(defined) else math.nan
     notes = [f"{len(absent)} judged queries absent from the run: {MISSING_RULES[missing]}"]
     if unjudged:
@@ -605,7 +853,7 @@ def _rows_by_query(columns) -> dict:
     return {qid: (0, len(rows), rows) for qid, rows in columns.by_query()}
 
 
-def _order_columns(qids, qrels, columns, rows_of, ties):
+def _order_columns(qids, qrels, columns, rows_of, ties, with_judged=False):
     """What :func:`_order_chunk` returns, from a run read into columns (no per-document Python objects but
     the ids' bytes, looked up in the qrels)."""
     pieces, sizes = [], []
@@ -631,8 +879,7 @@ def _order_columns(qids, qrels, columns, rows_of, ties):
     # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below)
     judgment = np.fromiter(chain.from_iterable(map(j.get, docs[bounds[i]:bounds[i + 1]], repeat(-math.inf))
                                                for i, j in enumerate(judged)), dtype=np.float64, count=len(docs))
-    grades = np.maximum(judgment, 0.0)  # unjudged and negative grades count as 0, as in trec_eval
-    np.maximum(pools, 0.0, out=pools)
+    grades = np.maximum(judgment, 0.0)  # an unjudged document counts as grade 0
     if ties in ("pessimistic", "optimistic"):
         key = grades if ties == "pessimistic" else -grades
         order = np.lexsort((key, -scores, q_of))
@@ -647,9 +894,9 @@ def _order_columns(qids, qrels, columns, rows_of, ties):
     if ties == "docid_desc" and len(group):
         # Only a tie whose documents differ in judgment can change a value: reorder just those groups.
         # Unjudged documents get their own mark (-inf), apart from documents judged 0.
-        judgment = judgment[order]
+        in_order = judgment[order]
         starts = np.flatnonzero(new_group)  # each group is a contiguous run of the order
-        mixed = np.minimum.reduceat(judgment, starts) != np.maximum.reduceat(judgment, starts)
+        mixed = np.minimum.reduceat(in_order, starts) != np.maximum.reduceat(in_order, starts)
         tied = np.flatnonzero(mixed[group])
         if len(tied):
             # docids as big-endian 64-bit words compare as their bytes do (strcmp); ~ turns ascending into
@@ -657,7 +904,8 @@ def _order_columns(qids, qrels, columns, rows_of, ties):
             words = np.ascontiguousarray(columns.docs[lines[order[tied]]]).view(">u8").astype(np.uint64)
             keys = [~words[:, c] for c in range(words.shape[1] - 1, -1, -1)] + [group[tied]]
             order[tied] = order[tied][np.lexsort(keys)]
-    return q_sorted, grades[order], group, pools, pool_of
+    judged_flags = judgment[order] > -math.inf if with_judged else None
+    return q_sorted, grades[order], group, pools, pool_of, judged_flags
 
 
 class _RepeatedDocument(ValueError):
@@ -673,4 +921,4 @@ def _first_repeat(docs) -> str:
     return ""  # pragma: no cover
 
 
-__all__ = ["evaluate", "Evaluation", "METRIC_NAMES", "parse_metric", "CONVENTIONS"]
+__all__ = ["evaluate", "Evaluation", "METRIC_NAMES", "MetricSpec", "parse_measure", "parse_metric", "CONVENTIONS"]

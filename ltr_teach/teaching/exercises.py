@@ -40,7 +40,7 @@ FAMILIES = {
     "roc_auc": "ROC and AUC (ROC曲线与曲线下面积)",
 }
 
-_FIRST_ARGUMENT = ("grades", "rels", "list_of_rels", "labels")
+_FIRST_ARGUMENT = ("grades", "rels", "judgments", "list_of_rels", "labels")
 
 
 def _show(value) -> str:
@@ -236,6 +236,35 @@ def _rels(rng: random.Random, data: dict) -> dict:
     return out
 
 
+def _judgments(rng: random.Random, data: dict) -> dict:
+    """Relevance with unjudged documents (None), at least one relevant and one judged non-relevant; the
+    query's totals are those in the list plus a few never retrieved."""
+    n = len(data["judgments"])
+    while True:
+        values = [rng.choice((1, 0, None)) for _ in range(n)]
+        if 1 in values and 0 in values and None in values:
+            break
+    out = dict(data, judgments=values)
+    if "n_relevant" in data:
+        out["n_relevant"] = values.count(1) + rng.randint(0, 1)
+    if "n_nonrelevant" in data:
+        out["n_nonrelevant"] = values.count(0) + rng.randint(0, 2)
+    return out
+
+
+def _graded_judgments(rng: random.Random, data: dict) -> dict:
+    n, k = len(data["judgments"]), data["k"]
+    while True:
+        values = [None if rng.random() < 0.4 else rng.randint(0, 3) for _ in range(n)]
+        if 0 < sum(v is not None for v in values[:k]) < k:
+            return dict(data, judgments=values)
+
+
+def _persistent(rng: random.Random, data: dict) -> dict:
+    n = rng.randint(3, 6)
+    return dict(data, grades=_binary_list(rng, n, 1), p=rng.choice((Fraction(1, 2), Fraction(3, 4), Fraction(4, 5))))
+
+
 def _precision_longer(rng: random.Random, data: dict) -> dict:
     """A two-item list has too few versions: a student's version is 3 to 6 items long, cut at k >= 2."""
     n = rng.randint(3, 6)
@@ -371,6 +400,42 @@ def _err_task(d) -> str:
     cut = f" at cut-off k = {d['k']}" if d.get("k") else ""
     return (f"A ranking has grades {_ranked(d)} on a 0–{d['g_max']} scale. Under the cascade model "
             f"(R_i = (2^g − 1)/2^{d['g_max']}), compute ERR (预期倒数排名, expected reciprocal rank){cut}.")
+
+
+def _judged_text(values) -> str:
+    return "[" + ", ".join("?" if v is None else str(v) for v in values) + "] (rank 1 first, ? = unjudged)"
+
+
+def _rprec_task(d) -> str:
+    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. "
+            "Compute R-precision (R精确率): the precision at rank R, R being the number of relevant documents.")
+
+
+def _success_task(d) -> str:
+    return (f"A ranking has relevance {_ranked(d, 'rels')}. Compute success@{d['k']} (命中率, hit rate): 1 if a "
+            f"relevant document is in the top {d['k']}, else 0.")
+
+
+def _bpref_task(d) -> str:
+    return (f"A ranking has judgments {_judged_text(d['judgments'])}, 1 = relevant, 0 = judged non-relevant. The "
+            f"query has {_documents(d['n_relevant'])} and {d['n_nonrelevant']} judged non-relevant ones in all. "
+            "Compute bpref (二元偏好, binary preference) as trec_eval does.")
+
+
+def _judged_task(d) -> str:
+    return (f"A ranking has judgments {_judged_text(d['judgments'])}. Compute judged@{d['k']} (已标注比例): the "
+            f"share of the top {d['k']} that has a judgment.")
+
+
+def _rbp_task(d) -> str:
+    return (f"A ranking has relevance {_ranked(d)}. A user reads rank 1 and goes on to each next rank with "
+            f"probability p = {d['p']}. Compute RBP (排序偏置精确率, rank-biased precision).")
+
+
+def _rbp_residual_task(d) -> str:
+    return (f"A ranking of {len(d['grades'])} documents, all judged, has relevance {_ranked(d)}. With persistence "
+            f"p = {d['p']}, compute the RBP residual (RBP残差): the most RBP could still gain from documents below "
+            "the list.")
 
 
 def _rr_task(d) -> str:
@@ -576,6 +641,24 @@ _EXERCISES = [
                                                 "n_relevant": 4},
        _f_task, ["β = 1/2 weighs precision more: β² = 1/4."], randomize=_rels),
     # -- ROC, AUC -----------------------------------------------------------------------------------------
+    # -- trec_eval's other measures and a user model -----------------------------------------------------
+    _e("rprec", "precision_recall", "r_precision", {"rels": [1, 0, 1, 1, 0, 1, 0], "n_relevant": 5}, _rprec_task,
+       ["R is the number of relevant documents in the collection: look at the top R only."], randomize=_rels),
+    _e("success-at-3", "precision_recall", "success_at_k", {"rels": [0, 0, 1, 0, 1], "k": 3}, _success_task,
+       ["Success asks only whether the top k hold at least one relevant document."], randomize=_rels),
+    _e("bpref-unjudged", "precision_recall", "bpref",
+       {"judgments": [1, 0, None, 1, 0, 1], "n_relevant": 4, "n_nonrelevant": 3}, _bpref_task,
+       [("Skip the unjudged documents. For each relevant one count the judged non-relevant above it (n) and add "
+         "1 - min(n, R)/min(N, R); divide the sum by R.")], randomize=_judgments),
+    _e("judged-at-5", "precision_recall", "judged_at_k", {"judgments": [2, None, 0, 1, None, None, 3], "k": 5},
+       _judged_task, ["A grade of 0 is a judgment too; only the unjudged ranks are missing."],
+       randomize=_graded_judgments),
+    _e("rbp-half", "err", "rbp", {"grades": [1, 0, 1, 1, 0], "p": Fraction(1, 2)}, _rbp_task,
+       ["Rank i is reached with probability p^(i-1); add those of the relevant ranks and multiply by 1 - p."],
+       randomize=_persistent),
+    _e("rbp-residual", "err", "rbp_residual", {"grades": [1, 0, 1, 0], "p": Fraction(3, 4)}, _rbp_residual_task,
+       ["Every rank below the list could be relevant: the user reaches them with probability p^d in all."],
+       randomize=_persistent),
     _e("auc-tie", "roc_auc", "auc", {"labels": [1, 0, 1, 0], "scores": [0.9, 0.8, 0.8, 0.1], "_tie": True},
        _auc_task, ["Four pairs; the positive at 0.8 ties the negative at 0.8."], randomize=_labels_scores),
     _e("auc-ties", "roc_auc", "auc",
@@ -599,14 +682,14 @@ def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names 
     Returns
     -------
     list of Exercise
-        The 43 exercises, precision and recall first.
+        The 49 exercises, precision and recall first.
 
     Examples
     --------
     >>> import ltr_teach as lt
     >>> exercises = lt.exercises.all()
     >>> len(exercises), exercises[0].id, exercises[0].family
-    (43, 'p-at-2-doc001', 'precision_recall')
+    (49, 'p-at-2-doc001', 'precision_recall')
     """
     order = list(FAMILIES)
     return sorted(_EXERCISES, key=lambda e: order.index(e.family))
@@ -654,7 +737,7 @@ def get(exercise_id: str) -> Exercise:
     >>> lt.exercises.get("ndcg-lipstik")
     Traceback (most recent call last):
     ...
-    ValueError: exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick, idcg-lipstick, dcg-lipstick-log2? (`ltr-teach exercises list` shows all 43)
+    ValueError: exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick, idcg-lipstick, dcg-lipstick-log2? (`ltr-teach exercises list` shows all 49)
     """
     if isinstance(exercise_id, str) and exercise_id in _REGISTRY:
         return _REGISTRY[exercise_id]

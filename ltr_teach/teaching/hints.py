@@ -23,6 +23,13 @@ GENERIC_HINTS = {
     "mean_average_precision": "Compute each query's AP (divided by all its relevant documents), then the mean.",
     "interpolated_precision": "Interpolated precision at recall r is the best precision at any recall >= r.",
     "eleven_point_ap": "Take the interpolated precision at recall 0, 0.1, ..., 1.0 and average the 11 values.",
+    "r_precision": "Count the relevant documents R, then the relevant items in the top R, and divide by R.",
+    "success_at_k": "Look at the top k only: is any of them relevant? Then 1, else 0.",
+    "bpref": "Skip unjudged documents; for each relevant one count the judged non-relevant ranked above it (n) and "
+             "add 1 - min(n, R)/min(N, R); divide the sum by R.",
+    "judged_at_k": "Count the documents of the top k that have a judgment (0 is a judgment too) and divide by k.",
+    "rbp": "Rank i is read with probability p^(i-1): add p^(i-1) for each relevant rank, then multiply by 1 - p.",
+    "rbp_residual": "Add (1 - p)·p^(i-1) for each unjudged rank i, then p^d for everything below the depth d.",
     "roc_curve": "For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the "
                  "number of pairs.",
     "auc": "For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the number "

@@ -1,0 +1,190 @@
+"""Gains and discounts of DCG, each defined once: its exact form and its NumPy form side by side.
+
+The exact library (``lt.dcg``, ``lt.ndcg``) calls :meth:`Gain.exact` and :meth:`Discount.exact`
+on SymPy numbers; the bulk evaluator (``lt.evaluate``) calls :meth:`Gain.array` and
+:meth:`Discount.array` on NumPy arrays. Both forms live in one entry, so the two paths cannot
+drift; ``tests/test_gains.py`` checks that they agree on many values.
+
+A per-grade gain table (trec_eval's ``-m ndcg.1=3,2=9``, ir_measures' ``nDCG(gains={...})``) is a
+:class:`Gain` too: :func:`gain_table` builds one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+from sympy import Integer
+
+from ..core.exact import ln, log2, to_exact
+
+
+@dataclass(frozen=True)
+class Gain:
+    """How a grade becomes a gain.
+
+    Attributes
+    ----------
+    name : str
+        The key users pass as ``gain=``.
+    description : str
+        One line, shown in widget tooltips and error messages.
+    latex : str
+        The gain of rank i in LaTeX, in terms of ``rel_i``.
+    integer_grades : bool
+        Whether grades must be whole numbers (an exponent, or a table's keys).
+    exact : callable
+        SymPy number -> SymPy number.
+    array : callable
+        NumPy float array -> NumPy float array, the same function in floating point.
+    table : dict or None
+        For a per-grade table, ``{grade: gain}`` as given (other grades keep their own value).
+    """
+
+    name: str
+    description: str
+    latex: str
+    integer_grades: bool
+    exact: Callable
+    array: Callable
+    table: dict | None = field(default=None, compare=False)
+
+    @property
+    def fn(self) -> Callable:
+        """The exact form (the name the metric modules and the checker use)."""
+        return self.exact
+
+
+@dataclass(frozen=True)
+class Discount:
+    """How the gain at rank i is discounted (the divisor at rank i).
+
+    ``exact(i)`` takes a rank (a Python int >= 1) and returns a SymPy number; ``array(ranks)`` takes
+    a float array of ranks and returns the divisors as floats.
+    """
+
+    name: str
+    description: str
+    latex: str
+    exact: Callable
+    array: Callable
+
+    @property
+    def fn(self) -> Callable:
+        """The exact form (the name the metric modules and the checker use)."""
+        return self.exact
+
+
+GAINS = {
+    "exp2": Gain("exp2", "2^grade - 1 (Burges et al. 2005): a grade-3 item is worth 7, a grade-1 item 1",
+                 r"2^{rel_i}-1", True, lambda g: 2**g - 1, lambda g: np.exp2(g) - 1.0),
+    "linear": Gain("linear", "the grade itself (Järvelin & Kekäläinen 2002; trec_eval, scikit-learn)",
+                   r"rel_i", False, lambda g: g, lambda g: np.asarray(g, dtype=np.float64)),
+    "binary": Gain("binary", "1 for any grade >= 1, else 0: relevant or not (RecBole, Microsoft Recommenders)",
+                   r"[rel_i \ge 1]", False, lambda g: Integer(1 if g >= 1 else 0),
+                   lambda g: (np.asarray(g, dtype=np.float64) >= 1).astype(np.float64)),
+}
+
+DISCOUNTS = {
+    "log2": Discount("log2", "log2(i + 1): rank 1 divides by 1, rank 3 by 2, rank 7 by 3",
+                     r"\log_2(i+1)", lambda i: log2(Integer(i + 1)), lambda r: np.log2(r + 1.0)),
+    "ln": Discount("ln", "ln(i + 1), the natural log: every discount is log2's times ln 2 (NDCG is unchanged)",
+                   r"\ln(i+1)", lambda i: ln(Integer(i + 1)), lambda r: np.log(r + 1.0)),
+    "jarvelin": Discount("jarvelin", "rank 1 undiscounted, then log2(i) (Järvelin & Kekäläinen 2002)",
+                         r"\max(1, \log_2 i)", lambda i: Integer(1) if i == 1 else log2(Integer(i)),
+                         lambda r: np.where(r == 1, 1.0, np.log2(np.maximum(r, 1.0)))),
+}
+
+
+def gain_table(gains) -> Gain:
+    """A per-grade gain: ``{grade: gain}``; a grade not listed keeps its own value (trec_eval's rule).
+
+    trec_eval's ``-m ndcg.1=3.5,2=9`` gives grade 1 gain 3.5, grade 2 gain 9 and grade 3 gain 3
+    (m_ndcg.c, ``setup_gains``); ir_measures' ``nDCG(gains={0: 0, 1: 1, 2: 3})`` is the same table.
+
+    Parameters
+    ----------
+    gains : mapping of int -> number >= 0, or a string ``"1=3,2=9"``
+        Grades (whole numbers >= 0) and their gains.
+
+    Returns
+    -------
+    Gain
+        ``integer_grades`` is true: a table is looked up by whole grades.
+
+    Examples
+    --------
+    >>> g = gain_table({1: 3, 2: 9})
+    >>> g.name, [g.exact(x) for x in (0, 1, 2, 3)]
+    ('table(1=3,2=9)', [0, 3, 9, 3])
+    >>> g.array(np.array([0.0, 1.0, 2.0, 3.0])).tolist()
+    [0.0, 3.0, 9.0, 3.0]
+    """
+    if isinstance(gains, str):
+        gains = _parse_table(gains)
+    if not isinstance(gains, Mapping) or not gains:
+        raise ValueError(f"gains must map grades to gains, e.g. {{1: 3, 2: 9}} or '1=3,2=9'; got {gains!r}")
+    table = {}
+    for grade, value in gains.items():
+        if isinstance(grade, bool) or not isinstance(grade, (int, np.integer)) or grade < 0:
+            raise ValueError(f"gains: grade {grade!r} must be a whole number >= 0")
+        exact = to_exact(value, f"gains[{grade}]")
+        if exact < 0:
+            raise ValueError(f"gains[{grade}] = {value!r} must be >= 0 (an ideal list cannot place a negative gain)")
+        table[int(grade)] = exact
+    keys = sorted(table)
+    values = np.array([float(table[g]) for g in keys])
+    key_array = np.array(keys, dtype=np.float64)
+
+    def exact_gain(g):
+        return table.get(int(g), g) if g == int(g) else g
+
+    def array_gain(g):
+        g = np.asarray(g, dtype=np.float64)
+        at = np.searchsorted(key_array, g)
+        at_clipped = np.minimum(at, len(keys) - 1)
+        listed = key_array[at_clipped] == g
+        return np.where(listed, values[at_clipped], g)
+
+    text = ",".join(f"{g}={table[g]}" for g in keys)
+    return Gain(f"table({text})", f"per-grade gains {text}; other grades keep their own value (trec_eval ndcg.{text})",
+                r"\mathrm{gain}(rel_i)", True, exact_gain, array_gain, table=dict(table))
+
+
+def _parse_table(text: str) -> dict:
+    out = {}
+    for piece in text.split(","):
+        grade, sep, value = piece.partition("=")
+        if not sep or not grade.strip().isdigit():
+            raise ValueError(f"gains {text!r}: write grade=gain pairs separated by commas, e.g. 1=3,2=9")
+        try:
+            out[int(grade)] = float(value) if "." in value or "e" in value.lower() else int(value)
+        except ValueError:
+            raise ValueError(f"gains {text!r}: {value.strip()!r} is not a number") from None
+    return out
+
+
+def as_gain(gain) -> Gain:
+    """A :class:`Gain` from a name of :data:`GAINS`, a :class:`Gain`, or a ``{grade: gain}`` table."""
+    if isinstance(gain, Gain):
+        return gain
+    if isinstance(gain, Mapping):
+        return gain_table(gain)
+    if not isinstance(gain, str) or gain not in GAINS:
+        names = ", ".join(repr(a) for a in GAINS)
+        raise ValueError(f"gain must be one of {names}; got {gain!r}")
+    return GAINS[gain]
+
+
+def as_discount(discount) -> Discount:
+    """A :class:`Discount` from a name of :data:`DISCOUNTS` (or the object itself)."""
+    if isinstance(discount, Discount):
+        return discount
+    if not isinstance(discount, str) or discount not in DISCOUNTS:
+        names = ", ".join(repr(a) for a in DISCOUNTS)
+        raise ValueError(f"discount must be one of {names}; got {discount!r}")
+    return DISCOUNTS[discount]
+
+
+__all__ = ["Gain", "Discount", "GAINS", "DISCOUNTS", "gain_table", "as_gain", "as_discount"]
