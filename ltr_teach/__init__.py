@@ -30,15 +30,18 @@ from .metrics.binary import (
     reciprocal_rank,
 )
 from .metrics.compare import compare_conventions
+from .metrics.confusion import ConfusionMatrix, confusion_matrix
 from .metrics.conventions import CONVENTIONS
 from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
+from .metrics.suite import MetricSuite, agreement
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import examples, exercises
 from .teaching.checker import Feedback, check
+from .teaching.tables import examples_table, ndcg_cutoffs
 
 try:
     __version__ = _version("ltr_teach")
@@ -50,7 +53,7 @@ __all__ = [
     "cg", "dcg", "idcg", "ndcg", "err",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
-    "roc_curve", "auc",
+    "roc_curve", "auc", "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "read_qrels", "read_run", "write_qrels", "write_run",
-    "check", "Feedback", "examples", "exercises",
+    "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs",
 ]
