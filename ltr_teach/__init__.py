@@ -41,7 +41,7 @@ from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import examples, exercises
 from .teaching.checker import Feedback, check
-from .teaching.tables import examples_table, ndcg_cutoffs
+from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
 
 try:
     __version__ = _version("ltr_teach")
@@ -55,5 +55,5 @@ __all__ = [
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc", "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "read_qrels", "read_run", "write_qrels", "write_run",
-    "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs",
+    "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
 ]

@@ -141,3 +141,18 @@ def test_ndcg_cutoffs_on_document_000s_queries():
     assert sxs.column("change")[1] == "same" and sxs.column("rule: ratio vs NDCG@(k−1)")[1] == "equal: same"
     with pytest.raises(ValueError, match="sets k itself"):
         ndcg_cutoffs([3, 2], k=2)
+
+
+def test_documents_table_counts_each_record_once():
+    from ltr_teach.teaching.tables import documents_table
+
+    table = documents_table()
+    body, total = table.rows[:-1], table.rows[-1]
+    assert [row[0] for row in body] == list(lt.examples.DOCUMENTS.values())
+    assert total == ("total", str(len(lt.examples.ERRATA)), str(len(lt.examples.WORKED_EXAMPLES)),
+                     str(sum(not ex.matches for ex in lt.examples.WORKED_EXAMPLES)))
+    for column in (1, 2, 3):
+        assert sum(int(row[column]) for row in body) == int(total[column])
+    # document 000 prints MAP 599/420 (the sum of two APs) and ERR 0.913391 wrongly
+    wrong_000 = {ex.id for ex in lt.examples.WORKED_EXAMPLES if ex.document.startswith("000") and not ex.matches}
+    assert {"000-map-two-queries", "000-err-lipstick"} <= wrong_000

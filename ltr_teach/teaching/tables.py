@@ -3,7 +3,8 @@
 - :func:`examples_table`: worked examples of :mod:`.examples`, what the document prints against the
   exact value written to the document's precision, and whether they agree;
 - :func:`ndcg_cutoffs`: NDCG@k for k = 1, 2, ... with the rule that decides whether each new rank
-  raises or lowers it.
+  raises or lowers it;
+- :func:`documents_table`: per source document, its errata, worked examples and wrong printed values.
 """
 
 from __future__ import annotations
@@ -160,4 +161,31 @@ def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
                  tuple(rows))
 
 
-__all__ = ["examples_table", "library_value", "ndcg_cutoffs"]
+def documents_table() -> Table:
+    """Per source document: its errata, its worked examples, and the worked examples whose printed value
+    disagrees with the exact one (at the precision printed); the last row adds them up.
+
+    The counts are read from :data:`~ltr_teach.teaching.examples.ERRATA` and
+    :data:`~ltr_teach.teaching.examples.WORKED_EXAMPLES`, so they follow every record added.
+
+    Examples
+    --------
+    Document 002 (the lipstick example) prints seven numbers and gets all of them right:
+
+    >>> table = documents_table()
+    >>> [row for row in table.rows if row[0].startswith("002")][0][2:]
+    ('7', '0')
+    """
+    rows = []
+    totals = [0, 0, 0]
+    for name in examples.DOCUMENTS.values():
+        counts = [sum(1 for e in examples.ERRATA if e.document == name),
+                  sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name),
+                  sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name and not ex.matches)]
+        totals = [t + c for t, c in zip(totals, counts)]
+        rows.append((name, *(str(c) for c in counts)))
+    rows.append(("total", *(str(t) for t in totals)))
+    return Table(("document", "errata", "worked examples", "printed value wrong"), tuple(rows))
+
+
+__all__ = ["documents_table", "examples_table", "library_value", "ndcg_cutoffs"]
