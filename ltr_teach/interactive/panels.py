@@ -70,32 +70,40 @@ def _computed(call) -> tuple[str, str]:
 
 
 def erratum_html(erratum) -> str:
-    """One erratum as an HTML card: where, what the document says (red), what is correct (green), the
-    library call with its computed value, and why.
+    """One erratum as an HTML card: its kind, where, what the document says, the correct (or, for a
+    convention, the usual) version, the library call with its computed value, why, and the verdict.
+
+    Only a record of kind ``"error"`` shows the document's text in red and says the document is wrong;
+    a convention, a term or a typo gets a neutral colour and its own verdict.
 
     Examples
     --------
     >>> markup = erratum_html("000-map-value")
-    >>> "599/840" in markup and "lt.mean_average_precision" in markup
+    >>> "599/840" in markup and "lt.mean_average_precision" in markup and "the document is wrong" in markup
     True
+    >>> "the document is wrong" in erratum_html("000-ndcg-log-base")   # a convention, not an error
+    False
     """
     e = examples.by_id(erratum) if isinstance(erratum, str) else erratum
     esc = html.escape
-    rows = [("where", esc(e.where)),
-            ("document says", f"<span style='color:#b00'>{esc(e.printed)}</span>"),
-            ("correct", f"<span style='color:#070'>{esc(e.correct)}</span>")]
+    said = "#b00" if e.is_error else "#555"
+    rows = [("kind", esc(e.kind)), ("where", esc(e.where)),
+            ("document says", f"<span style='color:{said}'>{esc(e.printed)}</span>"),
+            (e.correct_label, f"<span style='color:#070'>{esc(e.correct)}</span>")]
     if e.call is not None:
         call, value = _computed(e.call)
         rows.append(("library", f"<code>{esc(call)}</code><br>→ <b>{esc(value)}</b>"))
     rows.append(("why", esc(e.explanation)))
     body = "".join(f"<tr><td style='{_LABEL_STYLE}'>{label}</td>"
                    f"<td style='text-align:left;padding:2px 8px'>{text}</td></tr>" for label, text in rows)
-    return (f"<div class='ltr-erratum' style='border-left:4px solid #0072B2;margin:8px 0;padding-left:6px'>"
-            f"<b>{esc(e.id)}</b><table style='border-collapse:collapse'>{body}</table></div>")
+    border = "#b00020" if e.is_error else "#0072B2"
+    return (f"<div class='ltr-erratum ltr-erratum-{esc(e.kind)}' style='border-left:4px solid {border};margin:8px 0;"
+            f"padding-left:6px'><b>{esc(e.id)}</b><table style='border-collapse:collapse'>{body}</table>"
+            f"<p style='margin:2px 0;color:{border}'><b>{esc(e.verdict)}</b></p></div>")
 
 
 def errata_panel(document: str) -> HTMLPanel:
-    """Every erratum of one document as cards, under a line that counts them.
+    """Every erratum record of one document as cards, under a line that counts them by kind.
 
     Parameters
     ----------
@@ -107,15 +115,16 @@ def errata_panel(document: str) -> HTMLPanel:
     Document 002's lipstick example is computed right: it has no erratum.
 
     >>> print(errata_panel("002"))    # doctest: +ELLIPSIS
-    0 errata in 002_...
+    0 records in 002_...
     """
     if document not in examples.DOCUMENTS:
         raise ValueError(f"document = {document!r} must be one of {', '.join(examples.DOCUMENTS)}")
     name = examples.DOCUMENTS[document]
     records = [e for e in examples.ERRATA if e.document == name]
-    heading = f"{len(records)} errata in {name}"
+    kinds = ", ".join(f"{n} {kind}" for kind in examples.KINDS if (n := sum(e.kind == kind for e in records)))
+    heading = f"{len(records)} records in {name}" + (f" ({kinds})" if kinds else "")
     markup = f"<p>{html.escape(heading)}</p>" + "".join(erratum_html(e) for e in records)
-    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id}" for e in records]))
+    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({e.kind})" for e in records]))
 
 
 class _WidgetPanel:

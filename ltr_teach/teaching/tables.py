@@ -4,7 +4,8 @@
   exact value written to the document's precision, and whether they agree;
 - :func:`ndcg_cutoffs`: NDCG@k for k = 1, 2, ... with the rule that decides whether each new rank
   raises or lowers it;
-- :func:`documents_table`: per source document, its errata, worked examples and wrong printed values.
+- :func:`documents_table`: per source document, its erratum records by kind, worked examples and wrong
+  printed numbers.
 """
 
 from __future__ import annotations
@@ -162,30 +163,38 @@ def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
 
 
 def documents_table() -> Table:
-    """Per source document: its errata, its worked examples, and the worked examples whose printed value
-    disagrees with the exact one (at the precision printed); the last row adds them up.
+    """Per source document: its erratum records by kind, its worked examples, and the printed numbers that
+    disagree with the exact value (worked examples and code comments' claimed outputs); the last row adds
+    them up.
 
-    The counts are read from :data:`~ltr_teach.teaching.examples.ERRATA` and
-    :data:`~ltr_teach.teaching.examples.WORKED_EXAMPLES`, so they follow every record added.
+    The counts are read from :data:`~ltr_teach.teaching.examples.ERRATA` (with their ``kind``),
+    :data:`~ltr_teach.teaching.examples.WORKED_EXAMPLES` and
+    :func:`~ltr_teach.teaching.examples.wrong_code_outputs`, so they follow every record added.
 
     Examples
     --------
     Document 002 (the lipstick example) prints seven numbers and gets all of them right:
 
     >>> table = documents_table()
-    >>> [row for row in table.rows if row[0].startswith("002")][0][2:]
+    >>> row = [row for row in table.rows if row[0].startswith("002")][0]
+    >>> dict(zip(table.header, row))["worked examples"], dict(zip(table.header, row))["printed numbers wrong"]
     ('7', '0')
     """
+    kinds = list(examples.KINDS)
+    code_outputs = examples.wrong_code_outputs()
     rows = []
-    totals = [0, 0, 0]
+    totals = [0] * (len(kinds) + 2)
     for name in examples.DOCUMENTS.values():
-        counts = [sum(1 for e in examples.ERRATA if e.document == name),
-                  sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name),
-                  sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name and not ex.matches)]
+        counts = [sum(1 for e in examples.ERRATA if e.document == name and e.kind == kind) for kind in kinds]
+        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name))
+        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name and not ex.matches)
+                      + sum(1 for e in code_outputs if e.document == name))
         totals = [t + c for t, c in zip(totals, counts)]
         rows.append((name, *(str(c) for c in counts)))
     rows.append(("total", *(str(t) for t in totals)))
-    return Table(("document", "errata", "worked examples", "printed value wrong"), tuple(rows))
+    header = ("document", *(f"{kind}s" if kind != "terminology" else kind for kind in kinds),
+              "worked examples", "printed numbers wrong")
+    return Table(header, tuple(rows))
 
 
 __all__ = ["documents_table", "examples_table", "library_value", "ndcg_cutoffs"]
