@@ -34,17 +34,20 @@ from .metrics.binary import (
     success_at_k,
 )
 from .metrics.compare import compare_conventions
+from .metrics.confusion import ConfusionMatrix, confusion_matrix
 from .metrics.conventions import CONVENTIONS
 from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
+from .metrics.suite import MetricSuite, agreement
 from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import examples, exercises
 from .teaching.checker import Feedback, check
+from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
 
 try:
     __version__ = _version("ltr_teach")
@@ -57,6 +60,7 @@ __all__ = [
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
-    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels", "write_run",
-    "check", "Feedback", "examples", "exercises",
+    "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
+    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
+    "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
 ]

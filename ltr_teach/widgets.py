@@ -4,8 +4,18 @@ The code lives in :mod:`ltr_teach.interactive.widgets` and :mod:`ltr_teach.inter
 this module re-exports what the README and the notebooks use.
 """
 
+from .interactive.panels import (
+    ConventionSwitcher,
+    EditorSnapshot,
+    ErratumBrowser,
+    MetricsDashboard,
+    errata_panel,
+    erratum_html,
+    side_by_side,
+)
 from .interactive.plots import legend_html, plot_explanation, render_png
 from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_card, example_card
 
-__all__ = ["Card", "MultiQueryEditor", "RankingEditor", "erratum_card", "example_card",
-           "legend_html", "plot_explanation", "render_png"]
+__all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "MetricsDashboard", "MultiQueryEditor",
+           "RankingEditor", "errata_panel", "erratum_card", "erratum_html", "example_card", "legend_html",
+           "plot_explanation", "render_png", "side_by_side"]

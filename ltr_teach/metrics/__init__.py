@@ -9,5 +9,7 @@
 - :mod:`.ordering`: from scores to a ranked list, and the tie rules of the tools;
 - :mod:`.conventions`: the tools' presets (a plain table the metrics read);
 - :mod:`.registry`: the one list of metric names that the CLI, the widgets and ``lt.evaluate`` read;
-- :mod:`.compare`: one ranking under every preset (sits above the metrics it calls).
+- :mod:`.compare`: one ranking under every preset (sits above the metrics it calls);
+- :mod:`.confusion`: the confusion matrix of a ranking cut at k (TP, FP, FN, TN, accuracy);
+- :mod:`.suite`: several metrics on the same rankings, one swap at a time, and how often two agree.
 """

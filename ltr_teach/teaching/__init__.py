@@ -4,5 +4,6 @@
 - :mod:`.answers`: reading what a student typed (a small parser; nothing is evaluated as code);
 - :mod:`.hints`: the first hint per metric and the expected-value line;
 - :mod:`.exercises`: the exercise registry and per-student variants;
-- :mod:`.checker`: :func:`check`, which compares an answer with the exact value and names the slip.
+- :mod:`.checker`: :func:`check`, which compares an answer with the exact value and names the slip;
+- :mod:`.tables`: the documents' printed numbers beside the exact ones, and NDCG@k cut by cut.
 """

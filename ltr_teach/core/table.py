@@ -1,0 +1,101 @@
+"""A plain table of text cells that prints aligned in a terminal and as HTML in a notebook.
+
+The teaching tables (worked examples side by side, metrics on several rankings, agreement shares)
+are built from numbers the library computed; this class only lays them out, so notebooks print
+them instead of formatting them by hand.
+"""
+
+from __future__ import annotations
+
+import html
+import unicodedata
+from dataclasses import dataclass
+
+
+def _width(text: str) -> int:
+    """Display width: a CJK character takes two columns in a monospaced terminal."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    fill = " " * (width - _width(text))
+    return fill + text if right else text + fill
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of text cells under a header; the first column is left-aligned, the others right-aligned.
+
+    Parameters
+    ----------
+    header : tuple of str
+        The column titles.
+    rows : tuple of tuple of str
+        One tuple of cells per row, as long as ``header``.
+    title : str, optional
+        A line printed above the table.
+    notes : tuple of str, optional
+        Lines printed below the table.
+    left : int, optional
+        How many leading columns are left-aligned (default 1).
+
+    Examples
+    --------
+    >>> print(Table(("metric", "value"), (("P@2", "1/2"), ("R@2", "1/3")), title="one hit in two ranks"))
+    one hit in two ranks
+    metric  value
+    ------  -----
+    P@2       1/2
+    R@2       1/3
+    """
+
+    header: tuple
+    rows: tuple
+    title: str = ""
+    notes: tuple = ()
+    left: int = 1
+
+    def __post_init__(self):
+        for i, row in enumerate(self.rows):
+            if len(row) != len(self.header):
+                raise ValueError(f"rows[{i}] has {len(row)} cells; the header has {len(self.header)}")
+
+    def column(self, name: str) -> list:
+        """The cells of the column titled ``name``, top to bottom."""
+        if name not in self.header:
+            raise ValueError(f"name = {name!r} is not a column; the columns are {', '.join(self.header)}")
+        at = self.header.index(name)
+        return [row[at] for row in self.rows]
+
+    def __str__(self) -> str:
+        widths = [max([_width(h)] + [_width(r[i]) for r in self.rows]) for i, h in enumerate(self.header)]
+        lines = [self.title] if self.title else []
+
+        def line(cells):
+            return "  ".join(_pad(c, w, i >= self.left) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+        lines.append(line(self.header))
+        lines.append("  ".join("-" * w for w in widths))
+        lines += [line(r) for r in self.rows]
+        lines += list(self.notes)
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        esc = html.escape
+
+        def align(i):
+            return "left" if i < self.left else "right"
+
+        head = "".join(f"<th style='text-align:{align(i)};padding:2px 8px'>{esc(h)}</th>"
+                       for i, h in enumerate(self.header))
+        body = "".join("<tr>" + "".join(f"<td style='text-align:{align(i)};padding:2px 8px'>{esc(c)}</td>"
+                                        for i, c in enumerate(row)) + "</tr>" for row in self.rows)
+        title = f"<p style='margin:2px 0'><b>{esc(self.title)}</b></p>" if self.title else ""
+        notes = "".join(f"<p style='margin:2px 0'>{esc(n)}</p>" for n in self.notes)
+        return (f"<div class='ltr-teach-table'>{title}<table style='border-collapse:collapse'><thead><tr>{head}"
+                f"</tr></thead><tbody>{body}</tbody></table>{notes}</div>")
+
+
+__all__ = ["Table"]

@@ -1,0 +1,200 @@
+"""Teaching tables the notebooks print: the documents' numbers beside the library's, and NDCG@k cut by cut.
+
+- :func:`examples_table`: worked examples of :mod:`.examples`, what the document prints against the
+  exact value written to the document's precision, and whether they agree;
+- :func:`ndcg_cutoffs`: NDCG@k for k = 1, 2, ... with the rule that decides whether each new rank
+  raises or lowers it;
+- :func:`documents_table`: per source document, its erratum records by kind, worked examples and wrong
+  printed numbers.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import sympy
+
+from ..core.exact import to_float
+from ..core.table import Table
+from ..core.validate import as_grades
+from ..metrics.graded import ndcg
+from . import examples
+
+#: A difference this small between two floats counts as "no change" (they come from exact values
+#: whose equality SymPy cannot always decide: sums of logarithms).
+_SAME = 1e-12
+
+
+def _places(printed: str) -> int:
+    """Decimals to show: those the document printed (in any '='-separated part), at least 6."""
+    return max([6] + [len(part.split(".")[1]) for part in printed.split("=") if "." in part])
+
+
+def library_value(exact, printed: str) -> str:
+    """The exact value as the document would compare it: the fraction where it is one, and its decimal
+    written to the document's precision (at least 6 places).
+
+    Examples
+    --------
+    Document 000's MAP is 599/840 = 0.71309523...; the document prints 599/420 (no decimals), so
+    six places are shown:
+
+    >>> library_value(sympy.Rational(599, 840), "599/420")
+    '599/840 ≈ 0.713095'
+
+    An integer prints alone, an irrational value as its decimal only:
+
+    >>> library_value(sympy.Integer(15), "15"), library_value(7 + 3 / sympy.log(3, 2), "8.892789")
+    ('15', '≈ 8.892789')
+    """
+    if isinstance(exact, sympy.Integer):
+        return str(exact)
+    places = _places(printed)
+    decimal = str(Decimal(str(sympy.N(exact, 40))).quantize(Decimal(1).scaleb(-places)))
+    if isinstance(exact, sympy.Rational) and exact.q != 1:
+        return f"{exact} ≈ {decimal}"
+    return f"≈ {decimal}"
+
+
+def examples_table(*ids) -> Table:
+    """Worked examples side by side: what the document prints, the library's value, whether they agree.
+
+    Parameters
+    ----------
+    *ids : str
+        Ids of :data:`ltr_teach.teaching.examples.WORKED_EXAMPLES` records.
+
+    Returns
+    -------
+    Table
+        One row per example: the quantity, the printed number, the exact value with its decimal
+        to the printed precision, and ``yes`` / ``NO``.
+
+    Examples
+    --------
+    Document 002's lipstick A: CG = 5 + 1 + 3 + 2 + 4 = 15, printed as 15.
+
+    >>> print(examples_table("002-cg-lipstick-a"))
+    quantity           document prints  library (exact ≈ decimal)  agrees
+    -----------------  ---------------  -------------------------  ------
+    Cumulative Gain_A               15                         15     yes
+    """
+    if not ids:
+        raise ValueError("ids must name at least one worked example (see lt.examples.WORKED_EXAMPLES)")
+    rows = []
+    for id_ in ids:
+        ex = examples.by_id(id_)
+        if not isinstance(ex, examples.WorkedExample):
+            raise ValueError(f"ids: {id_!r} is an erratum, not a worked example; use erratum_card for errata")
+        rows.append((ex.quantity, ex.printed, library_value(ex.exact, ex.printed), "yes" if ex.matches else "NO"))
+    return Table(("quantity", "document prints", "library (exact ≈ decimal)", "agrees"), tuple(rows))
+
+
+def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
+    """NDCG@k for every k, and why each new rank raises or lowers it.
+
+    NDCG@k = DCG@k / IDCG@k. Going from k − 1 to k adds a / d to DCG and b / d to IDCG, where a is
+    the ranking's gain at rank k, b the ideal's and d the common discount of rank k. Then
+
+        (D + a/d) / (I + b/d) − D / I = b · (a/b − D/I) / (d · (I + b/d))
+
+    so (for b > 0 and I > 0) NDCG@k > NDCG@(k − 1) exactly when a / b > NDCG@(k − 1): the new
+    rank's gain over the ideal's gain must beat the NDCG so far (a mediant). When b = 0 the ideal
+    adds nothing and NDCG@k rises exactly when a > 0.
+
+    Parameters
+    ----------
+    grades : sequence of int
+        Grades in ranked order.
+    **ndcg_kwargs
+        Passed to :func:`ltr_teach.metrics.graded.ndcg` (``gain``, ``discount``, ``ideal``, ``zero``);
+        ``k`` is set by the table.
+
+    Returns
+    -------
+    Table
+        Columns: k, the grade at rank k and the ideal's, the ratio gain / ideal gain, NDCG@k, and
+        whether NDCG rose or fell, with the rule's prediction beside it.
+
+    Examples
+    --------
+    Grades 3, 2, 3 (ideal 3, 3, 2; exponential gains 7, 3, 7 against 7, 7, 3). At k = 2 the ratio
+    3/7 ≈ 0.43 is below NDCG@1 = 1, so NDCG falls to (7 + 3/log2 3) / (7 + 7/log2 3) ≈ 0.778941; at
+    k = 3 the ratio 7/3 is above that, so it rises.
+
+    >>> print(ndcg_cutoffs([3, 2, 3]))
+    k  grade  ideal grade  gain / ideal gain      NDCG@k  change  rule: ratio vs NDCG@(k−1)
+    -  -----  -----------  -----------------  ----------  ------  -------------------------
+    1      3            3                  1           1       –                          –
+    2      2            3       3/7 ≈ 0.4286  ≈ 0.778941   falls               below: falls
+    3      3            2       7/3 ≈ 2.3333  ≈ 0.959454   rises               above: rises
+    """
+    grades = [int(g) for g in as_grades(grades, "grades", integer=True)]
+    if "k" in ndcg_kwargs:
+        raise ValueError("ndcg_cutoffs sets k itself (1 to len(grades)); do not pass k")
+    rows = []
+    previous = None
+    for k in range(1, len(grades) + 1):
+        ex = ndcg(grades, k=k, **ndcg_kwargs)
+        step = ex.steps[k - 1]
+        a, b = step["contribution"], step["ideal_contribution"]   # gain / d and ideal gain / d, same d
+        value = to_float(ex.exact)
+        if b == 0:
+            ratio_text, ratio = ("– (ideal gain 0)", None)
+        else:
+            ratio = sympy.simplify(a / b)   # the discounts cancel: g_k / g*_k, a fraction
+            ratio_text = str(ratio) if ratio.is_Integer else f"{ratio} ≈ {to_float(ratio):.4f}"
+        if previous is None:
+            change = rule = "–"
+        else:
+            change = "same" if abs(value - previous) <= _SAME else ("rises" if value > previous else "falls")
+            if to_float(ex.steps[k - 2]["idcg"]) == 0:
+                rule = "– (IDCG@(k−1) = 0)"
+            elif ratio is None:
+                rule = "gain > 0: rises" if a > 0 else "gain 0: same"
+            else:
+                gap = to_float(ratio) - previous
+                rule = ("equal: same" if abs(gap) <= _SAME else "above: rises" if gap > 0 else "below: falls")
+        shown = ex.exact_str if ex.exact.is_Integer else f"≈ {value:.6f}"
+        rows.append((str(k), str(step["grade"]), str(step["ideal_grade"]), ratio_text, shown, change, rule))
+        previous = value
+    return Table(("k", "grade", "ideal grade", "gain / ideal gain", "NDCG@k", "change", "rule: ratio vs NDCG@(k−1)"),
+                 tuple(rows))
+
+
+def documents_table() -> Table:
+    """Per source document: its erratum records by kind, its worked examples, and the printed numbers that
+    disagree with the exact value (worked examples and code comments' claimed outputs); the last row adds
+    them up.
+
+    The counts are read from :data:`~ltr_teach.teaching.examples.ERRATA` (with their ``kind``),
+    :data:`~ltr_teach.teaching.examples.WORKED_EXAMPLES` and
+    :func:`~ltr_teach.teaching.examples.wrong_code_outputs`, so they follow every record added.
+
+    Examples
+    --------
+    Document 002 (the lipstick example) prints seven numbers and gets all of them right:
+
+    >>> table = documents_table()
+    >>> row = [row for row in table.rows if row[0].startswith("002")][0]
+    >>> dict(zip(table.header, row))["worked examples"], dict(zip(table.header, row))["printed numbers wrong"]
+    ('7', '0')
+    """
+    kinds = list(examples.KINDS)
+    code_outputs = examples.wrong_code_outputs()
+    rows = []
+    totals = [0] * (len(kinds) + 2)
+    for name in examples.DOCUMENTS.values():
+        counts = [sum(1 for e in examples.ERRATA if e.document == name and e.kind == kind) for kind in kinds]
+        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name))
+        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name and not ex.matches)
+                      + sum(1 for e in code_outputs if e.document == name))
+        totals = [t + c for t, c in zip(totals, counts)]
+        rows.append((name, *(str(c) for c in counts)))
+    rows.append(("total", *(str(t) for t in totals)))
+    header = ("document", *(f"{kind}s" if kind != "terminology" else kind for kind in kinds),
+              "worked examples", "printed numbers wrong")
+    return Table(header, tuple(rows))
+
+
+__all__ = ["documents_table", "examples_table", "library_value", "ndcg_cutoffs"]
