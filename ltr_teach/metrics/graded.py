@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import sympy
 from sympy import Integer
 
-from ..core.exact import fmt_decimal, ln, log2, to_float
+from ..core.exact import RunningSum, fmt_latex, fmt_value, ln, log2
 from ..core.explanation import Column, Explanation
 from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .conventions import resolve, unset
@@ -94,14 +94,15 @@ def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[di
     gains = [gain.fn(g) for g in grades]
     if ranked is not None and ranked.averaged:
         gains = ranked.group_mean(gains)
-    rows, total = [], Integer(0)
+    rows, total = [], RunningSum()  # each partial sum in linear time: a 1,000-rank table stays fast
     for i in range(1, n + 1):
         g = grades[i - 1]
         gv = gains[i - 1]
         dv = discount.fn(i)
         c = gv / dv
-        total = total + c
-        rows.append({"rank": i, "grade": g, "gain": gv, "discount": dv, "contribution": c, "cumulative": total})
+        total.add(c)
+        rows.append({"rank": i, "grade": g, "gain": gv, "discount": dv, "contribution": c,
+                     "cumulative": total.value()})
     return rows
 
 
@@ -414,7 +415,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
         steps=tuple(rows), parts={"dcg": d_ex, "idcg": i_ex},
         params={**i_ex.params, "zero": zero},
         formula=r"\mathrm{%s} = \frac{\mathrm{%s}}{\mathrm{%s}}" % (name, d_ex.name, i_ex.name),
-        substitution=r"\frac{%s}{%s}" % (fmt_decimal(to_float(dcg_value)), fmt_decimal(to_float(idcg_value))),
+        substitution=r"\frac{%s}{%s}" % (fmt_value(dcg_value), fmt_value(idcg_value)),
         notes=tuple(notes) + _average_note(ranked),
     )
     return annotate(ex, ranked) if ranked else ex
@@ -503,7 +504,7 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
         formula=r"\mathrm{%s} = \sum_{i=1}^{%s} \frac{1}{i} R_i \prod_{j=1}^{i-1} (1 - R_j),\quad R_i = \frac{2^{g_i}-1}{2^{%d}}"
         % (name, "k" if k else "n", g_max),
         substitution=" + ".join(
-            r"\frac{1}{%d}\cdot %s" % (r["rank"], sympy.latex(r["stop"])) for r in rows
+            r"\frac{1}{%d}\cdot %s" % (r["rank"], fmt_latex(r["stop"])) for r in rows
         ),
     )
     return annotate(ex, ranked) if ranked else ex
