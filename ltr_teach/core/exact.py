@@ -181,7 +181,7 @@ def _rational_float(r: sympy.Rational) -> float:
     try:
         return int(r.p) / int(r.q)  # true division of ints rounds correctly, however long they are
     except OverflowError:
-        return math.copysign(math.inf, int(r.p))
+        return math.inf if r.p > 0 else -math.inf
 
 
 @functools.lru_cache(maxsize=256)
@@ -231,7 +231,10 @@ def fmt_value(e, places: int = 6) -> str:
     """The decimal of an exact value, also beyond the float range (``2e+308`` from mpmath)."""
     value = to_float(e)
     if math.isinf(value) and e.is_finite:
-        return sympy.sstr(sympy.N(e, places + 1))
+        mantissa, exponent = mpmath.nstr(sympy.N(e, places + 1)._to_mpmath(64), places + 1,
+                                          min_fixed=0, max_fixed=0).split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+        return f"{mantissa}e{exponent}"
     return fmt_decimal(value, places)
 
 
@@ -368,10 +371,10 @@ def fmt_cell(e, max_exact: int = 16) -> str:
         return "–"
     if isinstance(e, str):
         return e
-    if isinstance(e, (int, numbers.Integral)) and not isinstance(e, bool):
-        return str(e) if abs(int(e)).bit_length() <= 100 else fmt_decimal(float(e))
     if isinstance(e, bool):
         return "yes" if e else "no"
+    if isinstance(e, numbers.Integral) and not isinstance(e, sympy.Basic):
+        e = sympy.Integer(int(e))
     if e is sympy.nan:
         return "nan"
     if is_long(e):

@@ -132,7 +132,7 @@ class Explanation:
         """``NDCG@7 = (exact) ≈ 0.944227``; ``=`` when the decimal is exact."""
         exact = self.exact_str
         if is_long(self.exact):
-            return f"{self.name} {exact} (the exact fraction is too long to print; .exact holds it)"
+            return f"{self.name} {exact} (the exact number is too long to print; .exact holds it)"
         if isinstance(self.exact, sympy.Integer) or self.exact is sympy.nan:
             return f"{self.name} = {exact}"
         sign = "=" if isinstance(self.exact, sympy.Rational) and terminates(self.exact) else "≈"

@@ -20,10 +20,12 @@ import math
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import PIL.Image
 from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from ..core.exact import to_float
 from ..core.explanation import Explanation
@@ -65,11 +67,23 @@ def _labels(n: int, names) -> list[str]:
     return [f"{i}. {names[i - 1]}" if i <= len(names) else f"{i}." for i in range(1, n + 1)]
 
 
+#: Up to this many ranks every tick is labelled (with the item's name when given); beyond it a few round
+#: rank numbers: 200 rotated names are unreadable, and drawing them took most of a 200-item editor's second.
+NAMED_TICKS_UP_TO = 30
+
+
 def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
+    if n > NAMED_TICKS_UP_TO:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True, min_n_ticks=2))
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.set_xlabel(xlabel)
+        ax.set_xlim(0.4, n + 0.6)
+        return
     ax.set_xticks(range(1, n + 1))
     labels = _labels(n, names)
     if names is not None:
         ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)
+        ax.set_xlabel("")  # a reused axes may still carry the label of a longer list
     else:
         ax.set_xticklabels(labels)
         ax.set_xlabel(xlabel)
@@ -290,7 +304,9 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
     fig = figure if figure is not None else Figure(figsize=size, dpi=dpi)
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
-    if len(fig.axes) == 1:
+    if figure is not None and len(fig.axes) == 1 and _update_in_place(fig.axes[0], ex, names, legend):
+        ax = fig.axes[0]
+    elif len(fig.axes) == 1:
         ax = fig.axes[0]
         for container in list(ax.containers):
             container.remove()
@@ -304,9 +320,14 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
     else:
         fig.clear()
         ax = fig.add_subplot()
-    plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
+    if not getattr(ax, "_ltr_in_place", False):
+        plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
+        ax._ltr_shape = _shape(ax, ex, legend)
+    ax._ltr_in_place = False
     ax.set_title(short_title(ex), fontsize=10)
-    wide_labels = names is not None and ex.metric in _RANKED
+    wide_labels = names is not None and ex.metric in _RANKED and len(ex.steps) <= NAMED_TICKS_UP_TO
+    if not wide_labels:
+        names = None  # not drawn: keep them out of the cache key too
     fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.24 if wide_labels else 0.15)
     if figure is None:
         buf = io.BytesIO()
@@ -316,6 +337,95 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
     return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, None if names is None else tuple(names), len(ex.steps),
                                    ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
                                    wide_labels))
+
+
+class _ShapeChanged(Exception):
+    """The new picture needs other artists than the axes holds: draw it afresh."""
+
+
+class _InPlace:
+    """Stands in for the axes while a plotter redraws: ``bar``, ``plot`` and ``axhline`` update the artists
+    the last picture left (heights, colours, line data) instead of creating new ones, which is most of
+    a small plot's Python time; any other call goes to the real axes. A call the old picture cannot take
+    (another count of bars, another line) raises :class:`_ShapeChanged`."""
+
+    def __init__(self, ax):
+        self._ax = ax
+        self._bars = list(ax.containers)
+        self._lines = list(ax.lines)
+
+    def __getattr__(self, name):
+        if name in ("fill_between", "step", "text", "annotate", "scatter", "legend"):
+            raise _ShapeChanged(name)
+        return getattr(self._ax, name)
+
+    def bar(self, x, heights, color=None, label=None, **kwargs):
+        if not self._bars:
+            raise _ShapeChanged("bar")
+        bars = self._bars.pop(0)
+        x, heights = list(x), list(heights)
+        if len(bars.patches) != len(heights) or (label is not None and bars.get_label() != label):
+            raise _ShapeChanged("bar")
+        colors = color if isinstance(color, (list, tuple)) else [color] * len(heights)
+        for rect, xi, h, c in zip(bars.patches, x, heights, colors):
+            if abs(rect.get_x() + rect.get_width() / 2 - xi) > 1e-9:
+                raise _ShapeChanged("bar")
+            rect.set_height(h)
+            if c is not None:
+                rect.set_facecolor(c)
+        return bars
+
+    def _next_line(self, label):
+        if not self._lines or (label is not None and self._lines[0].get_label() != label):
+            raise _ShapeChanged("line")
+        return self._lines.pop(0)
+
+    def plot(self, x, y, fmt=None, label=None, **kwargs):
+        line = self._next_line(label)
+        line.set_data(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        return [line]
+
+    def axhline(self, y=0, label=None, **kwargs):
+        line = self._next_line(label)
+        line.set_ydata(np.asarray([y, y], dtype=float))
+        return line
+
+    def finish(self) -> None:
+        if self._bars or self._lines:
+            raise _ShapeChanged("fewer artists")
+
+
+def _shape(ax, ex, legend):
+    return (ex.metric, len(ex.steps), legend, tuple(len(c.patches) for c in ax.containers),
+            tuple(line.get_label() for line in ax.lines), len(ax.collections), len(ax.texts))
+
+
+def _update_in_place(ax, ex, names, legend) -> bool:
+    """Redraw ``ex`` into the artists of the last picture, if it had the same kind and shape."""
+    plotter = _PLOTTERS.get(ex.metric)
+    if plotter is None or plotter in (_plot_pr_curve, _plot_roc) or legend:
+        return False
+    old = getattr(ax, "_ltr_shape", None)
+    if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
+        return False
+    saved = [(rect, rect.get_height(), rect.get_facecolor()) for c in ax.containers for rect in c.patches]
+    saved_lines = [(line, line.get_xdata(), line.get_ydata()) for line in ax.lines]
+    saved_ylim = ax.get_ylim()
+    proxy = _InPlace(ax)
+    try:
+        plotter(ex, proxy, names)
+        proxy.finish()
+    except _ShapeChanged:
+        for rect, h, c in saved:
+            rect.set_height(h)
+            rect.set_facecolor(c)
+        for line, xs, ys in saved_lines:
+            line.set_data(xs, ys)
+        ax.set_ylim(saved_ylim)
+        return False
+    ax.grid(axis="y", alpha=0.3)
+    ax._ltr_in_place = True
+    return True
 
 
 def _blit_png(fig: Figure, ax, key) -> bytes:
@@ -335,7 +445,8 @@ def _blit_png(fig: Figure, ax, key) -> bytes:
     for artist in moving:
         ax.draw_artist(artist)
     width, height = canvas.get_width_height()
-    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    # the figure is opaque, so RGB loses nothing and encodes in half the time of RGBA
+    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
     buf = io.BytesIO()
     image.save(buf, format="png", compress_level=1)
     return buf.getvalue()

@@ -73,6 +73,11 @@ ZERO_RULES = {
 }
 
 
+#: ERR's fractions have denominators 2^(g_max·rank): g_max × ranks bounds their size, and with it the time
+#: (20,000 bits: 1,000 ranks of a 0..20 scale in about 1 s; benchmarks/bench_limits.py).
+ERR_MAX_BITS = 20_000
+
+
 def _at(name: str, k) -> str:
     return name if k is None else f"{name}@{k}"
 
@@ -109,7 +114,7 @@ def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[di
 def _sum_latex(rows) -> str:
     if not rows:
         return "0"
-    return " + ".join(r"\frac{%s}{%s}" % (sympy.latex(r["gain"]), sympy.latex(r["discount"])) for r in rows)
+    return " + ".join(r"\frac{%s}{%s}" % (fmt_latex(r["gain"]), sympy.latex(r["discount"])) for r in rows)
 
 
 def _dcg_formula(label: str, k, gain: Gain, discount: Discount, star: str = "") -> str:
@@ -167,7 +172,7 @@ def cg(grades, k=None) -> Explanation:
         columns=(Column("rank", "rank"), Column("grade", "grade"), Column("cumulative", "CG so far")),
         steps=tuple(rows), params={"k": k},
         formula=r"\mathrm{%s} = \sum_{i=1}^{%s} rel_i" % (name, "k" if k else "n"),
-        substitution=" + ".join(sympy.latex(r["grade"]) for r in rows),
+        substitution=" + ".join(fmt_latex(r["grade"]) for r in rows),
     )
 
 
@@ -482,6 +487,12 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
     if ranked is not None:
         grades = list(ranked.grades)
     n = len(grades) if k is None else min(k, len(grades))
+    if g_max * n > ERR_MAX_BITS:
+        raise ValueError(
+            f"g_max = {g_max} over {n} ranks is too much for exact ERR: the chance of reaching rank i is a fraction "
+            f"over 2^(g_max·(i-1)), so g_max × ranks is at most {ERR_MAX_BITS} (here at most "
+            f"{ERR_MAX_BITS // g_max} ranks: pass k=, or score the run with lt.evaluate)"
+        )
     rows, reach, total = [], Integer(1), Integer(0)
     for i in range(1, n + 1):
         g = grades[i - 1]
