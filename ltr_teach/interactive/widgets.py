@@ -720,8 +720,10 @@ class MultiQueryEditor(_ExplanationView):
                         raise ValueError(f"query {name!r} cannot take this change: {exc}") from None
             self._mean(rankings, shared)
         else:
-            counts = {name: (editor._found(grades, options) + editor._missing_relevant if ed is editor
-                             else ed.options.get("n_relevant")) for name, ed in self.editors.items()}
+            counts = None
+            if self._info.name == "mean_average_precision":
+                counts = {name: (editor._found(grades, options) + editor._missing_relevant if ed is editor
+                                 else ed.options["n_relevant"]) for name, ed in self.editors.items()}
             self._mean(rankings, counts=counts)
 
     def _mean(self, rankings, shared=None, counts=None):
