@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import sympy
 from sympy import Integer
 
-from ..core.exact import RunningSum, fmt_latex, fmt_value, ln, log2
+from ..core.exact import RunningSum, fmt_latex, fmt_value, ln, log2, over
 from ..core.explanation import Column, Explanation
 from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .conventions import resolve, unset
@@ -104,7 +104,7 @@ def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[di
         g = grades[i - 1]
         gv = gains[i - 1]
         dv = discount.fn(i)
-        c = gv / dv
+        c = over(gv, dv)
         total.add(c)
         rows.append({"rank": i, "grade": g, "gain": gv, "discount": dv, "contribution": c,
                      "cumulative": total.value()})
