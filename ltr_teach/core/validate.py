@@ -30,6 +30,9 @@ MAX_EXPONENT = 1000
 MAX_ITEMS = 1000
 #: The most items of all queries together in one MRR or MAP explanation.
 MAX_TOTAL_ITEMS = 10_000
+#: The largest cut-off k or count (n_relevant, g_max before its own limit): beyond it a number is a typo,
+#: and a name such as ``P@k`` must stay printable.
+MAX_COUNT = 10**9
 
 
 def _too_many(name: str, count: str, limit: int) -> ValueError:
@@ -112,15 +115,19 @@ def as_k(k, name: str = "k", allow_none: bool = True):
     if k < 1:
         allowed = "an integer >= 1 or None (the whole list)" if allow_none else "an integer >= 1"
         raise ValueError(f"{name} must be {allowed}; got {k}")
+    if k > MAX_COUNT:
+        raise ValueError(f"{name} = {_brief(k)} is too large; a cut-off is at most {MAX_COUNT}")
     return int(k)
 
 
 def as_count(n, name: str, minimum: int = 0) -> int:
-    """A whole count such as ``n_relevant`` or ``g_max``."""
+    """A whole count such as ``n_relevant`` or ``g_max`` (at most :data:`MAX_COUNT`)."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {n!r}")
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {_brief(n)}")
     if n < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {n}")
+    if n > MAX_COUNT:
+        raise ValueError(f"{name} = {_brief(n)} is too large; a count is at most {MAX_COUNT}")
     return int(n)
 
 

@@ -104,8 +104,18 @@ def compare_conventions(grades, scores=None, docids=None, ideal=None, k=None, me
     metric = as_choice(metric, "metric", funcs)
     # up to nine distinct explanations of the same ranking: a smaller limit keeps the table within 2 s
     grades = as_sequence(grades, "grades", limit=COMPARE_MAX_ITEMS)
-    names = list(CONVENTIONS) if conventions is None else [get_convention(c).name for c in conventions]
-    ref = get_convention(reference)
+    if conventions is None:
+        names = list(CONVENTIONS)
+    else:
+        if isinstance(conventions, str):
+            raise ValueError(f"conventions must be a list of preset names such as ['trec_eval', 'sklearn']; "
+                             f"got the string {conventions!r}")
+        names = []
+        for i, c in enumerate(as_sequence(conventions, "conventions", limit=len(CONVENTIONS) * 4)):
+            if not isinstance(c, str) or c not in CONVENTIONS:
+                raise ValueError(f"conventions[{i}] = {c!r} is not a preset; use one of {', '.join(CONVENTIONS)}")
+            names.append(c)
+    ref = get_convention(as_choice(reference, "reference", CONVENTIONS))
     rows, computed = [], {}
     for name in names:
         conv = CONVENTIONS[name]
