@@ -267,7 +267,7 @@ def fmt_exact(e) -> str:
     """The exact value as a student writes it: ``7``, ``599/840``, ``3/log2(3)``.
 
     A value holding a fraction too long to read (:func:`is_long`) is written by its decimal,
-    ``≈ 0.605903`` (``.exact`` still holds the fraction). A sum of more than :data:`FAST_PRINT_TERMS`
+    ``≈ 0.504089`` (``.exact`` still holds the fraction). A sum of more than :data:`FAST_PRINT_TERMS`
     terms lists them in SymPy's stored order, the number last, as SymPy's printer would write each.
     """
     if e is sympy.nan:
