@@ -113,7 +113,8 @@ def compare_conventions(grades, scores=None, docids=None, ideal=None, k=None, me
         names = []
         for i, c in enumerate(as_sequence(conventions, "conventions", limit=len(CONVENTIONS) * 4)):
             if not isinstance(c, str) or c not in CONVENTIONS:
-                raise ValueError(f"conventions[{i}] = {c!r} is not a preset; use one of {', '.join(CONVENTIONS)}")
+                known = ", ".join(repr(name) for name in CONVENTIONS)
+                raise ValueError(f"conventions[{i}] = {c!r} is not a preset: convention must be one of {known}")
             names.append(c)
     ref = get_convention(as_choice(reference, "reference", CONVENTIONS))
     rows, computed = [], {}
