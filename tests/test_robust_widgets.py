@@ -103,3 +103,21 @@ def test_in_place_redraw_matches_a_fresh_drawing_also_for_long_rankings(n):
     fresh = render_png(after, names=names, legend=False)
     pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (redrawn, fresh)]
     assert (pixels[0] != pixels[1]).any(axis=2).sum() == 0
+
+
+@pytest.mark.parametrize("metric", ["ndcg", "average_precision", "err"])
+def test_a_move_redraws_the_names_like_a_fresh_drawing(metric):
+    # a move reuses the cached axes without the x axis and draws the new names over it
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    names = ["小棕瓶眼霜", "MAC口红", "神仙水", "兰蔻粉水", "芦荟霜"]
+    grades = [1, 0, 1, 1, 0] if metric == "average_precision" else [3, 0, 2, 1, 0]
+    ed = RankingEditor(names, grades, metric=metric)
+    for i, j in ((4, 0), (1, 3), (0, 4), (2, 2)):
+        ed.move(i, j)
+        fresh = render_png(ed.explanation, names=list(ed.items), legend=False)
+        pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (ed.plot.value, fresh)]
+        assert (pixels[0] != pixels[1]).any(axis=2).sum() == 0

@@ -334,9 +334,9 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
         fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
         return buf.getvalue()
     ax.apply_aspect()  # the ROC's equal aspect moves the axes box: fix it before caching or blitting
-    return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, None if names is None else tuple(names), len(ex.steps),
-                                   ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
-                                   wide_labels))
+    return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, len(ex.steps), ax.get_xlim(), ax.get_ylim(),
+                                   ax.get_xlabel(), ax.get_ylabel(), legend, wide_labels),
+                     names_key=None if names is None else tuple(names))
 
 
 class _ShapeChanged(Exception):
@@ -428,18 +428,30 @@ def _update_in_place(ax, ex, names, legend) -> bool:
     return True
 
 
-def _blit_png(fig: Figure, ax, key) -> bytes:
-    """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
+def _blit_png(fig: Figure, ax, key, names_key=None) -> bytes:
+    """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed).
+
+    The image is cached in two layers: the axes without the x axis (``key``), and that plus the x axis
+    with its tick labels (``key`` and the item names). A move changes only the names, so it draws the
+    x axis over the first layer instead of the whole figure.
+    """
     # The spines are drawn above the data (zorder 2.5), so they are redrawn with it, in zorder.
     moving = sorted([*ax.patches, *ax.lines, *ax.collections, ax.title, *ax.spines.values()],
                     key=lambda a: a.get_zorder())
     for artist in moving:
         artist.set_animated(True)
+    ax.xaxis.set_animated(True)
     canvas = fig.canvas
     cache = getattr(fig, "_ltr_background", None)
-    if cache is None or cache[0] != key:
-        canvas.draw()  # everything but the animated artists
-        fig._ltr_background = (key, canvas.copy_from_bbox(fig.bbox))
+    if cache is None or cache[0] != (key, names_key):
+        base = getattr(fig, "_ltr_base", None)
+        if base is None or base[0] != key:
+            canvas.draw()  # everything but the animated artists (and the x axis)
+            fig._ltr_base = (key, canvas.copy_from_bbox(fig.bbox))
+        else:
+            canvas.restore_region(base[1])
+        ax.draw_artist(ax.xaxis)
+        fig._ltr_background = ((key, names_key), canvas.copy_from_bbox(fig.bbox))
     else:
         canvas.restore_region(cache[1])
     for artist in moving:
