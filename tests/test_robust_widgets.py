@@ -121,3 +121,19 @@ def test_a_move_redraws_the_names_like_a_fresh_drawing(metric):
         fresh = render_png(ed.explanation, names=list(ed.items), legend=False)
         pixels = [np.asarray(Image.open(io.BytesIO(png)).convert("RGB")) for png in (ed.plot.value, fresh)]
         assert (pixels[0] != pixels[1]).any(axis=2).sum() == 0
+
+
+@pytest.mark.parametrize("explain", [
+    lambda: lt.cg([1e308, 1e308]),                                  # a sum beyond the float range
+    lambda: lt.dcg([1.7e308] * 2, gain="linear"),
+    lambda: lt.ndcg([1.3e308, 0, 1.2e308], gain="linear", discount="ln"),
+    lambda: lt.ndcg([5e-324, 0, 5e-324], gain="linear"),           # subnormal heights
+    lambda: lt.err([1] * 15, g_max=1000),                          # probabilities near 1e-301
+], ids=["cg-2e308", "dcg-huge", "ndcg-huge", "ndcg-subnormal", "err-tiny"])
+def test_plots_of_extreme_values_render(explain):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # matplotlib warns about the clipped huge bars
+        png = render_png(explain())
+    assert png.startswith(b"\x89PNG")

@@ -56,7 +56,9 @@ CJK_FAMILIES = register_fonts()
 
 
 def _f(x) -> float:
-    return float("nan") if x is None else to_float(x)
+    """The float to plot; NaN (not drawn) for a missing cell or a value beyond the float range."""
+    value = float("nan") if x is None else to_float(x)
+    return value if math.isfinite(value) else float("nan")
 
 
 def _labels(n: int, names) -> list[str]:
@@ -96,10 +98,13 @@ def _nice_top(value: float) -> float:
     Round limits keep the y axis still while a slider moves the data a little, which keeps the
     widget's cached axes image valid.
     """
-    if not value > 0:
+    if not value > 0 or not math.isfinite(value):
         return 1.0
+    if not 1e-300 < value < 1e300:  # no round number to spare near the ends of the float range
+        return min(value * 1.05, 1e306)  # the tick locator multiplies the top: keep it well inside the range
     power = 10.0 ** math.floor(math.log10(value * 1.05))
-    return next(m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05)
+    return next((m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05),
+                value * 1.05)
 
 
 def _plot_gain_sums(ex: Explanation, ax, names) -> None:
@@ -123,8 +128,9 @@ def _plot_gain_sums(ex: Explanation, ax, names) -> None:
         ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=label)
         ylabel = "grade, running sum" if ex.metric == "cg" else "gain / discount, running sum"
     ax.set_ylabel(ylabel)
-    heights = [y for _, y in shown] + [line.get_ydata().max() for line in ax.lines if len(line.get_ydata())]
-    ax.set_ylim(0, _nice_top(max(heights, default=0.0)))
+    heights = [y for _, y in shown] + [np.nanmax(line.get_ydata()) for line in ax.lines
+                                        if len(line.get_ydata()) and not np.isnan(line.get_ydata()).all()]
+    ax.set_ylim(0, _nice_top(max((h for h in heights if math.isfinite(h)), default=0.0)))
     _rank_axis(ax, len(ranks), names if ex.metric != "idcg" else None)
 
 
