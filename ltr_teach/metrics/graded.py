@@ -14,6 +14,7 @@ relevance. CIKM.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -74,7 +75,7 @@ ZERO_RULES = {
 
 
 #: ERR's fractions have denominators 2^(g_max·rank): g_max × ranks bounds their size, and with it the time
-#: (20,000 bits: 1,000 ranks of a 0..20 scale in about 1 s; benchmarks/bench_limits.py).
+#: (20,000 bits: 1,000 ranks of a 0..20 scale in about 0.3 s with text and LaTeX; benchmarks/bench_limits.py).
 ERR_MAX_BITS = 20_000
 
 
@@ -426,6 +427,21 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     return annotate(ex, ranked) if ranked else ex
 
 
+#: A Rational from coprime integers, without SymPy's gcd (``Rational.from_coprime_ints``, SymPy >= 1.13).
+_coprime = getattr(sympy.Rational, "from_coprime_ints", sympy.Rational)
+
+
+def _reduced(numerator: int, odd_part: int, power_of_two: int) -> sympy.Rational:
+    """numerator / (odd_part·2^power_of_two) in lowest terms, without a gcd of two huge numbers: the gcd
+    with ``odd_part`` (at most lcm(1..1000), 1,400 bits) is cheap, the power of two cancels by bit counts."""
+    if numerator == 0:
+        return Integer(0)
+    common = math.gcd(numerator, odd_part)
+    numerator, odd_part = numerator // common, odd_part // common
+    twos = min((numerator & -numerator).bit_length() - 1, power_of_two)  # numerator's trailing zero bits
+    return _coprime(numerator >> twos, odd_part << (power_of_two - twos))
+
+
 def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, convention=None) -> Explanation:
     """Expected reciprocal rank under the cascade model (Chapelle et al. 2009).
 
@@ -493,16 +509,22 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
             f"over 2^(g_max·(i-1)), so g_max × ranks is at most {ERR_MAX_BITS} (here at most "
             f"{ERR_MAX_BITS // g_max} ranks: pass k=, or score the run with lt.evaluate)"
         )
-    rows, reach, total = [], Integer(1), Integer(0)
+    rows = []
+    # Exact fractions kept as integers over known denominators: P(reach i) = reach_num / 2^(g_max·(i-1)),
+    # P(stop at i) = stop_num / 2^(g_max·i), and ERR so far = total_num / (lcm(1..i)·2^(g_max·i)); each row's
+    # fraction is reduced once, cheaply (SymPy's own sums reduced 20,000-bit fractions at every step).
+    reach_num, total_num, lcm = 1, 0, 1
     for i in range(1, n + 1):
         g = grades[i - 1]
         r = sympy.Rational(2**int(g) - 1, 2**g_max)
-        stop = reach * r
-        contribution = stop / i
-        total = total + contribution
-        rows.append({"rank": i, "grade": g, "R": r, "reach": reach, "stop": stop,
-                     "contribution": contribution, "cumulative": total})
-        reach = reach * (1 - r)
+        stop_num = reach_num * (2**int(g) - 1)
+        new_lcm = lcm * i // math.gcd(lcm, i)
+        total_num = (total_num * (new_lcm // lcm) << g_max) + stop_num * (new_lcm // i)
+        lcm = new_lcm
+        rows.append({"rank": i, "grade": g, "R": r, "reach": _reduced(reach_num, 1, g_max * (i - 1)),
+                     "stop": _reduced(stop_num, 1, g_max * i), "contribution": _reduced(stop_num, i, g_max * i),
+                     "cumulative": _reduced(total_num, lcm, g_max * i)})
+        reach_num *= 2**g_max - 2**int(g) + 1
     name = _at("ERR", k)
     ex = Explanation(
         metric="err", name=name, exact=rows[-1]["cumulative"],
