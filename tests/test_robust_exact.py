@@ -228,3 +228,19 @@ def test_values_are_floats_of_the_exact():
     for grades in ([3, 2, 3, 0, 1, 2, 2], [0, 0, 1], [4] * 50):
         ex = lt.ndcg(grades)
         assert math.isclose(ex.value, float(sympy.N(ex.exact, 30)), rel_tol=1e-15)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda g_max: st.tuples(st.just(g_max),
+                                                         st.lists(st.integers(0, g_max), min_size=1, max_size=30))))
+def test_err_rows_equal_fractions_in_lowest_terms(case):
+    g_max, grades = case
+    reach, total = Fraction(1), Fraction(0)
+    for row, g in zip(lt.err(grades, g_max=g_max).steps, grades):
+        r = Fraction(2**g - 1, 2**g_max)
+        stop = reach * r
+        total += stop / row["rank"]
+        for key, expected in (("reach", reach), ("stop", stop), ("contribution", stop / row["rank"]),
+                              ("cumulative", total)):
+            assert (int(row[key].p), int(row[key].q)) == (expected.numerator, expected.denominator), key
+        reach *= 1 - r
