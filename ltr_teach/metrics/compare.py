@@ -16,7 +16,7 @@ from .conventions import CONVENTIONS, get_convention
 
 
 #: The most items :func:`compare_conventions` takes (it explains the ranking once per distinct preset).
-COMPARE_MAX_ITEMS = 500
+COMPARE_MAX_ITEMS = 300
 
 
 @dataclass(frozen=True)
