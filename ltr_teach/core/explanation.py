@@ -19,7 +19,7 @@ from typing import Any
 
 import sympy
 
-from .exact import fmt_cell, fmt_decimal, fmt_exact, terminates, to_float
+from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
 
 
 def display_width(text: str) -> int:
@@ -102,8 +102,18 @@ class Explanation:
     # -- numbers ---------------------------------------------------------------
     @property
     def value(self) -> float:
-        """The float of :attr:`exact`."""
-        return to_float(self.exact)
+        """The float of :attr:`exact`.
+
+        Raises ``ValueError`` when the exact value is finite but beyond the largest float (a CG of
+        grades near 1e308): no float is right then, and :attr:`exact` still holds the value.
+        """
+        value = to_float(self.exact)
+        if math.isinf(value) and self.exact.is_finite:
+            raise ValueError(
+                f"{self.name} = {fmt_value(self.exact)} is beyond the largest float (about 1.8e308), so it has no "
+                "float value; .exact holds it exactly (give smaller grades to get a float)"
+            )
+        return value
 
     def __float__(self) -> float:
         return self.value
@@ -115,12 +125,14 @@ class Explanation:
 
     @property
     def decimal_str(self) -> str:
-        """The value with six decimals (``0.713095``)."""
-        return fmt_decimal(self.value)
+        """The value with six decimals (``0.713095``; ``2e+308`` beyond the float range)."""
+        return fmt_value(self.exact)
 
     def result_line(self) -> str:
         """``NDCG@7 = (exact) ≈ 0.944227``; ``=`` when the decimal is exact."""
         exact = self.exact_str
+        if is_long(self.exact):
+            return f"{self.name} {exact} (the exact number is too long to print; .exact holds it)"
         if isinstance(self.exact, sympy.Integer) or self.exact is sympy.nan:
             return f"{self.name} = {exact}"
         sign = "=" if isinstance(self.exact, sympy.Rational) and terminates(self.exact) else "≈"
@@ -135,7 +147,7 @@ class Explanation:
             for col in self.columns:
                 cell = step.get(col.key)
                 if not col.exact and isinstance(cell, sympy.Basic) and not isinstance(cell, sympy.Integer):
-                    row.append(f"≈ {fmt_decimal(to_float(cell))}" if not cell.is_Rational else fmt_cell(cell))
+                    row.append(f"≈ {fmt_value(cell)}" if not cell.is_Rational else fmt_cell(cell))
                 else:
                     row.append(fmt_cell(cell))
             rows.append(row)
@@ -189,12 +201,14 @@ class Explanation:
         pieces = [self.formula] if self.formula else []
         if self.substitution:
             pieces.append(self.substitution)
-        exact_tex = sympy.latex(self.exact) if self.exact is not sympy.nan else r"\mathrm{NaN}"
+        exact_tex = fmt_latex(self.exact)
+        if is_long(self.exact):
+            return " = ".join(pieces) + " " + exact_tex
         if not pieces or pieces[-1] != exact_tex:
             pieces.append(exact_tex)
         decimal = self.decimal_str
         text = " = ".join(pieces)
-        if decimal != fmt_exact(self.exact) and not math.isnan(self.value):
+        if decimal != fmt_exact(self.exact) and decimal != "nan":
             exact_decimal = isinstance(self.exact, sympy.Rational) and terminates(self.exact)
             text += (" = " if exact_decimal else r" \approx ") + decimal
         return text
@@ -211,7 +225,7 @@ class Explanation:
             "metric": self.metric,
             "name": self.name,
             "exact": self.exact_str,
-            "value": _json_float(self.value),
+            "value": _json_float(to_float(self.exact)),  # null beyond the float range, as for NaN
             "params": _jsonable(self.params),
             "steps": [_jsonable(step) for step in self.steps],
             "parts": {k: p.to_dict() for k, p in self.parts.items()},

@@ -5,12 +5,13 @@ Each check raises ``ValueError`` naming the argument, the value and what is allo
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Mapping, Sequence, Sized
 
 import sympy
 
-from .exact import to_exact
+from .exact import _brief, to_exact
 
 
 def _short(values, limit: int = 12) -> str:
@@ -23,15 +24,43 @@ def _short(values, limit: int = 12) -> str:
 MAX_EXPONENT = 1000
 
 
-def as_sequence(values, name: str, allow_empty: bool = False) -> list:
-    """A list from a list, tuple or NumPy array; rejects strings, scalars and (by default) empties."""
+#: The most items one exact explanation takes (a ranking's ranks, a pool's grades, AUC's items). Every
+#: exact call and its text, HTML and LaTeX answer within 2 s up to here (benchmarks/bench_limits.py);
+#: longer rankings are for ``lt.evaluate``, which uses NumPy floats.
+MAX_ITEMS = 1000
+#: The most items of all queries together in one MRR or MAP explanation.
+MAX_TOTAL_ITEMS = 10_000
+#: The largest cut-off k or count (n_relevant, g_max before its own limit): beyond it a number is a typo,
+#: and a name such as ``P@k`` must stay printable.
+MAX_COUNT = 10**9
+
+
+def _too_many(name: str, count: str, limit: int) -> ValueError:
+    return ValueError(
+        f"{name} has {count} items; an exact explanation takes at most {limit} (it builds one exact row per "
+        "item and answers within 2 s up to there); score longer rankings with lt.evaluate, which uses NumPy floats"
+    )
+
+
+def as_sequence(values, name: str, allow_empty: bool = False, limit: int = MAX_ITEMS) -> list:
+    """A list from a list, tuple or NumPy array; rejects strings, scalars, (by default) empties and more
+    than ``limit`` items (checked before reading them, so an endless iterator cannot hang)."""
     if isinstance(values, (str, bytes, Mapping, set, frozenset)):
-        raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
+        raise ValueError(f"{name} must be a list of numbers in ranked order; got {_brief(values)}")
+    if isinstance(values, Sized) and not isinstance(values, (str, bytes)):
+        try:
+            size = len(values)
+        except TypeError:  # a 0-d NumPy array is Sized but has no len()
+            size = None
+        if size is not None and size > limit:
+            raise _too_many(name, str(size), limit)
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
     if not isinstance(values, Sequence) and not hasattr(values, "__iter__"):
-        raise ValueError(f"{name} must be a list of numbers in ranked order; got {values!r}")
-    values = list(values)
+        raise ValueError(f"{name} must be a list of numbers in ranked order; got {_brief(values)}")
+    values = list(itertools.islice(values, limit + 1))
+    if len(values) > limit:
+        raise _too_many(name, f"more than {limit}", limit)
     if not values and not allow_empty:
         raise ValueError(f"{name} must not be empty; got []")
     return values
@@ -86,15 +115,19 @@ def as_k(k, name: str = "k", allow_none: bool = True):
     if k < 1:
         allowed = "an integer >= 1 or None (the whole list)" if allow_none else "an integer >= 1"
         raise ValueError(f"{name} must be {allowed}; got {k}")
+    if k > MAX_COUNT:
+        raise ValueError(f"{name} = {_brief(k)} is too large; a cut-off is at most {MAX_COUNT}")
     return int(k)
 
 
 def as_count(n, name: str, minimum: int = 0) -> int:
-    """A whole count such as ``n_relevant`` or ``g_max``."""
+    """A whole count such as ``n_relevant`` or ``g_max`` (at most :data:`MAX_COUNT`)."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {n!r}")
+        raise ValueError(f"{name} must be an integer >= {minimum}; got {_brief(n)}")
     if n < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {n}")
+    if n > MAX_COUNT:
+        raise ValueError(f"{name} = {_brief(n)} is too large; a count is at most {MAX_COUNT}")
     return int(n)
 
 
@@ -128,6 +161,9 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
     Returns ``(query name, ranking)`` pairs; a list's queries are named ``q1``, ``q2`` ...
     """
     if isinstance(list_of_rels, Mapping):
+        if len(list_of_rels) > MAX_ITEMS:
+            raise ValueError(f"{name} has {len(list_of_rels)} queries; an exact explanation takes at most {MAX_ITEMS} "
+                             "(use lt.evaluate for whole runs)")
         items = list(by_query_name(list_of_rels, name).items())
         where = [f"{name}[{q!r}]" for q in list_of_rels]
     else:
@@ -141,11 +177,20 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
         )
     if not items:
         raise ValueError(f"{name} must hold at least one query; got an empty collection")
+    total = 0
     for (_, rels), at in zip(items, where):
-        if isinstance(rels, Sized) and not isinstance(rels, (str, bytes)) and len(rels) == 0:
-            raise ValueError(f"{at} must not be empty; every query needs at least one ranked item")
+        if isinstance(rels, Sized) and not isinstance(rels, (str, bytes)):
+            try:
+                size = len(rels)
+            except TypeError:
+                continue
+            if size == 0:
+                raise ValueError(f"{at} must not be empty; every query needs at least one ranked item")
+            total += size
+    if total > MAX_TOTAL_ITEMS:
+        raise _too_many(f"{name} (all queries together)", str(total), MAX_TOTAL_ITEMS)
     return items
 
 
-__all__ = ["as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
+__all__ = ["MAX_ITEMS", "MAX_TOTAL_ITEMS", "as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
            "_short"]

@@ -20,10 +20,12 @@ import math
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 import PIL.Image
 from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from ..core.exact import to_float
 from ..core.explanation import Explanation
@@ -54,7 +56,9 @@ CJK_FAMILIES = register_fonts()
 
 
 def _f(x) -> float:
-    return float("nan") if x is None else to_float(x)
+    """The float to plot; NaN (not drawn) for a missing cell or a value beyond the float range."""
+    value = float("nan") if x is None else to_float(x)
+    return value if math.isfinite(value) else float("nan")
 
 
 def _labels(n: int, names) -> list[str]:
@@ -65,11 +69,23 @@ def _labels(n: int, names) -> list[str]:
     return [f"{i}. {names[i - 1]}" if i <= len(names) else f"{i}." for i in range(1, n + 1)]
 
 
+#: Up to this many ranks every tick is labelled (with the item's name when given); beyond it a few round
+#: rank numbers: 200 rotated names are unreadable, and drawing them took most of a 200-item editor's second.
+NAMED_TICKS_UP_TO = 30
+
+
 def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
+    if n > NAMED_TICKS_UP_TO:
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True, min_n_ticks=2))
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.set_xlabel(xlabel)
+        ax.set_xlim(0.4, n + 0.6)
+        return
     ax.set_xticks(range(1, n + 1))
     labels = _labels(n, names)
     if names is not None:
         ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)
+        ax.set_xlabel("")  # a reused axes may still carry the label of a longer list
     else:
         ax.set_xticklabels(labels)
         ax.set_xlabel(xlabel)
@@ -82,10 +98,13 @@ def _nice_top(value: float) -> float:
     Round limits keep the y axis still while a slider moves the data a little, which keeps the
     widget's cached axes image valid.
     """
-    if not value > 0:
+    if not value > 0 or not math.isfinite(value):
         return 1.0
+    if not 1e-300 < value < 1e300:  # no round number to spare near the ends of the float range
+        return min(value * 1.05, 1e306)  # the tick locator multiplies the top: keep it well inside the range
     power = 10.0 ** math.floor(math.log10(value * 1.05))
-    return next(m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05)
+    return next((m * power for m in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if m * power >= value * 1.05),
+                value * 1.05)
 
 
 def _plot_gain_sums(ex: Explanation, ax, names) -> None:
@@ -109,8 +128,9 @@ def _plot_gain_sums(ex: Explanation, ax, names) -> None:
         ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=label)
         ylabel = "grade, running sum" if ex.metric == "cg" else "gain / discount, running sum"
     ax.set_ylabel(ylabel)
-    heights = [y for _, y in shown] + [line.get_ydata().max() for line in ax.lines if len(line.get_ydata())]
-    ax.set_ylim(0, _nice_top(max(heights, default=0.0)))
+    heights = [y for _, y in shown] + [np.nanmax(line.get_ydata()) for line in ax.lines
+                                        if len(line.get_ydata()) and not np.isnan(line.get_ydata()).all()]
+    ax.set_ylim(0, _nice_top(max((h for h in heights if math.isfinite(h)), default=0.0)))
     _rank_axis(ax, len(ranks), names if ex.metric != "idcg" else None)
 
 
@@ -290,7 +310,9 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
     fig = figure if figure is not None else Figure(figsize=size, dpi=dpi)
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
-    if len(fig.axes) == 1:
+    if figure is not None and len(fig.axes) == 1 and _update_in_place(fig.axes[0], ex, names, legend):
+        ax = fig.axes[0]
+    elif len(fig.axes) == 1:
         ax = fig.axes[0]
         for container in list(ax.containers):
             container.remove()
@@ -304,38 +326,145 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
     else:
         fig.clear()
         ax = fig.add_subplot()
-    plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
+    if not getattr(ax, "_ltr_in_place", False):
+        plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
+        ax._ltr_shape = _shape(ax, ex, legend)
+    ax._ltr_in_place = False
     ax.set_title(short_title(ex), fontsize=10)
-    wide_labels = names is not None and ex.metric in _RANKED
+    wide_labels = names is not None and ex.metric in _RANKED and len(ex.steps) <= NAMED_TICKS_UP_TO
+    if not wide_labels:
+        names = None  # not drawn: keep them out of the cache key too
     fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.24 if wide_labels else 0.15)
     if figure is None:
         buf = io.BytesIO()
         fig.savefig(buf, format="png", metadata={"Software": None}, pil_kwargs={"compress_level": 1})
         return buf.getvalue()
     ax.apply_aspect()  # the ROC's equal aspect moves the axes box: fix it before caching or blitting
-    return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, None if names is None else tuple(names), len(ex.steps),
-                                   ax.get_xlim(), ax.get_ylim(), ax.get_xlabel(), ax.get_ylabel(), legend,
-                                   wide_labels))
+    return _blit_png(fig, ax, key=(ax.get_position().bounds, ex.metric, len(ex.steps), ax.get_xlim(), ax.get_ylim(),
+                                   ax.get_xlabel(), ax.get_ylabel(), legend, wide_labels),
+                     names_key=None if names is None else tuple(names))
 
 
-def _blit_png(fig: Figure, ax, key) -> bytes:
-    """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed)."""
+class _ShapeChanged(Exception):
+    """The new picture needs other artists than the axes holds: draw it afresh."""
+
+
+class _InPlace:
+    """Stands in for the axes while a plotter redraws: ``bar``, ``plot`` and ``axhline`` update the artists
+    the last picture left (heights, colours, line data) instead of creating new ones, which is most of
+    a small plot's Python time; any other call goes to the real axes. A call the old picture cannot take
+    (another count of bars, another line) raises :class:`_ShapeChanged`."""
+
+    def __init__(self, ax):
+        self._ax = ax
+        self._bars = list(ax.containers)
+        self._lines = list(ax.lines)
+
+    def __getattr__(self, name):
+        if name in ("fill_between", "step", "text", "annotate", "scatter", "legend"):
+            raise _ShapeChanged(name)
+        return getattr(self._ax, name)
+
+    def bar(self, x, heights, color=None, label=None, **kwargs):
+        if not self._bars:
+            raise _ShapeChanged("bar")
+        bars = self._bars.pop(0)
+        x, heights = list(x), list(heights)
+        if len(bars.patches) != len(heights) or (label is not None and bars.get_label() != label):
+            raise _ShapeChanged("bar")
+        colors = color if isinstance(color, (list, tuple)) else [color] * len(heights)
+        for rect, xi, h, c in zip(bars.patches, x, heights, colors):
+            if abs(rect.get_x() + rect.get_width() / 2 - xi) > 1e-9:
+                raise _ShapeChanged("bar")
+            rect.set_height(h)
+            if c is not None:
+                rect.set_facecolor(c)
+        return bars
+
+    def _next_line(self, label):
+        if not self._lines or (label is not None and self._lines[0].get_label() != label):
+            raise _ShapeChanged("line")
+        return self._lines.pop(0)
+
+    def plot(self, x, y, fmt=None, label=None, **kwargs):
+        line = self._next_line(label)
+        line.set_data(np.asarray(x, dtype=float), np.asarray(y, dtype=float))
+        return [line]
+
+    def axhline(self, y=0, label=None, **kwargs):
+        line = self._next_line(label)
+        line.set_ydata(np.asarray([y, y], dtype=float))
+        return line
+
+    def finish(self) -> None:
+        if self._bars or self._lines:
+            raise _ShapeChanged("fewer artists")
+
+
+def _shape(ax, ex, legend):
+    return (ex.metric, len(ex.steps), legend, tuple(len(c.patches) for c in ax.containers),
+            tuple(line.get_label() for line in ax.lines), len(ax.collections), len(ax.texts))
+
+
+def _update_in_place(ax, ex, names, legend) -> bool:
+    """Redraw ``ex`` into the artists of the last picture, if it had the same kind and shape."""
+    plotter = _PLOTTERS.get(ex.metric)
+    if plotter is None or plotter in (_plot_pr_curve, _plot_roc) or legend:
+        return False
+    old = getattr(ax, "_ltr_shape", None)
+    if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
+        return False
+    saved = [(rect, rect.get_height(), rect.get_facecolor()) for c in ax.containers for rect in c.patches]
+    saved_lines = [(line, line.get_xdata(), line.get_ydata()) for line in ax.lines]
+    saved_ylim = ax.get_ylim()
+    proxy = _InPlace(ax)
+    try:
+        plotter(ex, proxy, names)
+        proxy.finish()
+    except _ShapeChanged:
+        for rect, h, c in saved:
+            rect.set_height(h)
+            rect.set_facecolor(c)
+        for line, xs, ys in saved_lines:
+            line.set_data(xs, ys)
+        ax.set_ylim(saved_ylim)
+        return False
+    ax.grid(axis="y", alpha=0.3)
+    ax._ltr_in_place = True
+    return True
+
+
+def _blit_png(fig: Figure, ax, key, names_key=None) -> bytes:
+    """Draw the data artists and title over the cached axes image (redrawing that image if ``key`` changed).
+
+    The image is cached in two layers: the axes without the x axis (``key``), and that plus the x axis
+    with its tick labels (``key`` and the item names). A move changes only the names, so it draws the
+    x axis over the first layer instead of the whole figure.
+    """
     # The spines are drawn above the data (zorder 2.5), so they are redrawn with it, in zorder.
     moving = sorted([*ax.patches, *ax.lines, *ax.collections, ax.title, *ax.spines.values()],
                     key=lambda a: a.get_zorder())
     for artist in moving:
         artist.set_animated(True)
+    ax.xaxis.set_animated(True)
     canvas = fig.canvas
     cache = getattr(fig, "_ltr_background", None)
-    if cache is None or cache[0] != key:
-        canvas.draw()  # everything but the animated artists
-        fig._ltr_background = (key, canvas.copy_from_bbox(fig.bbox))
+    if cache is None or cache[0] != (key, names_key):
+        base = getattr(fig, "_ltr_base", None)
+        if base is None or base[0] != key:
+            canvas.draw()  # everything but the animated artists (and the x axis)
+            fig._ltr_base = (key, canvas.copy_from_bbox(fig.bbox))
+        else:
+            canvas.restore_region(base[1])
+        ax.draw_artist(ax.xaxis)
+        fig._ltr_background = ((key, names_key), canvas.copy_from_bbox(fig.bbox))
     else:
         canvas.restore_region(cache[1])
     for artist in moving:
         ax.draw_artist(artist)
     width, height = canvas.get_width_height()
-    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    # the figure is opaque, so RGB loses nothing and encodes in half the time of RGBA
+    image = PIL.Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
     buf = io.BytesIO()
     image.save(buf, format="png", compress_level=1)
     return buf.getvalue()

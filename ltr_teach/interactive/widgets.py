@@ -37,7 +37,7 @@ import ipywidgets as W
 from matplotlib.figure import Figure
 
 from ..core.exact import to_exact
-from ..core.validate import as_grades, as_rels, as_sequence
+from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_query_name
 from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
 from ..metrics.registry import lookup
 from .plots import legend_html, render_png
@@ -163,6 +163,7 @@ class RankingEditor(_ExplanationView):
         self._figure = Figure(figsize=(6, 4.4) if self._labelled else (7, 3.6), dpi=80)
         self._syncing = False
         self._listeners = []
+        self._vetoes = []
         self._build()
         self._refresh()
 
@@ -255,6 +256,12 @@ class RankingEditor(_ExplanationView):
             return default
         if isinstance(max_grade, bool) or not isinstance(max_grade, numbers.Integral) or max_grade < 1:
             raise ValueError(f"max_grade must be an integer >= 1; got {max_grade!r}")
+        if max_grade > MAX_EXPONENT:
+            raise ValueError(f"max_grade = {max_grade} is above {MAX_EXPONENT}, the largest grade the metrics take "
+                             "(2^grade must have a float); relevance grades are small whole numbers such as 0..4")
+        if self._info.name == "err" and max_grade > self._options["g_max"]:
+            raise ValueError(f"max_grade = {max_grade} is above g_max = {self._options['g_max']}, and ERR takes grades "
+                             "0..g_max only: raise g_max= too, or lower max_grade")
         if (self._binary or self._labelled) and max_grade != 1:
             raise ValueError(f"max_grade = {max_grade} but {self._info.name!r} takes 0/1 relevance: max_grade must be 1")
         if max(self._grades) > max_grade:
@@ -286,13 +293,22 @@ class RankingEditor(_ExplanationView):
         scores = self._scores if scores is None else scores
         options = self._options if options is None else options
         explanation = self._compute(grades, scores, options)
+        for veto in self._vetoes:  # e.g. a MultiQueryEditor whose other queries cannot take the new option
+            veto(self, grades, options)
+        before = (self._grades, self._scores, self._options, self._items, self._explanation)
         self._grades, self._scores, self._options = list(grades), scores, dict(options)
         if items is not None:
             self._items = list(items)
         self._explanation = explanation
-        self._refresh()
-        for callback in self._listeners:
-            callback(self)
+        try:
+            self._refresh()
+            for callback in self._listeners:
+                callback(self)
+        except Exception:
+            # a refused change leaves the editor exactly as it was
+            self._grades, self._scores, self._options, self._items, self._explanation = before
+            self._refresh()
+            raise
 
     # -- public state --------------------------------------------------------------------------
     @property
@@ -655,6 +671,7 @@ class MultiQueryEditor(_ExplanationView):
         if not isinstance(queries, dict) or not queries:
             raise ValueError("queries must be a non-empty dict {query name: (item names, relevance)}; "
                              f"got {queries!r}")
+        by_query_name(queries, "queries")  # names are shown as text: 1 and "1" would be one tab
         if n_relevant is not None and self._info.name != "mean_average_precision":
             raise ValueError("n_relevant is for metric 'map' only")
         counts = n_relevant or {}
@@ -669,6 +686,7 @@ class MultiQueryEditor(_ExplanationView):
             extra = {"n_relevant": counts[name]} if name in counts else {}
             editor = RankingEditor(pair[0], pair[1], self._SINGLE[self._info.name], **metric_kwargs, **extra)
             editor.on_change(self._on_query_change)
+            editor._vetoes.append(self._check_change)
             self.editors[name] = editor
         self._result = W.HTML()
         self._result.add_class("ltr-result")
@@ -679,7 +697,7 @@ class MultiQueryEditor(_ExplanationView):
         self._legend = W.HTML()
         self._legend.add_class("ltr-legend")
         self._figure = Figure(figsize=(7, 3.2), dpi=80)
-        tabs = W.Tab(children=[ed.widget for ed in self.editors.values()], titles=list(self.editors))
+        tabs = W.Tab(children=[ed.widget for ed in self.editors.values()], titles=[str(q) for q in self.editors])
         tabs.add_class("ltr-query-tabs")
         self.widget = W.VBox([W.HTML(f"<b>{html.escape(self._info.title)}</b>"), self._result, self.plot,
                               self._legend,
@@ -687,6 +705,36 @@ class MultiQueryEditor(_ExplanationView):
         self.widget.add_class("ltr-multi-editor")
         self._syncing = False
         self._refresh()
+
+    def _check_change(self, editor, grades, options) -> None:
+        """Refuse (ValueError) a change to one query that another query or the mean cannot take, before it
+        is made: e.g. zero='raise' while another query has no relevant item."""
+        rankings = {name: list(grades) if ed is editor else list(ed.grades) for name, ed in self.editors.items()}
+        if self._info.name == "ndcg":
+            shared = {key: options[key] for key in self._SHARED}
+            for name, other in self.editors.items():
+                if other is not editor:
+                    try:
+                        other._compute(other._grades, other._scores, {**other._options, **shared})
+                    except ValueError as exc:
+                        raise ValueError(f"query {name!r} cannot take this change: {exc}") from None
+            self._mean(rankings, shared)
+        else:
+            counts = None
+            if self._info.name == "mean_average_precision":
+                counts = {name: (editor._found(grades, options) + editor._missing_relevant if ed is editor
+                                 else ed.options["n_relevant"]) for name, ed in self.editors.items()}
+            self._mean(rankings, counts=counts)
+
+    def _mean(self, rankings, shared=None, counts=None):
+        if self._info.name == "ndcg":
+            from ..teaching.examples import mean_ndcg
+
+            return mean_ndcg(rankings, **shared)
+        kwargs = dict(self._kwargs)
+        if self._info.name == "mean_average_precision":
+            kwargs["n_relevant"] = counts
+        return self._info.func(rankings, **kwargs)
 
     def _on_query_change(self, editor) -> None:
         """Recompute the mean; for NDCG first copy the changed tab's variants to the other tabs."""
@@ -707,15 +755,10 @@ class MultiQueryEditor(_ExplanationView):
     def explanation(self):
         """The current mean over the queries (an MRR, MAP or mean-NDCG explanation)."""
         rankings = {name: list(ed.grades) for name, ed in self.editors.items()}
-        if self._info.name == "ndcg":
-            from ..teaching.examples import mean_ndcg
-
-            first = next(iter(self.editors.values()))
-            return mean_ndcg(rankings, **{key: first.options[key] for key in self._SHARED})
-        kwargs = dict(self._kwargs)
-        if self._info.name == "mean_average_precision":
-            kwargs["n_relevant"] = {name: ed.options["n_relevant"] for name, ed in self.editors.items()}
-        return self._info.func(rankings, **kwargs)
+        first = next(iter(self.editors.values()))
+        return self._mean(rankings, shared={key: first.options[key] for key in self._SHARED}
+                          if self._info.name == "ndcg" else None,
+                          counts={name: ed.options.get("n_relevant") for name, ed in self.editors.items()})
 
     def _refresh(self) -> None:
         self._show(self.explanation)

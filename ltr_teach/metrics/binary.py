@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import sympy
 from sympy import Integer, Rational
 
-from ..core.exact import fmt_decimal, to_exact, to_float
+from ..core.exact import fmt_decimal, fmt_value, to_exact, to_float
 from ..core.explanation import Column, Explanation
 from ..core.validate import as_choice, as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
 from .conventions import get_convention, is_given, resolve
@@ -352,7 +352,7 @@ def f_beta(rels, k, beta=1, n_relevant=None, threshold=None) -> Explanation:
     p, r = Rational(rows[-1]["hits"], k), rows[-1]["recall"]
     exact = _f(beta2, p, r)
     rows[-1]["precision"], rows[-1]["f"] = p, exact
-    label = "F1" if b == 1 else f"F{sympy.sstr(b)}"
+    label = "F1" if b == 1 else f"F{sympy.sstr(b)}" if len(sympy.sstr(b)) <= 12 else f"F(beta ≈ {fmt_value(b, 4)})"
     return Explanation(
         metric="f_beta", name=f"{label}@{k}", exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),

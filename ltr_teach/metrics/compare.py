@@ -10,9 +10,13 @@ import html
 from dataclasses import dataclass, fields
 
 from ..core.exact import fmt_cell, fmt_decimal, to_float
-from ..core.validate import as_choice
+from ..core.validate import as_choice, as_sequence
 from . import graded
 from .conventions import CONVENTIONS, get_convention
+
+
+#: The most items :func:`compare_conventions` takes (it explains the ranking once per distinct preset).
+COMPARE_MAX_ITEMS = 300
 
 
 @dataclass(frozen=True)
@@ -98,17 +102,36 @@ def compare_conventions(grades, scores=None, docids=None, ideal=None, k=None, me
     """
     funcs = {"ndcg": graded.ndcg, "dcg": graded.dcg}
     metric = as_choice(metric, "metric", funcs)
-    names = list(CONVENTIONS) if conventions is None else [get_convention(c).name for c in conventions]
-    ref = get_convention(reference)
-    rows = []
+    # up to nine distinct explanations of the same ranking: a smaller limit keeps the table within 2 s
+    grades = as_sequence(grades, "grades", limit=COMPARE_MAX_ITEMS)
+    if conventions is None:
+        names = list(CONVENTIONS)
+    else:
+        if isinstance(conventions, str):
+            raise ValueError(f"conventions must be a list of preset names such as ['trec_eval', 'sklearn']; "
+                             f"got the string {conventions!r}")
+        names = []
+        for i, c in enumerate(as_sequence(conventions, "conventions", limit=len(CONVENTIONS) * 4)):
+            if not isinstance(c, str) or c not in CONVENTIONS:
+                known = ", ".join(repr(name) for name in CONVENTIONS)
+                raise ValueError(f"conventions[{i}] = {c!r} is not a preset: convention must be one of {known}")
+            names.append(c)
+    ref = get_convention(as_choice(reference, "reference", CONVENTIONS))
+    rows, computed = [], {}
     for name in names:
         conv = CONVENTIONS[name]
         kwargs = {"k": k, "convention": name}
         if scores is not None:
             kwargs.update(scores=scores, docids=docids)
-        if metric == "ndcg" and conv.ideal == "pool" and ideal is not None:
+        uses_pool = metric == "ndcg" and conv.ideal == "pool" and ideal is not None
+        if uses_pool:
             kwargs["ideal"] = ideal
-        ex = funcs[metric](grades, **kwargs)
+        # presets that agree on every setting the metric reads give one explanation (trec_eval and
+        # ir_measures, lightgbm and xgboost ...): compute it once
+        same = (conv.gain, conv.discount, conv.ties if scores is not None else None, conv.zero, uses_pool)
+        if same not in computed:
+            computed[same] = funcs[metric](grades, **kwargs)
+        ex = computed[same]
         settings = {f.name: getattr(conv, f.name) for f in fields(conv)}
         # Without scores the grades are already in ranked order, so the tie rule cannot matter.
         shown = [key for key in ConventionTable._SHOWN if scores is not None or key != "ties"]
@@ -118,4 +141,4 @@ def compare_conventions(grades, scores=None, docids=None, ideal=None, k=None, me
     return ConventionTable(metric=metric, reference=ref.name, rows=tuple(rows))
 
 
-__all__ = ["ConventionTable", "compare_conventions"]
+__all__ = ["COMPARE_MAX_ITEMS", "ConventionTable", "compare_conventions"]

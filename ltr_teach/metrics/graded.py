@@ -14,12 +14,13 @@ relevance. CIKM.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import sympy
 from sympy import Integer
 
-from ..core.exact import fmt_decimal, to_float
+from ..core.exact import RunningSum, fmt_latex, fmt_value, over
 from ..core.explanation import Column, Explanation
 from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
 from .conventions import resolve, unset
@@ -34,6 +35,11 @@ ZERO_RULES = {
     "nan": "an IDCG of 0 gives NaN (undefined)",
     "raise": "an IDCG of 0 raises ValueError",
 }
+
+
+#: ERR's fractions have denominators 2^(g_max·rank): g_max × ranks bounds their size, and with it the time
+#: (20,000 bits: 1,000 ranks of a 0..20 scale in about 0.3 s with text and LaTeX; benchmarks/bench_limits.py).
+ERR_MAX_BITS = 20_000
 
 
 def _at(name: str, k) -> str:
@@ -56,21 +62,22 @@ def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[di
     gains = [gain.fn(g) for g in grades]
     if ranked is not None and ranked.averaged:
         gains = ranked.group_mean(gains)
-    rows, total = [], Integer(0)
+    rows, total = [], RunningSum()  # each partial sum in linear time: a 1,000-rank table stays fast
     for i in range(1, n + 1):
         g = grades[i - 1]
         gv = gains[i - 1]
         dv = discount.fn(i)
-        c = gv / dv
-        total = total + c
-        rows.append({"rank": i, "grade": g, "gain": gv, "discount": dv, "contribution": c, "cumulative": total})
+        c = over(gv, dv)
+        total.add(c)
+        rows.append({"rank": i, "grade": g, "gain": gv, "discount": dv, "contribution": c,
+                     "cumulative": total.value()})
     return rows
 
 
 def _sum_latex(rows) -> str:
     if not rows:
         return "0"
-    return " + ".join(r"\frac{%s}{%s}" % (sympy.latex(r["gain"]), sympy.latex(r["discount"])) for r in rows)
+    return " + ".join(r"\frac{%s}{%s}" % (fmt_latex(r["gain"]), sympy.latex(r["discount"])) for r in rows)
 
 
 def _dcg_formula(label: str, k, gain: Gain, discount: Discount, star: str = "") -> str:
@@ -128,7 +135,7 @@ def cg(grades, k=None) -> Explanation:
         columns=(Column("rank", "rank"), Column("grade", "grade"), Column("cumulative", "CG so far")),
         steps=tuple(rows), params={"k": k},
         formula=r"\mathrm{%s} = \sum_{i=1}^{%s} rel_i" % (name, "k" if k else "n"),
-        substitution=" + ".join(sympy.latex(r["grade"]) for r in rows),
+        substitution=" + ".join(fmt_latex(r["grade"]) for r in rows),
     )
 
 
@@ -378,10 +385,25 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
         steps=tuple(rows), parts={"dcg": d_ex, "idcg": i_ex},
         params={**i_ex.params, "zero": zero},
         formula=r"\mathrm{%s} = \frac{\mathrm{%s}}{\mathrm{%s}}" % (name, d_ex.name, i_ex.name),
-        substitution=r"\frac{%s}{%s}" % (fmt_decimal(to_float(dcg_value)), fmt_decimal(to_float(idcg_value))),
+        substitution=r"\frac{%s}{%s}" % (fmt_value(dcg_value), fmt_value(idcg_value)),
         notes=tuple(notes) + _average_note(ranked),
     )
     return annotate(ex, ranked) if ranked else ex
+
+
+#: A Rational from coprime integers, without SymPy's gcd (``Rational.from_coprime_ints``, SymPy >= 1.13).
+_coprime = getattr(sympy.Rational, "from_coprime_ints", sympy.Rational)
+
+
+def _reduced(numerator: int, odd_part: int, power_of_two: int) -> sympy.Rational:
+    """numerator / (odd_part·2^power_of_two) in lowest terms, without a gcd of two huge numbers: the gcd
+    with ``odd_part`` (at most lcm(1..1000), 1,400 bits) is cheap, the power of two cancels by bit counts."""
+    if numerator == 0:
+        return Integer(0)
+    common = math.gcd(numerator, odd_part)
+    numerator, odd_part = numerator // common, odd_part // common
+    twos = min((numerator & -numerator).bit_length() - 1, power_of_two)  # numerator's trailing zero bits
+    return _coprime(numerator >> twos, odd_part << (power_of_two - twos))
 
 
 def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, convention=None) -> Explanation:
@@ -445,16 +467,28 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
     if ranked is not None:
         grades = list(ranked.grades)
     n = len(grades) if k is None else min(k, len(grades))
-    rows, reach, total = [], Integer(1), Integer(0)
+    if g_max * n > ERR_MAX_BITS:
+        raise ValueError(
+            f"g_max = {g_max} over {n} ranks is too much for exact ERR: the chance of reaching rank i is a fraction "
+            f"over 2^(g_max·(i-1)), so g_max × ranks is at most {ERR_MAX_BITS} (here at most "
+            f"{ERR_MAX_BITS // g_max} ranks: pass k=, or score the run with lt.evaluate)"
+        )
+    rows = []
+    # Exact fractions kept as integers over known denominators: P(reach i) = reach_num / 2^(g_max·(i-1)),
+    # P(stop at i) = stop_num / 2^(g_max·i), and ERR so far = total_num / (lcm(1..i)·2^(g_max·i)); each row's
+    # fraction is reduced once, cheaply (SymPy's own sums reduced 20,000-bit fractions at every step).
+    reach_num, total_num, lcm = 1, 0, 1
     for i in range(1, n + 1):
         g = grades[i - 1]
         r = sympy.Rational(2**int(g) - 1, 2**g_max)
-        stop = reach * r
-        contribution = stop / i
-        total = total + contribution
-        rows.append({"rank": i, "grade": g, "R": r, "reach": reach, "stop": stop,
-                     "contribution": contribution, "cumulative": total})
-        reach = reach * (1 - r)
+        stop_num = reach_num * (2**int(g) - 1)
+        new_lcm = lcm * i // math.gcd(lcm, i)
+        total_num = (total_num * (new_lcm // lcm) << g_max) + stop_num * (new_lcm // i)
+        lcm = new_lcm
+        rows.append({"rank": i, "grade": g, "R": r, "reach": _reduced(reach_num, 1, g_max * (i - 1)),
+                     "stop": _reduced(stop_num, 1, g_max * i), "contribution": _reduced(stop_num, i, g_max * i),
+                     "cumulative": _reduced(total_num, lcm, g_max * i)})
+        reach_num *= 2**g_max - 2**int(g) + 1
     name = _at("ERR", k)
     ex = Explanation(
         metric="err", name=name, exact=rows[-1]["cumulative"],
@@ -467,7 +501,7 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
         formula=r"\mathrm{%s} = \sum_{i=1}^{%s} \frac{1}{i} R_i \prod_{j=1}^{i-1} (1 - R_j),\quad R_i = \frac{2^{g_i}-1}{2^{%d}}"
         % (name, "k" if k else "n", g_max),
         substitution=" + ".join(
-            r"\frac{1}{%d}\cdot %s" % (r["rank"], sympy.latex(r["stop"])) for r in rows
+            r"\frac{1}{%d}\cdot %s" % (r["rank"], fmt_latex(r["stop"])) for r in rows
         ),
     )
     return annotate(ex, ranked) if ranked else ex

@@ -85,12 +85,24 @@ class Ranked:
 
 
 def _as_docids(docids, n: int) -> tuple:
+    """Document ids as text: an id of any type (int, tuple ...) is its ``str()``.
+
+    A TREC file's docno is text, and trec_eval orders tied docnos with ``strcmp``; reading every id
+    as its text gives one order everywhere (``lt.evaluate`` uses the same rule): ids 1, 2, 10 tie as
+    "2" > "10" > "1", not 10 > 2 > 1. Two ids with the same text (``1`` and ``"1"``) are refused.
+    """
     if docids is None:
         return tuple(f"#{i + 1}" for i in range(n))
     values = as_sequence(docids, "docids")
     if len(values) != n:
         raise ValueError(f"docids must give one id per item; got {len(values)} docids for {n} items")
-    ids = tuple(str(v) for v in values)
+    ids = []
+    for i, v in enumerate(values):
+        try:
+            ids.append(str(v))
+        except Exception as exc:  # noqa: BLE001 - an id whose str() fails cannot be ordered as text
+            raise ValueError(f"docids[{i}] cannot be read as text ({type(exc).__name__}); give str or int ids") from None
+    ids = tuple(ids)
     seen = set()
     for i, d in enumerate(ids):
         if d in seen:
@@ -108,8 +120,9 @@ def rank_by_scores(grades, scores, docids=None, ties="stable") -> Ranked:
         Each item's grade (or 0/1 relevance), in input order, already validated.
     scores : sequence of numbers
         The model's score for each item; higher ranks first.
-    docids : sequence of str, optional
-        Document ids; required by ``ties="docid_desc"``. Default ``#1, #2, ...`` (input position).
+    docids : sequence, optional
+        Document ids, each read as its ``str()`` (trec_eval's docnos are text); required by
+        ``ties="docid_desc"``, which compares them as text, descending. Default ``#1, #2, ...`` (input position).
     ties : {"stable", "docid_desc", "average", "pessimistic", "optimistic"}
 
     Examples
@@ -123,6 +136,11 @@ def rank_by_scores(grades, scores, docids=None, ties="stable") -> Ranked:
     (('d3', 'd2', 'd1'), [0, 2, 3], ((1, 1), (2, 3), (2, 3)))
     >>> rank_by_scores([0, 3, 2], [1.0, 0.8, 0.8], docids=["d3", "d1", "d2"], ties="stable").docids
     ('d3', 'd1', 'd2')
+
+    Integer ids are compared as text, as trec_eval compares docnos: "2" > "10" > "1".
+
+    >>> rank_by_scores([1, 0, 2], [0.5, 0.5, 0.5], docids=[1, 2, 10], ties="docid_desc").docids
+    ('2', '10', '1')
     """
     ties = as_choice(ties, "ties", TIE_RULES)
     values = as_sequence(scores, "scores")
