@@ -37,7 +37,7 @@ from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import examples, exercises
+from .teaching import classroom, examples, exercises
 from .teaching.checker import Feedback, check
 
 try:
@@ -52,5 +52,5 @@ __all__ = [
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
     "CONVENTIONS", "compare_conventions", "evaluate", "read_qrels", "read_run", "write_qrels", "write_run",
-    "check", "Feedback", "examples", "exercises",
+    "check", "Feedback", "examples", "exercises", "classroom",
 ]
