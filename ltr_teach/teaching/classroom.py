@@ -474,8 +474,18 @@ def read_record(path) -> dict:
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise ValueError(f"assignment = '{path}' is not an assignment record of `ltr-teach assign` "
                          f"(format {RECORD_FORMAT})")
-    for entry in record["exercises"]:
-        exercises.get(entry["id"])
+    try:
+        for entry in record["exercises"]:
+            exercises.get(entry["id"])
+            int(entry["points"])
+        for entry in record["students"]:
+            if not STUDENT_ID.fullmatch(entry["id"]):
+                raise ValueError(f"student id {entry['id']!r}")
+            int(entry["seed"])
+        str(record["assignment"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"assignment = '{path}' is not an assignment record of `ltr-teach assign`: "
+                         f"{type(exc).__name__} {exc}") from None
     return record
 
 
