@@ -682,9 +682,10 @@ def _grade_answer(student, exercise_id: str, points: int, source: str, file: str
                         diagnosis=f"the answer cell holds {len(source)} characters; an answer has at most 200")
     answer = answer_from_cell(source)
     feedback = check(exercise_id, answer, seed=student.seed)
-    diagnosis = feedback.diagnosis or ("" if feedback.correct else feedback.message)
+    diagnosis = feedback.diagnosis or (feedback.message if feedback.status in ("wrong", "too coarse", "unreadable")
+                                       else "")
     return GradeRow(**base, answer=_short(answer), status=feedback.status, slip="+".join(feedback.mistakes),
-                    diagnosis=diagnosis if feedback.status != "right" else "", hint=feedback.hint or "",
+                    diagnosis=diagnosis, hint=feedback.hint or "",
                     points=points if feedback.correct else 0)
 
 
@@ -869,15 +870,15 @@ def _report(book: Gradebook) -> str:
                        f"<code>{esc(example.answer)}</code></td></tr>")
         out.append("</table>")
     out.append("<h2>Who needs which hint</h2><table id='hints'><tr><th>exercise</th><th>students</th>"
-               "<th>tell them</th></tr>")
+               "<th>tell them</th><th>one of their answers</th></tr>")
     for exercise_id, _ in book.exercises:
         groups = defaultdict(list)
         for r in book.rows:
             if r.exercise == exercise_id and r.status in ("wrong", "too coarse", "unreadable"):
-                groups[r.diagnosis if r.slip else (r.hint or r.diagnosis)].append(r.student)
-        for advice, who in sorted(groups.items(), key=lambda item: -len(item[1])):
-            out.append(f"<tr><td><code>{esc(exercise_id)}</code></td><td>{esc(', '.join(who))}</td>"
-                       f"<td>{esc(advice)}</td></tr>")
+                groups[r.diagnosis if r.slip else (r.hint or r.diagnosis)].append(r)
+        for advice, rows in sorted(groups.items(), key=lambda item: -len(item[1])):
+            out.append(f"<tr><td><code>{esc(exercise_id)}</code></td><td>{esc(', '.join(r.student for r in rows))}</td>"
+                       f"<td>{esc(advice)}</td><td><code>{esc(_short(rows[0].answer, 80))}</code></td></tr>")
     out.append("</table>")
     out.append("<h2>Submission problems</h2>")
     if book.problems:
