@@ -819,7 +819,7 @@ def _plots(book: Gradebook) -> list[tuple[str, str]]:
         left = [a + b for a, b in zip(left, counts)]
     axes.set_xlabel("students")
     axes.set_title("Answers per exercise")
-    axes.legend(loc="lower right", fontsize="small")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
     plots.append(("Answers per exercise", _png(figure)))
     return plots
 
@@ -870,15 +870,17 @@ def _report(book: Gradebook) -> str:
                        f"<code>{esc(example.answer)}</code></td></tr>")
         out.append("</table>")
     out.append("<h2>Who needs which hint</h2><table id='hints'><tr><th>exercise</th><th>students</th>"
-               "<th>tell them</th><th>one of their answers</th></tr>")
+               "<th>tell them</th><th>what they wrote (up to 3)</th></tr>")
     for exercise_id, _ in book.exercises:
         groups = defaultdict(list)
         for r in book.rows:
             if r.exercise == exercise_id and r.status in ("wrong", "too coarse", "unreadable"):
                 groups[r.diagnosis if r.slip else (r.hint or r.diagnosis)].append(r)
         for advice, rows in sorted(groups.items(), key=lambda item: -len(item[1])):
+            answers = list(dict.fromkeys(r.answer for r in rows))[:3]
+            shown = " ".join(f"<code>{esc(_short(a, 80))}</code>" for a in answers)
             out.append(f"<tr><td><code>{esc(exercise_id)}</code></td><td>{esc(', '.join(r.student for r in rows))}</td>"
-                       f"<td>{esc(advice)}</td><td><code>{esc(_short(rows[0].answer, 80))}</code></td></tr>")
+                       f"<td>{esc(advice)}</td><td>{shown}</td></tr>")
     out.append("</table>")
     out.append("<h2>Submission problems</h2>")
     if book.problems:
