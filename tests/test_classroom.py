@@ -5,7 +5,6 @@ Grading a whole class is in ``test_classroom_e2e.py``; the wheel in ``test_class
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import re
@@ -56,7 +55,7 @@ def dead_links(root: Path) -> list[str]:
     for notebook in sorted(root.rglob("*.ipynb")):
         for text in _markdown(notebook):
             for target in MARKDOWN_LINK.findall(text) + HTML_LINK.findall(text):
-                if re.match(r"[a-z][a-z0-9+.-]*:", target, re.I):
+                if re.match(r"[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
                     continue  # http:, https:, mailto: ... leave the tutorial
                 path_part, _, anchor = target.partition("#")
                 goal = (notebook.parent / path_part).resolve() if path_part else notebook

@@ -16,7 +16,6 @@ import json
 import re
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import sympy
@@ -191,7 +190,7 @@ def test_the_report_counts_each_slip_as_planted(graded_class):
     for exercise_id, _ in EXERCISES:
         expected = Counter(p[2] for (s, e), p in planted.items()
                            if e == exercise_id and p[2] and int(s[3:]) not in PROBLEM_STUDENTS)
-        table = re.search(rf"<table class='slips' data-exercise='{re.escape(exercise_id)}'>(.*?)</table>", report, re.S)
+        table = re.search(rf"<table class='slips' data-exercise='{re.escape(exercise_id)}'>(.*?)</table>", report, re.DOTALL)
         shown = Counter()
         if table:
             for slip, count in re.findall(r"<tr data-slip='([^']*)'><td><code>[^<]*</code></td><td class='n'>(\d+)</td>",

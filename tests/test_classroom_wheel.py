@@ -30,7 +30,7 @@ SKIP = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "_
 
 
 def run(command, **kwargs) -> subprocess.CompletedProcess:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, **kwargs)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False, **kwargs)
     assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
 
@@ -84,6 +84,6 @@ def test_ltr_teach_tutorial_from_the_wheel_copies_a_course_that_runs(installed, 
     # Every copied notebook runs top to bottom in the new environment and prints what it committed.
     nbval = subprocess.run([str(python), "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider",
                             "--nbval-sanitize-with", str(REPO / "tests" / "nbval_sanitize.cfg"), "-q", str(course)],
-                           capture_output=True, text=True, env=env, cwd=course, timeout=900)
+                           capture_output=True, text=True, env=env, cwd=course, timeout=900, check=False)
     assert nbval.returncode == 0, nbval.stdout[-4000:] + nbval.stderr[-2000:]
     assert " passed" in nbval.stdout and "failed" not in nbval.stdout

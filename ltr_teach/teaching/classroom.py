@@ -144,8 +144,8 @@ class TutorialCopy:
 
     def summary(self) -> str:
         """A few lines for the terminal: what was copied and which changed files were kept."""
-        lines = [f"tutorial in {self.folder}: {len(self.copied)} copied, {len(self.updated)} updated, "
-                 f"{len(self.unchanged)} already up to date, {len(self.kept)} kept"]
+        lines = [(f"tutorial in {self.folder}: {len(self.copied)} copied, {len(self.updated)} updated, "
+                  f"{len(self.unchanged)} already up to date, {len(self.kept)} kept")]
         if self.notice:
             lines.insert(0, f"note: {self.notice}")
         lines += [f"  kept {name}: you changed it, so it was not overwritten (delete it to get the shipped one)"
@@ -676,7 +676,7 @@ def _short(text: str, limit: int = 200) -> str:
 
 
 def _grade_answer(student, exercise_id: str, points: int, source: str, file: str) -> GradeRow:
-    base = dict(student=student.id, name=student.name, exercise=exercise_id, max_points=points, file=file)
+    base = {"student": student.id, "name": student.name, "exercise": exercise_id, "max_points": points, "file": file}
     if len(source) > MAX_ANSWER_CELL:
         return GradeRow(**base, answer=_short(source), status="unreadable",
                         diagnosis=f"the answer cell holds {len(source)} characters; an answer has at most 200")
@@ -733,20 +733,20 @@ def grade(submissions, roster, assignment=None) -> Gradebook:
             continue
         claimed = meta["student"]
         if path.stem != claimed:
-            problems.append((path.stem, f"{path.name} is renamed: it holds the notebook of student "
-                                        f"{_short(claimed, 64)!r}; not graded (rename it back to {_short(claimed, 64)}.ipynb "
-                                        "if that is right)"))
+            problems.append((path.stem, (f"{path.name} is renamed: it holds the notebook of student "
+                                         f"{_short(claimed, 64)!r}; not graded (rename it back to "
+                                         f"{_short(claimed, 64)}.ipynb if that is right)")))
             continue
         if claimed not in assigned:
             problems.append((claimed, f"{path.name}: student {claimed!r} is not in the assignment record"))
             continue
         if meta["seed"] != assigned[claimed].seed:
-            problems.append((claimed, f"{path.name} is tampered with: its seed {_short(str(meta['seed']), 40)} is not "
-                                      f"the seed {assigned[claimed].seed} the record gave {claimed}; not graded"))
+            problems.append((claimed, (f"{path.name} is tampered with: its seed {_short(str(meta['seed']), 40)} is "
+                                       f"not the seed {assigned[claimed].seed} the record gave {claimed}; not graded")))
             continue
         if meta.get("assignment") != record["assignment"]:
-            problems.append((claimed, f"{path.name} belongs to another assignment "
-                                      f"({_short(str(meta.get('assignment')), 60)!r}); not graded"))
+            problems.append((claimed, (f"{path.name} belongs to another assignment "
+                                       f"({_short(str(meta.get('assignment')), 60)!r}); not graded")))
             continue
         by_student[claimed].append((path, notebook))
     rows = []
@@ -839,9 +839,9 @@ def _report(book: Gradebook) -> str:
     out = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
            f"<title>Class report: {esc(book.assignment)}</title><style>{_STYLE}</style></head><body>",
            f"<h1>Class report: {esc(book.assignment)}</h1>",
-           f"<p>{len(students)} students on the roster, {len(graded)} graded, {len(book.problems)} "
-           f"submission problem{'s' if len(book.problems) != 1 else ''}. Every answer was rechecked from the "
-           "student's seed in the assignment record; no notebook was run.</p>"]
+           (f"<p>{len(students)} students on the roster, {len(graded)} graded, {len(book.problems)} "
+            f"submission problem{'s' if len(book.problems) != 1 else ''}. Every answer was rechecked from the "
+            "student's seed in the assignment record; no notebook was run.</p>")]
     out.append("<h2>Per exercise</h2><table id='summary'><tr><th>exercise</th><th>points</th><th>right</th>"
                "<th>share right</th><th>wrong</th><th>too coarse</th><th>unreadable</th><th>not answered</th>"
                "<th>not graded</th></tr>")
