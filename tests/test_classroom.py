@@ -53,6 +53,8 @@ def dead_links(root: Path) -> list[str]:
     """Every relative link (markdown or HTML href) of every notebook under ``root`` that leads nowhere."""
     dead = []
     for notebook in sorted(root.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in notebook.parts:  # JupyterLab's own copies, not the tutorial
+            continue
         for text in _markdown(notebook):
             for target in MARKDOWN_LINK.findall(text) + HTML_LINK.findall(text):
                 if re.match(r"[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):
@@ -299,3 +301,24 @@ def test_assign_and_grade_report_bad_input_in_one_line(tmp_path, capsys):
         assert main(["grade", str(tmp_path / "missing"), "--roster", str(roster), "--out", "g.csv",
                      "--assignment", str(tmp_path / "record.json")]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_grading_takes_seeds_from_the_record_and_reports_who_is_not_on_the_roster(tmp_path):
+    # Assigned with explicit seeds 5, 6, 7; graded with a roster without the seed column.
+    write_roster(tmp_path / "seeded.csv", "id,seed\na,5\nb,6\nc,7\n")
+    done = classroom.assign("p-at-5", tmp_path / "seeded.csv", tmp_path / "hw")
+    for student, seed in (("a", 5), ("c", 7)):
+        path = done.students[student]
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        answer = lt.exercises.variant("p-at-5", seed).answer  # the student's own P@5, a fraction
+        for cell in notebook["cells"]:
+            if classroom.ANSWER_TAG in cell["metadata"].get("tags", []):
+                cell["source"] = [f'answer_1 = "{answer}"']
+        path.write_text(json.dumps(notebook), encoding="utf-8")
+    done.students["b"].unlink()  # b hands in nothing
+    book = classroom.grade(tmp_path / "hw" / "students", write_roster(tmp_path / "plain.csv", "id\na\nb\n"))
+    assert [(r.student, r.status, r.points) for r in book.rows] == [("a", "right", 1), ("b", "not graded", 0)]
+    assert ("c", "c.ipynb: c is in the assignment record but not on the roster; not graded") in book.problems
+    assert ("b", "no submission") in book.problems
+    with pytest.raises(ValueError, match="student 'a' has seed 9 but the assignment record gave seed 5"):
+        classroom.grade(tmp_path / "hw" / "students", write_roster(tmp_path / "other.csv", "id,seed\na,9\n"))

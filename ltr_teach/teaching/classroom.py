@@ -240,11 +240,16 @@ def student_seed(student_id: str, course: str = DEFAULT_COURSE) -> int:
 
 @dataclass(frozen=True)
 class Student:
-    """One roster line: the id (also the notebook's file name), the name and the seed."""
+    """One roster line: the id (also the notebook's file name), the name and the seed.
+
+    ``seed_given`` says whether the seed came from the roster's ``seed`` column (``False``: derived
+    by :func:`student_seed`).
+    """
 
     id: str
     name: str
     seed: int
+    seed_given: bool = field(default=False, compare=False)
 
 
 _ID_COLUMNS = ("id", "student", "student_id")
@@ -291,7 +296,7 @@ def read_roster(path, course: str = DEFAULT_COURSE) -> list[Student]:
             raise ValueError(f"roster = '{path}' line {line}: seed = {raw_seed!r} must be a whole number >= 0")
         seed = int(raw_seed) if raw_seed else student_seed(student_id, course)
         name = (row.get(columns["name"]) or "").strip() if "name" in columns else ""
-        students.append(Student(student_id, name, seed))
+        students.append(Student(student_id, name, seed, seed_given=bool(raw_seed)))
     if not students:
         raise ValueError(f"roster = '{path}' lists no students")
     return students
@@ -750,12 +755,17 @@ def grade(submissions, roster, assignment=None) -> Gradebook:
             continue
         by_student[claimed].append((path, notebook))
     rows = []
+    on_roster = {s.id for s in students}
+    for claimed, handed_in in by_student.items():
+        if claimed not in on_roster:
+            problems.append((claimed, (f"{', '.join(p.name for p, _ in handed_in)}: {claimed} is in the assignment "
+                                       "record but not on the roster; not graded")))
     for student in students:
         record_student = assigned.get(student.id)
         if record_student is None:
             problems.append((student.id, "is on the roster but not in the assignment record: assign them first"))
             continue
-        if student.seed != record_student.seed:
+        if student.seed_given and student.seed != record_student.seed:
             raise ValueError(f"roster: student {student.id!r} has seed {student.seed} but the assignment record "
                              f"gave seed {record_student.seed}: use the roster and course the assignment was made with")
         student = Student(student.id, student.name or record_student.name, record_student.seed)
