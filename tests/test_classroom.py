@@ -64,6 +64,8 @@ def dead_links(root: Path) -> list[str]:
                 where = f"{notebook.relative_to(root)} -> {target}"
                 if not goal.exists():
                     dead.append(f"{where} (no such file)")
+                elif goal.is_dir():  # JupyterLab answers a link to a folder with "is a directory, not a file"
+                    dead.append(f"{where} (a folder: JupyterLab opens only links to files)")
                 elif anchor and goal.suffix == ".ipynb" and anchor not in _anchors(goal):
                     dead.append(f"{where} (no heading {anchor!r})")
     return dead
@@ -86,10 +88,12 @@ def test_a_dead_link_or_anchor_is_found(tmp_path):
     page = tmp_path / "notebooks" / "00_start_here.ipynb"
     notebook = json.loads(page.read_text(encoding="utf-8"))
     notebook["cells"].append({"cell_type": "markdown", "metadata": {}, "id": "x",
-                              "source": ["[gone](../exercises/99_missing.ipynb) <a href='01_precision_recall_f.ipynb#Nowhere'>x</a>"]})
+                              "source": ["[gone](../exercises/99_missing.ipynb) <a href='01_precision_recall_f.ipynb#Nowhere'>x</a>"
+                                         " [folder](../exercises/)"]})
     page.write_text(json.dumps(notebook), encoding="utf-8")
     assert dead_links(tmp_path) == [
         "notebooks/00_start_here.ipynb -> ../exercises/99_missing.ipynb (no such file)",
+        "notebooks/00_start_here.ipynb -> ../exercises/ (a folder: JupyterLab opens only links to files)",
         "notebooks/00_start_here.ipynb -> 01_precision_recall_f.ipynb#Nowhere (no heading 'Nowhere')",
     ]
 
