@@ -88,8 +88,8 @@ def test_a_dead_link_or_anchor_is_found(tmp_path):
     page = tmp_path / "notebooks" / "00_start_here.ipynb"
     notebook = json.loads(page.read_text(encoding="utf-8"))
     notebook["cells"].append({"cell_type": "markdown", "metadata": {}, "id": "x",
-                              "source": ["[gone](../exercises/99_missing.ipynb) <a href='01_precision_recall_f.ipynb#Nowhere'>x</a>"
-                                         " [folder](../exercises/)"]})
+                              "source": [("[gone](../exercises/99_missing.ipynb) "
+                                          "<a href='01_precision_recall_f.ipynb#Nowhere'>x</a> [folder](../exercises/)")]})
     page.write_text(json.dumps(notebook), encoding="utf-8")
     assert dead_links(tmp_path) == [
         "notebooks/00_start_here.ipynb -> ../exercises/99_missing.ipynb (no such file)",

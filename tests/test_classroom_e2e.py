@@ -16,6 +16,7 @@ import json
 import re
 import shutil
 from collections import Counter
+from pathlib import Path
 
 import pytest
 import sympy
@@ -45,6 +46,14 @@ def seed_of(student_id: str) -> int:
 def exact_text(value) -> str:
     """A rational as p/q; an irrational (logs) as a 12-significant-digit decimal."""
     return f"{value.p}/{value.q}" if value.is_Rational else str(sympy.N(value, 12))
+
+
+def coarse(value) -> str | None:
+    """The value rounded to one significant digit (0.7 for 0.713), when that is a decimal other than the value."""
+    text = f"{float(sympy.N(value, 30)):.1g}"
+    if "." not in text or "e" in text or sympy.Rational(text) == value:
+        return None
+    return text
 
 
 def unique_slips(variant) -> dict[str, object]:
@@ -105,6 +114,9 @@ def graded_class(tmp_path_factory):
                 text = UNREADABLE[n % len(UNREADABLE)]
                 source = text if text.startswith("import") else f"answer_{j + 1} = {json.dumps(text)}"
                 plant = (source, "unreadable", "", text)
+            elif case == 4 and coarse(variant.answer) and n % 2:
+                text = coarse(variant.answer)
+                plant = (f'answer_{j + 1} = "{text}"', "too coarse", "", text)
             elif case == 4:
                 plant = (f'answer_{j + 1} = ""', "not answered", "", "")
             else:
@@ -135,8 +147,13 @@ def graded_class(tmp_path_factory):
     # Every slip the catalogue has for these variants is planted somewhere (at least a few per exercise).
     for exercise_id, _ in EXERCISES:
         assert len({k for (s, e), (k, _v) in slip_for.items() if e == exercise_id}) >= 3, exercise_id
+    # Guard for the hostile cell "import os; os.system('touch PWNED')": were it run, the file would appear.
+    assert not (root / "PWNED").exists()
     assert main(["grade", str(handed), "--roster", str(roster), "--assignment", str(root / "hw" / "key" / "assignment.json"),
                  "--out", str(root / "grades.csv"), "--report", str(root / "report.html")]) == 0
+    assert not (root / "PWNED").exists() and not Path("PWNED").exists()  # nothing was run
+    statuses = Counter(p[1] for (s, _e), p in planted.items() if int(s[3:]) not in PROBLEM_STUDENTS)
+    assert set(statuses) == {"right", "wrong", "too coarse", "unreadable", "not answered"}, statuses
     return {"root": root, "ids": ids, "names": names, "planted": planted}
 
 
