@@ -196,9 +196,9 @@ def _check(args) -> int:
     from .teaching.checker import check
 
     feedback = check(args.exercise, " ".join(args.answer), reveal=args.reveal, seed=args.seed)
+    if feedback.status in ("unreadable", "not answered"):  # a usage error: one line on stderr, exit 2
+        raise UsageError(f"{feedback.target}: {feedback.message}")
     print(feedback)
-    if feedback.status in ("unreadable", "not answered"):
-        return 2
     return 0 if feedback.correct else 1
 
 

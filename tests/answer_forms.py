@@ -1,6 +1,6 @@
 """How a student writes a value: rounded to some significant digits, as a percentage, one unit off."""
 
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 
 import sympy
 
@@ -26,3 +26,10 @@ def one_unit_off(value, significant: int, direction: int) -> str:
     text = rounded(value, significant)
     d = Decimal(text)
     return format(d + direction * Decimal(1).scaleb(d.as_tuple().exponent), "f")
+
+
+def truncated(value, significant: int) -> str:
+    """``value`` cut (not rounded) after ``significant`` digits: 13/15 -> '0.8666' at 4."""
+    d = _decimal(value)
+    unit = Decimal(1).scaleb(d.adjusted() - significant + 1)
+    return format(d.quantize(unit, rounding=ROUND_DOWN), "f")

@@ -16,7 +16,8 @@ def test_check_exit_codes(capsys):
     assert capsys.readouterr().out.startswith("✓")
     assert main(["check", "ndcg-lipstick", "0.123"]) == 1
     assert main(["check", "ndcg-lipstick", "9^9^9^9"]) == 2
-    assert "could not read that answer" in capsys.readouterr().out
+    err = capsys.readouterr().err
+    assert err.startswith("ltr-teach: error: ndcg-lipstick: could not read that answer") and err.count("\n") == 1
     assert main(["check", "ndcg-lipstik", "0.944"]) == 2
     assert "did you mean ndcg-lipstick" in capsys.readouterr().err
 

@@ -4,7 +4,8 @@ import re
 from fractions import Fraction
 
 import pytest
-from answer_forms import one_unit_off, percent, rounded
+import sympy
+from answer_forms import one_unit_off, percent, rounded, truncated
 
 import ltr_teach as lt
 
@@ -50,6 +51,10 @@ def test_each_exercise_rejects_near_misses(exercise):
     exact = exercise.answer
     for significant, direction in ((3, 1), (6, -1)):
         miss = one_unit_off(exact, significant, direction)
+        if miss == truncated(exact, significant):  # rounding up, one unit down is the value cut: right, with a note
+            feedback = lt.check(exercise.id, miss)
+            assert feedback.correct and "cut rather than rounded" in feedback.message, miss
+            miss = one_unit_off(sympy.Rational(miss), significant, -1)
         assert not lt.check(exercise.id, miss).correct, miss
 
 
@@ -184,3 +189,56 @@ def test_base_hints_guide_without_stating_the_numbers(exercise_id):
     for giveaway in GIVEAWAYS[exercise_id]:
         assert giveaway not in text, (giveaway, text)
     assert not re.search(r"\d+\s*/\s*\d+", text), text       # no fraction at all
+
+
+# --- every variant keeps the point of its exercise (seeds 1 to 500) ----------------------------------------
+VARIANT_SEEDS = range(1, 501)
+
+
+def _lists(data):
+    rels = data["list_of_rels"]
+    return [list(q) for q in (rels.values() if hasattr(rels, "values") else rels)]
+
+
+def test_mrr_with_miss_always_has_a_query_without_a_hit():
+    for seed in VARIANT_SEEDS:
+        queries = _lists(lt.exercises.variant("mrr-with-miss", seed).data)
+        assert any(1 not in q for q in queries) and any(1 in q for q in queries), seed
+
+
+def test_mrr_doc000_never_gains_a_query_without_a_hit():
+    for seed in VARIANT_SEEDS:
+        queries = _lists(lt.exercises.variant("mrr-doc000", seed).data)
+        assert len(queries) == 3 and all(1 in q for q in queries), seed
+
+
+def test_rr_eye_cream_is_never_trivially_one():
+    for seed in VARIANT_SEEDS:
+        ex = lt.exercises.variant("rr-eye-cream", seed)
+        rels = list(ex.data["rels"])
+        first = rels.index(1) + 1                       # rank of the first relevant item
+        assert first >= 2 and ex.answer == sympy.Rational(1, first), seed
+
+
+def test_r_at_5_is_never_trivially_one():
+    for seed in VARIANT_SEEDS:
+        ex = lt.exercises.variant("r-at-5", seed)
+        hits = sum(ex.data["rels"][:ex.data["k"]])
+        assert hits < ex.data["n_relevant"] and ex.answer == sympy.Rational(hits, ex.data["n_relevant"]), seed
+
+
+def test_ap_doc004_topic2_keeps_relevant_pages_never_retrieved():
+    for seed in VARIANT_SEEDS:
+        data = lt.exercises.variant("ap-doc004-topic2", seed).data
+        assert data["n_relevant"] > sum(data["rels"]), seed
+
+
+@pytest.mark.parametrize("exercise_id", ["ndcg-movies-pool", "idcg-movies-pool"])
+def test_the_movie_pool_keeps_a_better_film_never_shown(exercise_id):
+    for seed in VARIANT_SEEDS:
+        data = lt.exercises.variant(exercise_id, seed).data
+        shown, pool, k = list(data["grades"]), list(data["ideal"]), data["k"]
+        unseen = pool[len(shown):]
+        assert pool[:len(shown)] == shown and unseen, seed
+        # the best unseen film beats the k-th best shown one, so it enters the ideal top k
+        assert max(unseen) > sorted(shown, reverse=True)[k - 1], seed

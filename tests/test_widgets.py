@@ -358,8 +358,9 @@ def test_example_card_flags_a_wrong_printed_value():
 
 
 def test_erratum_card_and_bad_ids():
-    text = str(erratum_card("000-precision-recall-names"))
-    assert "查准率" in text and "the document is wrong here" in text
+    text = str(erratum_card("000-precision-recall-names"))          # a terminology record: not "wrong"
+    assert "查准率" in text and "terminology" in text and "the document is wrong here" not in text
+    assert "the document is wrong here" in str(erratum_card("000-map-value"))
     with pytest.raises(ValueError, match="is not a worked example or erratum"):
         example_card("no-such-example")
 

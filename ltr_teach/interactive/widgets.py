@@ -837,6 +837,7 @@ def erratum_card(erratum) -> Card:
 
     >>> print(erratum_card("000-map-value"))   # doctest: +NORMALIZE_WHITESPACE
     erratum 000-map-value (000_b1a303f0d127bb54.txt)
+      kind           error
       where          1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)
       document says  599/420
       correct        599/840 ≈ 0.713095: (13/15 + 47/84) / 2
@@ -847,11 +848,11 @@ def erratum_card(erratum) -> Card:
     from ..teaching import examples
 
     er = examples.by_id(erratum) if isinstance(erratum, str) else erratum
-    rows = [("where", er.where), ("document says", er.printed), ("correct", er.correct), ("why", er.explanation)]
+    rows = [("where", er.where), ("document says", er.printed), (er.correct_label, er.correct), ("why", er.explanation)]
     if er.call is not None:
         rows.append(("computed by", str(er.call)))
-    verdict = "the document is wrong here; the correct version is above"
-    return Card(f"erratum {er.id} ({er.document})", rows, verdict, False)
+    rows.insert(0, ("kind", er.kind))
+    return Card(f"erratum {er.id} ({er.document})", rows, er.verdict, er.kind == "convention")
 
 
 __all__ = ["Card", "MultiQueryEditor", "RankingEditor", "erratum_card", "example_card"]

@@ -20,17 +20,24 @@ Typing from a Chinese input method is normalised first: full-width digits, lette
 (``０.９４４``, ``（``, ``／``, ``＋``), the ideographic full stop ``。`` typed for a decimal point, ``％``,
 ``，`` and ``、`` (argument separators inside ``log(x, b)``), and the Unicode minus ``−``. A comma is
 only an argument separator: ``0,944`` is refused rather than guessed (a decimal comma in one
-country is a thousands separator in China).
+country is a thousands separator in China). The way a sentence wraps a number is dropped: a
+leading "about" (``约``, ``大约``, ``≈``, ``~``) and trailing sentence punctuation (``0.944。``,
+``0.867，``), so ``约0.944`` reads as ``0.944``.
+
+An answer that divides by zero, or by an expression that is zero (``1/(log2(9) - 2*log2(3))``:
+log2(9) is 2·log2(3)), is unreadable, and so is a value larger than :data:`MAX_MAGNITUDE`.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy
 import sympy
 from sympy import Integer, Rational
 
@@ -43,6 +50,8 @@ MAX_DEPTH = 20
 #: The largest whole-number exponent, and the largest power result, in bits.
 MAX_EXPONENT = 256
 MAX_POWER_BITS = 4096
+#: The largest magnitude of an answer: no metric here comes near it, and beyond it a float overflows.
+MAX_MAGNITUDE = sympy.Integer(10) ** 100
 
 #: Example answers shown in messages; none of them is the answer to an exercise.
 EXAMPLES = "5/12, 0.417, 41.7% or 1 + 1/log2(3)"
@@ -113,6 +122,41 @@ def normalise(text: str) -> str:
     text = "".join(_REPLACEMENTS.get(ch, ch) for ch in text)
     text = unicodedata.normalize("NFKC", text)
     return "".join(_REPLACEMENTS.get(ch, ch) for ch in text).strip()
+
+
+_ABOUT = re.compile(r"^(?:约为|大约|约|approximately|approx\.?|about|≈|~|∼|≃)\s*", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[\s.,;:!?]+$")
+
+
+def strip_sentence(text: str) -> str:
+    """Drop what a sentence puts around a number: a leading "about" and trailing punctuation.
+
+    Applied to normalised text (``。`` is already ``.``, ``，`` is ``,``).
+
+    Examples
+    --------
+    >>> strip_sentence("约0.944"), strip_sentence("0.944."), strip_sentence("≈ 0.867,")
+    ('0.944', '0.944', '0.867')
+    """
+    text = _ABOUT.sub("", text.strip())
+    return _SENTENCE_END.sub("", text)
+
+
+def is_zero(x) -> bool:
+    """Whether an exact value read from an answer is zero, also when its form hides it.
+
+    ``log2(9) - 2*log2(3)`` is not simplified to 0 by SymPy; two different expressions built from
+    the small numbers an answer can hold do not agree to 50 digits, so 50 digits decide.
+
+    Examples
+    --------
+    >>> from ltr_teach.core.exact import log2
+    >>> is_zero(log2(9) - 2 * log2(3)), is_zero(log2(3))
+    (True, False)
+    """
+    if x.is_Rational:
+        return x == 0
+    return abs(sympy.N(x, 60)) < sympy.Float(10, 60) ** -50
 
 
 _TOKEN = re.compile(
@@ -197,8 +241,9 @@ class _Parser:
             elif self.take("/"):
                 pos = self.tok.pos
                 divisor = self.factor()
-                if divisor == 0:
-                    raise UnreadableAnswer(f"it divides by zero (position {pos + 1})")
+                if is_zero(divisor):
+                    hidden = "" if divisor.is_Rational else ": that expression equals 0, so the value is undefined"
+                    raise UnreadableAnswer(f"it divides by zero (position {pos + 1}{hidden})")
                 value = value / divisor
             else:
                 return value
@@ -280,6 +325,8 @@ def _power(base, exponent):
     if not base.is_Rational:
         if abs(e) > 4:
             raise UnreadableAnswer("a power of a logarithm or root may have an exponent of at most 4")
+        if e < 0 and is_zero(base):
+            raise UnreadableAnswer("it divides by zero (an expression equal to 0, to a negative power)")
         return base**e
     if base == 0 and e < 0:
         raise UnreadableAnswer("it divides by zero (0 to a negative power)")
@@ -373,14 +420,23 @@ def parse_answer(text) -> ParsedAnswer:
     if isinstance(text, (Fraction, sympy.Rational)):
         text = f"{text.numerator}/{text.denominator}" if isinstance(text, Fraction) else f"{text.p}/{text.q}"
     elif isinstance(text, (int, float)) and not isinstance(text, bool):
-        if not math.isfinite(text):
+        if isinstance(text, float) and not math.isfinite(text):
             raise UnreadableAnswer(f"{text} is not a finite number")
-        text = repr(text)
+        # NumPy 2 reprs np.float64(0.5) as "np.float64(0.5)"; its float and int values are what was meant
+        text = repr(float(text)) if isinstance(text, float) else str(int(text))
+    elif isinstance(text, numbers.Integral) and not isinstance(text, (bool, numpy.bool_)):
+        text = str(int(text))
+    elif isinstance(text, numbers.Real) and not isinstance(text, numpy.bool_):
+        value = float(text)
+        if not math.isfinite(value):
+            raise UnreadableAnswer(f"{value} is not a finite number")
+        # the shortest decimal that identifies the number in its own precision (float32: 0.8666667)
+        text = numpy.format_float_positional(text) if isinstance(text, numpy.floating) else repr(value)
     elif not isinstance(text, str):
         raise UnreadableAnswer(f"an answer is text such as {EXAMPLES}; got a {type(text).__name__}")
     if len(text) > MAX_LENGTH:
         raise UnreadableAnswer(f"it is {len(text)} characters long; an answer has at most {MAX_LENGTH}")
-    norm = normalise(text)
+    norm = strip_sentence(normalise(text))
     if not norm:
         raise UnreadableAnswer("it is empty")
     parser = _Parser(tokenize(norm))
@@ -394,6 +450,8 @@ def parse_answer(text) -> ParsedAnswer:
         if t.kind in ("number", "name") or t.text in ("(", "√"):
             raise UnreadableAnswer(f"write * for a product: a number or function follows at position {t.pos + 1}")
         raise UnreadableAnswer(f"unexpected {t.text!r} at position {t.pos + 1}")
+    if abs(value) > MAX_MAGNITUDE:  # a cheap bound: an answer's exact value has a few terms at most
+        raise UnreadableAnswer("it is larger than 10^100; no answer here is that large")
     decimals, significant = _precision(norm)
     return ParsedAnswer(
         text=norm, value=value, decimals=decimals, significant=significant,

@@ -1,37 +1,45 @@
 """Check a student's answer against a metric and say what went wrong.
 
 :func:`check` reads the answer with :mod:`ltr_teach.teaching.answers` (never as code), compares it with the
-exact value, and when it is wrong recomputes the same metric under the usual mistakes (linear gain
-for 2^rel - 1, the natural log, the other discount, DCG for NDCG, the ideal from the returned list,
-a sum for a mean, AP over the relevant retrieved, precision and recall swapped, the documents' F
-formulas, ties counted 0 or 1, ERR with the DCG discount, an off-by-one rank ...). Every mistaken
-value comes from the library itself, called with the mistaken setting; the one that matches the
-answer is named in a sentence.
+exact value, and when it is wrong recomputes the same metric under the usual mistakes, declared once
+in the catalogue :data:`SLIPS`: each :class:`Slip` has a key, the metrics it applies to, its message,
+and how to recompute it (keyword overrides of the same call, such as ``gain="linear"`` or
+``discount="ln"``, or a recomputation: a sum for a mean, each term rounded, the documents' F formulas,
+ERR with R_i where the cascade has 1 - R_i ...). The slip whose value matches the answer is named in
+a sentence.
 
 How answers are compared
 ------------------------
 * A lone decimal (``0.944``, ``94.4%``) is right when the exact value rounds to it at the
   precision written (half a unit in its last place, either way); it needs at least three
   significant digits unless it is exactly the value (``0.5`` for 1/2).
+* A decimal with 15 or more significant digits is right when it is the double nearest the exact
+  value, within :data:`FLOAT_ULPS` units in the last place (``float(answer)`` and its repr).
+* A decimal cut instead of rounded (``0.8666`` for 13/15) is right, with a note on rounding; it is
+  never diagnosed as a slip.
 * Anything else (``599/840``, ``7 + 3/log2(3)``) must be exactly the value. Rational values are
   compared as Rationals. Values with logarithms are compared at 50 significant digits: deciding
   symbolically that two log expressions are equal needs ``simplify``, which can be slow and is
   not guaranteed to decide; two different expressions built from the small numbers an answer can
   hold do not agree to 45 digits, so the numeric test is exact in practice and always fast.
+* Every comparison starts with a float test, and slips are recomputed only up to
+  :data:`MAX_DIAGNOSED_ITEMS` items and :data:`MAX_DIAGNOSED_GRADE`: the answer comes within 2 s.
 """
 
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 import mpmath
 import sympy
 from sympy import Integer, Rational
 
-from ..core.exact import to_float
+from ..core.exact import ln, log2, to_float
 from ..core.explanation import Explanation
 from ..metrics import binary, graded
 from ..metrics.graded import DISCOUNTS, GAINS
@@ -44,8 +52,36 @@ MIN_SIGNIFICANT = 3
 
 
 def _high(x) -> mpmath.mpf:
+    """``x`` to 60 significant digits (the caller holds ``mpmath.workdps(60)`` or sets it here).
+
+    Sums, products, whole powers, rationals and the exact logarithms are evaluated node by node in
+    mpmath at 80 digits, so 60 correct digits survive the cancellation in a sum of a few hundred
+    terms; SymPy's adaptive ``N`` takes seconds on the long sums of logs a 200-item NDCG holds.
+    """
+    with mpmath.workdps(_DIGITS + 30):
+        try:
+            value = _tree_mpf(x)
+        except (TypeError, ValueError, ZeroDivisionError):
+            value = mpmath.mpf(sympy.N(x, _DIGITS + 10))
     with mpmath.workdps(_DIGITS + 10):
-        return mpmath.mpf(sympy.N(x, _DIGITS + 10))
+        return +value
+
+
+def _tree_mpf(e) -> mpmath.mpf:
+    if isinstance(e, Rational):
+        return mpmath.mpf(int(e.p)) / int(e.q)
+    if isinstance(e, sympy.Add):
+        return mpmath.fsum(_tree_mpf(a) for a in e.args)
+    if isinstance(e, sympy.Mul):
+        return mpmath.fprod(_tree_mpf(a) for a in e.args)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+        return _tree_mpf(e.base) ** int(e.exp)
+    if isinstance(e, (log2, ln, sympy.log)) and len(e.args) == 1 and e.args[0].is_Rational:
+        arg = _tree_mpf(e.args[0])
+        return mpmath.log(arg, 2) if isinstance(e, log2) else mpmath.log(arg)
+    if e is sympy.E:
+        return mpmath.e
+    return mpmath.mpf(sympy.N(e, _DIGITS + 30))
 
 
 def equal(a, b) -> bool:
@@ -107,20 +143,104 @@ def rounds_to(value, answer: ParsedAnswer) -> bool:
     >>> rounds_to(sympy.Rational(599, 840), parse_answer("0.714"))
     False
     """
+    if _far_apart(answer, value):  # a float test first: 50 digits of a long sum of logs take a while
+        return False
     with mpmath.workdps(_DIGITS + 10):
         half_unit = mpmath.mpf(5) / mpmath.mpf(10) ** (answer.decimals + 1)
         written = mpmath.mpf(int(answer.value.p)) / int(answer.value.q)
         return abs(_high(value) - written) <= half_unit * (1 + mpmath.mpf(10) ** -30)
 
 
+def _safe_float(value) -> float:
+    """The float of an exact value; ±inf past the float range, NaN when it is undefined."""
+    try:
+        return to_float(value)
+    except OverflowError:
+        return math.copysign(math.inf, 1 if sympy.N(value, 15) > 0 else -1)
+    except (ZeroDivisionError, ValueError, TypeError):
+        return math.nan
+
+
 def _far_apart(answer: ParsedAnswer, value) -> bool:
     """A quick float test that rules out most candidates before the 50-digit comparison."""
-    try:
-        x, y = to_float(answer.value), to_float(value)
-    except OverflowError:
+    x, y = _safe_float(answer.value), _safe_float(value)
+    if not (math.isfinite(x) and math.isfinite(y)):
         return False
-    slack = 1e-9 * max(1.0, abs(y)) + (0.5 * 10.0 ** -answer.decimals if answer.is_rounded else 0.0)
+    slack = 1e-9 * max(1.0, abs(y)) + (10.0 ** -answer.decimals if answer.is_rounded else 0.0)
     return abs(x - y) > slack
+
+
+def nearest_double(value) -> float:
+    """The double nearest the exact value (correctly rounded from 40 significant digits).
+
+    Examples
+    --------
+    13/15 = 0.8666...: its nearest double prints as 0.8666666666666667.
+
+    >>> import sympy
+    >>> nearest_double(sympy.Rational(13, 15))
+    0.8666666666666667
+    """
+    if value.is_Rational:
+        return float(Fraction(int(value.p), int(value.q)))
+    return float(Fraction(mpmath.nstr(_high(value), 45, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)))
+
+
+#: How many units in the last place a float answer may be from the double nearest the exact value.
+FLOAT_ULPS = 4
+
+
+def is_the_double(answer: ParsedAnswer, value) -> bool:
+    """Whether a lone decimal is ``value`` as a double: the nearest double (``float(answer)``, or its
+    repr typed out), or within :data:`FLOAT_ULPS` units in its last place of it.
+
+    A float has no more digits to give: ``0.8666666666666667`` is 13/15 as exactly as a double can
+    hold it, although 13/15 rounds to ...6667 at 16 decimals only by luck of the last digit.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from ltr_teach.teaching.answers import parse_answer
+    >>> is_the_double(parse_answer(repr(6 / 11)), sympy.Rational(6, 11))
+    True
+    """
+    if not answer.is_rounded or answer.significant < 15:
+        return False
+    try:
+        typed, nearest = float(Fraction(int(answer.value.p), int(answer.value.q))), nearest_double(value)
+    except (OverflowError, ValueError, TypeError):
+        return False
+    # a float computation (the library's float path, NumPy) lands within a few units in the last place
+    return abs(typed - nearest) <= FLOAT_ULPS * math.ulp(nearest)
+
+
+def truncates_to(value, answer: ParsedAnswer) -> bool:
+    """Whether the lone decimal ``answer`` is ``value`` cut (not rounded) at the decimals written.
+
+    Examples
+    --------
+    13/15 = 0.866666...: cut after four decimals it is 0.8666; rounded it would be 0.8667.
+
+    >>> import sympy
+    >>> from ltr_teach.teaching.answers import parse_answer
+    >>> truncates_to(sympy.Rational(13, 15), parse_answer("0.8666"))
+    True
+    >>> truncates_to(sympy.Rational(13, 15), parse_answer("0.8665"))
+    False
+    """
+    if not answer.is_rounded:
+        return False
+    if value.is_Rational:  # exactly: a value such as 2/5 must not pass for 0.399999 by binary noise
+        unit = Rational(1, 10**answer.decimals)
+        gap = (value - answer.value) * (1 if answer.value >= 0 else -1)
+        return bool(0 <= gap < unit)
+    if _far_apart(answer, value):
+        return False
+    with mpmath.workdps(_DIGITS + 10):
+        unit = mpmath.mpf(1) / mpmath.mpf(10) ** answer.decimals
+        written = mpmath.mpf(int(answer.value.p)) / int(answer.value.q)
+        gap = (_high(value) - written) * (1 if written >= 0 else -1)
+        return 0 <= gap < unit
 
 
 def matches(answer: ParsedAnswer, value) -> bool:
@@ -152,7 +272,7 @@ def matches(answer: ParsedAnswer, value) -> bool:
     """
     if value is sympy.nan or _far_apart(answer, value):
         return False
-    if equal(answer.value, value):
+    if equal(answer.value, value) or is_the_double(answer, value):
         return True
     return answer.is_rounded and answer.significant >= MIN_SIGNIFICANT and rounds_to(value, answer)
 
@@ -186,6 +306,68 @@ class Mistake:
     sentence: str
 
 
+@dataclass(frozen=True)
+class Slip:
+    """One entry of the catalogue of usual slips (:data:`SLIPS`).
+
+    A slip is either the same library call with some keyword arguments changed (``overrides``:
+    ``{"gain": "linear"}``, ``{"discount": "ln"}``, ``{"k": k + 1}``), or a recomputation that is
+    not a keyword of the call (``recompute``: a sum for a mean, each term rounded, the documents'
+    F formulas ...).
+
+    Attributes
+    ----------
+    key : str
+        Short name of the slip, reported in :attr:`Feedback.mistakes`.
+    metrics : tuple of str
+        The metrics (``Explanation.metric``) the slip applies to.
+    message : str or callable
+        The sentence that names the slip: a template filled with the facts of the computation
+        (``{k}``, ``{g_max}``, ``{n_rel}`` ... and what ``recompute`` returns), or a function of
+        those facts.
+    overrides : mapping or callable, optional
+        Keyword arguments changed in the call that recomputes the exercise (see :func:`_rerun`); a
+        callable gets the facts and returns a list of such mappings (one mistaken value each).
+    recompute : callable, optional
+        ``recompute(facts)`` returns a list of ``(value, extra facts)`` pairs.
+    when : callable, optional
+        ``when(facts)``: whether the slip can be made here at all.
+
+    Examples
+    --------
+    The linear-gain slip on an NDCG with exponential gain is the same call with ``gain="linear"``:
+
+    >>> slip = next(s for s in SLIPS if s.key == "gain" and "ndcg" in s.metrics)
+    >>> slip.overrides({"gain": "exp2"})
+    [{'gain': 'linear'}]
+    """
+
+    key: str
+    metrics: tuple
+    message: object
+    overrides: object = None
+    recompute: Callable | None = None
+    when: Callable | None = None
+
+    def mistakes(self, facts: dict) -> list[Mistake]:
+        """The mistaken values this slip gives for the computation described by ``facts``."""
+        if self.when is not None and not self.when(facts):
+            return []
+        if self.overrides is not None:
+            changes = self.overrides(facts) if callable(self.overrides) else [self.overrides]
+            found = [(_rerun(facts, change), {}) for change in changes]
+        else:
+            found = self.recompute(facts)
+        out = []
+        for value, extra in found:
+            if value is None:
+                continue
+            every = {**facts, **extra}
+            text = self.message(every) if callable(self.message) else self.message.format(**every)
+            out.append(Mistake(self.key, value, text))
+        return out
+
+
 def _col(ex: Explanation, key: str) -> list:
     return [row[key] for row in ex.steps if key in row]
 
@@ -204,6 +386,8 @@ def _gain_sentence(gain: str, grades) -> str:
         top = int(top)
         return f"{sentence}, so a grade-{top} item is worth {2**top - 1}, not {top}."
     return f"{sentence}."
+
+
 _DISCOUNT_SENTENCE = {
     "jarvelin": "You left rank 1 undiscounted and divided rank i by log2(i) (the Järvelin discount, or a rank "
                 "off by one); this exercise divides rank i by log2(i + 1).",
@@ -212,6 +396,8 @@ _DISCOUNT_SENTENCE = {
 }
 _SHIFT_SENTENCE = ("Your ranks are off by one: you divided rank i by log2(i + 2), as if counting ranks from 2 "
                    "(or from 0 with an extra + 1); rank 1 divides by log2(2) = 1.")
+_ROUNDED_SENTENCE = ("You rounded each term to {places} decimal{s} before adding (as document 004 does); the "
+                     "rounding errors add up. Keep fractions and logs exact, or six decimals, until the end.")
 
 
 def _graded_lists(ex: Explanation):
@@ -247,8 +433,10 @@ def _rounded_sum(contributions, places: int):
     return sum((Rational(round(Fraction(str(sympy.N(c, 30))), places)) for c in contributions), Integer(0))
 
 
-_ROUNDED_SENTENCE = ("You rounded each term to {places} decimal{s} before adding (as document 004 does); the "
-                     "rounding errors add up. Keep fractions and logs exact, or six decimals, until the end.")
+def _cut(value, places: int):
+    """``value`` cut (not rounded) after ``places`` decimals."""
+    scaled = sympy.N(value * 10**places, 30)
+    return Rational(int(sympy.floor(scaled)) if scaled >= 0 else int(sympy.ceiling(scaled)), 10**places)
 
 
 def _ratio(num, den):
@@ -261,206 +449,18 @@ def _base_scale(base) -> object:
     return sympy.log(base) / sympy.log(2)
 
 
-def _graded_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    gain, discount = ex.params["gain"], ex.params["discount"]
-    ranking, k, ideal_top, pool = _graded_lists(ex)
-    other_discount = "log2" if discount == "jarvelin" else "jarvelin"
-    out = []
-    if ex.metric == "ndcg":
-        variants = [
-            ("gain", _other_gain(gain), discount,
-             _gain_sentence(gain, ranking if max(ranking, default=0) >= 2 else ranking + ideal_top)),
-            ("discount", gain, other_discount, _DISCOUNT_SENTENCE[other_discount]),
-        ]
-        for key, g, d, sentence in variants:
-            if g == "exp2" and any(int(x) != x for x in ranking + ideal_top):
-                continue
-            out.append(Mistake(key, _ratio(_dcg_value(ranking, None, g, d), _dcg_value(ideal_top, None, g, d)),
-                               sentence))
-        if discount != "jarvelin":  # shifted Järvelin ranks are exactly the log2(i + 1) discount, named above
-            out.append(Mistake("shift", _ratio(_shifted_dcg(ranking, gain, discount),
-                                              _shifted_dcg(ideal_top, gain, discount)), _SHIFT_SENTENCE))
-        dcg_v, idcg_v = ex.parts["dcg"].exact, ex.parts["idcg"].exact
-        for places in (1, 2):
-            rounded = _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
-                             _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
-            sentence = _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")
-            out.append(Mistake("rounded_terms", rounded, sentence))
-            cut = None if rounded is sympy.nan else Rational(int(rounded * 1000), 1000)
-            if cut is not None and cut != Rational(int(ex.exact * 1000), 1000):  # document 004 cuts 0.82796 to 0.827
-                out.append(Mistake("rounded_terms", cut,
-                                   sentence + " You also cut the quotient after three decimals instead of rounding "
-                                              "it."))
-        out.append(Mistake("dcg_for_ndcg", dcg_v, "That is the DCG; NDCG divides it by the ideal DCG (IDCG)."))
-        out.append(Mistake("idcg_for_ndcg", idcg_v, "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."))
-        out.append(Mistake("inverted", _ratio(idcg_v, dcg_v),
-                           "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1)."))
-        for base, name in ((sympy.E, "the natural log ln"), (Integer(10), "log10")):
-            out.append(Mistake("base_dcg", dcg_v * _base_scale(base),
-                               f"That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
-                               "in which the base of the log cancels."))
-        returned = _whole_list(ranking, k, context)
-        from_list = None
-        if pool is not None and returned:
-            from_list = _ratio(dcg_v, _dcg_value(sorted(returned, reverse=True), k, gain, discount))
-            out.append(Mistake("ideal_from_list", from_list,
-                               "You built the ideal order from the returned list only; the ideal DCG sorts every "
-                               "judged item of the query (the pool), including relevant items the ranking missed."))
-        from_top_k = _ratio(dcg_v, _dcg_value(sorted(ranking, reverse=True), None, gain, discount))
-        if k is not None and ranking and (from_list is None or not equal(from_top_k, from_list)):
-            out.append(Mistake("ideal_from_top_k", from_top_k,
-                               f"You sorted only the top {k} of the returned list to build the ideal; the ideal "
-                               f"top {k} sorts every judged item of the query (the whole list, or the pool), "
-                               f"including good items ranked below {k}."))
-        if returned and k is not None and len(returned) > k:
-            out.append(Mistake("k_ignored", graded.ndcg(returned, ideal=pool, gain=gain, discount=discount).exact,
-                               f"You used the whole list; NDCG@{k} counts only the top {k} ranks, of the ranking "
-                               "and of the ideal."))
-        full_pool = sorted(pool if pool is not None else (returned or ranking), reverse=True)
-        if k is not None and len(full_pool) > k:
-            out.append(Mistake("ideal_uncut", _ratio(dcg_v, _dcg_value(full_pool, None, gain, discount)),
-                               f"You did not cut the ideal list at k = {k}: IDCG@{k} sums only the top {k} ideal "
-                               "ranks."))
-        return out
-
-    rows = ranking if ex.metric == "dcg" else ideal_top
-    what = "DCG" if ex.metric == "dcg" else "ideal DCG"
-    if not (gain == "linear" and any(int(x) != x for x in rows)):
-        out.append(Mistake("gain", _dcg_value(rows, None, _other_gain(gain), discount), _gain_sentence(gain, rows)))
-    out.append(Mistake("discount", _dcg_value(rows, None, gain, other_discount), _DISCOUNT_SENTENCE[other_discount]))
-    if discount != "jarvelin":
-        out.append(Mistake("shift", _shifted_dcg(rows, gain, discount), _SHIFT_SENTENCE))
-    if discount == "log2":
-        out.append(Mistake("base", _dcg_value(rows, None, gain, "ln"),
-                           "You used the natural log ln(i + 1) as the discount; this exercise uses log2(i + 1). "
-                           f"(The base changes the {what}, though it cancels in NDCG.)"))
-        out.append(Mistake("base", ex.exact * _base_scale(10),
-                           f"You used log10(i + 1) as the discount; this exercise uses log2(i + 1). (The base "
-                           f"changes the {what}, though it cancels in NDCG.)"))
-    elif discount == "ln":
-        out.append(Mistake("base", _dcg_value(rows, None, gain, "log2"),
-                           "You used log2(i + 1) as the discount; this exercise uses the natural log ln(i + 1)."))
-    for places in (1, 2):
-        out.append(Mistake("rounded_terms", _rounded_sum(_col(ex, "contribution"), places),
-                           _ROUNDED_SENTENCE.format(places=places, s="" if places == 1 else "s")))
-    out.append(Mistake("no_discount", sum((GAINS[gain].fn(g) for g in rows), Integer(0)),
-                       "You added the gains without dividing by the discount: that is the cumulative gain of the "
-                       "gains; DCG divides the gain at rank i by its discount."))
-    returned = list(context.get("grades") or [])
-    if ex.metric == "dcg" and k is not None and len(returned) > k:
-        out.append(Mistake("k_ignored", _dcg_value(returned, None, gain, discount),
-                           f"You added every rank of the list; DCG@{k} stops at rank {k}."))
-    if ex.metric == "idcg" and returned:
-        if pool is not None:
-            out.append(Mistake("ideal_from_list", _dcg_value(sorted(returned, reverse=True), k, gain, discount),
-                               "You sorted the returned list only; the ideal order sorts every judged item of the "
-                               "query (the pool), including relevant items the ranking missed."))
-        out.append(Mistake("unsorted", _dcg_value(returned, k, gain, discount),
-                           "That is the DCG of the ranking as returned; the ideal DCG first sorts the grades best "
-                           "first."))
-    return out
-
-
-def _cg_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    grades, k = _col(ex, "grade"), ex.params.get("k")
-    full = list(context.get("grades") or grades)
-    out = [Mistake("dcg_for_cg", graded.dcg(grades, gain="linear").exact,
-                   "You discounted the grades; CG simply adds the grades of the top k, whatever their order.")]
-    if all(int(g) == g for g in grades):
-        out.append(Mistake("gain", sum((2**int(g) - 1 for g in grades), Integer(0)),
-                           "You added gains 2^rel - 1; CG adds the grades themselves."))
-    if k is not None:
-        for kk in (k - 1, k + 1):
-            if 1 <= kk <= len(full):
-                out.append(Mistake("k", graded.cg(full, k=kk).exact,
-                                   f"You added the top {kk} grades; CG@{k} adds exactly the top {k}."))
-    return out
-
-
-def _err_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    grades, g_max = _col(ex, "grade"), ex.params["g_max"]
-    stops = _col(ex, "stop")
-    out = [
-        Mistake("err_dcg_discount",
-                sum((s / DISCOUNTS["log2"].fn(i) for i, s in enumerate(stops, start=1)), Integer(0)),
-                "You divided each stopping probability by log2(i + 1), the DCG discount; ERR divides by the rank "
-                "i itself (it is the expected reciprocal rank)."),
-        Mistake("shift", graded.err([0] + grades, g_max=g_max).exact,
-                "Your ranks are off by one: you divided by i + 1; the first item is rank 1, divided by 1."),
-        Mistake("err_no_cascade", sum((Rational(2**int(g) - 1, 2**g_max) / i for i, g in enumerate(grades, 1)),
-                                      Integer(0)),
-                "You left out the cascade: rank i counts only if the user did not stop earlier, so multiply "
-                "R_i by (1 - R_1)...(1 - R_(i-1))."),
-        Mistake("err_linear", _linear_err(grades, g_max),
-                f"You took R_i = grade / {g_max}; the cascade model uses R_i = (2^grade - 1) / 2^{g_max}."),
-    ]
-    if g_max != 4 and max(grades) <= 4:
-        out.append(Mistake("err_gmax", graded.err(grades, g_max=4).exact,
-                           f"You used a maximum grade of 4 (as gdeval does); this scale's maximum grade is {g_max}."))
-    out.append(Mistake("err_gmax_minus", _err_with_denominator(grades, 2**g_max - 1),
-                       f"You divided 2^grade - 1 by 2^{g_max} - 1; the cascade model divides by 2^{g_max}, so even "
-                       "a perfect item lets some users read on."))
-    whole, k = context.get("grades"), ex.params.get("k")
-    top = max(whole or grades)
-    if 1 <= top < g_max and top != 4:  # a top grade of 4 is gdeval's maximum, named above
-        out.append(Mistake("err_gmax_list", graded.err(grades, g_max=top).exact,
-                           f"You took the highest grade in the list ({top}) as g_max; R_i divides by 2^g_max with "
-                           f"g_max = {g_max}, the top of the grading scale, whatever grades this list holds."))
-    if whole is not None and k is not None and len(whole) > k:
-        out.append(Mistake("k_ignored", graded.err(whole, g_max=g_max).exact,
-                           f"You added every rank of the list; ERR@{k} stops at rank {k}."))
-    return out
-
-
-def _cascade_err(stop_probabilities):
+def _cascade_err(stop_probabilities, reach_factor=lambda i, r: 1 - r):
     """ERR from each rank's stop probability R_i: the sum of reach_i * R_i / i, where reach_i is the
-    product of (1 - R_j) over the ranks above."""
+    product of ``reach_factor(j, R_j)`` over the ranks j above (1 - R_j in the cascade model)."""
     total, reach = Integer(0), Integer(1)
     for i, r in enumerate(stop_probabilities, start=1):
         total += reach * r / i
-        reach *= 1 - r
+        reach *= reach_factor(i, r)
     return total
 
 
-def _linear_err(grades, g_max):
-    return _cascade_err(Rational(g, g_max) for g in grades)
-
-
-def _err_with_denominator(grades, denominator):
-    return _cascade_err(Rational(2**int(g) - 1, denominator) for g in grades)
-
-
-def _rr_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    rels = _col(ex, "rel")
-    out = [Mistake("shift", binary.reciprocal_rank([0] + rels).exact,
-                   "Your rank is off by one: the first item is rank 1, so the reciprocal rank is 1 / rank.")]
-    if ex.exact != 0:
-        out.append(Mistake("rank_not_reciprocal", 1 / ex.exact,
-                           "That is the rank of the first relevant item; the reciprocal rank is 1 / that rank."))
-    return out
-
-
-def _mrr_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    queries = [_col(p, "rel") for p in ex.parts.values()]
-    rrs = [p.exact for p in ex.parts.values()]
-    out = [
-        Mistake("sum_not_mean", sum(rrs, Integer(0)),
-                f"You added the reciprocal ranks; MRR is their mean: divide the sum by the {len(rrs)} queries."),
-        Mistake("shift", binary.mrr([[0] + q for q in queries]).exact,
-                "Your ranks are off by one: the first item is rank 1, so its reciprocal rank is 1."),
-    ]
-    answered = [r for r in rrs if r != 0]
-    if answered and len(answered) < len(rrs):
-        missed = len(rrs) - len(answered)
-        out.append(Mistake("mrr_dropped_miss", sum(answered, Integer(0)) / len(answered),
-                           f"You left out the {'query' if missed == 1 else f'{missed} queries'} without a hit; a query "
-                           "with no relevant result still counts, with reciprocal rank 0: divide by all "
-                           f"{len(rrs)} queries."))
-    if all(r != 0 for r in rrs):
-        out.append(Mistake("mean_rank", len(rrs) / sum((1 / r for r in rrs), Integer(0)),
-                           "You averaged the ranks and then took 1 / mean; MRR averages the reciprocal ranks "
-                           "1/rank of each query."))
-    return out
+def _stop_probabilities(grades, g_max, denominator=None):
+    return [Rational(2**int(g) - 1, denominator or 2**g_max) for g in grades]
 
 
 def _slipped_ks(k: int, whole_list) -> list[int]:
@@ -469,159 +469,427 @@ def _slipped_ks(k: int, whole_list) -> list[int]:
     return [kk for kk in (k - 1, k + 1) if kk >= 1 and (kk <= k or whole_list is not None)]
 
 
-def _precision_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    rels, k = _col(ex, "rel"), ex.params["k"]
-    full = list(context.get("rels") or rels)
-    out = []
-    if context.get("n_relevant"):
-        out.append(Mistake("swapped", binary.recall_at_k(full, k, n_relevant=context["n_relevant"]).exact,
-                           "That is the recall (hits / all relevant); precision divides the hits in the top k by k."))
-    for kk in _slipped_ks(k, context.get("rels")):
-        out.append(Mistake("k", binary.precision_at_k(full, kk).exact,
-                           f"You counted the top {kk}; P@{k} looks at exactly the top {k}."))
-    if len(rels) < k:
-        out.append(Mistake("short_list", Rational(sum(rels), len(rels)),
-                           f"You divided by the {len(rels)} items returned; P@{k} always divides by k = {k} (the "
-                           "empty ranks count as not relevant)."))
+# -- the facts of a computation, and the call that recomputes it ---------------------------------------
+def _facts(ex: Explanation, context: dict) -> dict:
+    """What the slips need to know about a computation: its lists, cut-off, options and context."""
+    facts = {"ex": ex, "context": context, "metric": ex.metric, "exact": ex.exact, "k": ex.params.get("k")}
+    m = ex.metric
+    if m in ("dcg", "idcg", "ndcg"):
+        ranking, k, ideal_top, pool = _graded_lists(ex)
+        gain, discount = ex.params["gain"], ex.params["discount"]
+        rows = ranking if m == "dcg" else ideal_top
+        facts.update(gain=gain, discount=discount, ranking=ranking, ideal_top=ideal_top, pool=pool, rows=rows,
+                     other_discount="log2" if discount == "jarvelin" else "jarvelin",
+                     what="DCG" if m == "dcg" else "ideal DCG", returned_ctx=list(context.get("grades") or []),
+                     returned=_whole_list(ranking, k, context) if m == "ndcg" else None,
+                     grades_seen=ranking + ideal_top)
+        if m == "ndcg":
+            facts.update(dcg_v=ex.parts["dcg"].exact, idcg_v=ex.parts["idcg"].exact,
+                         call=(_ndcg_of, {"grades": ranking, "ideal": ideal_top, "gain": gain,
+                                          "discount": discount}))
+        else:
+            facts["call"] = (graded.dcg, {"grades": rows, "gain": gain, "discount": discount})
+    elif m == "cg":
+        grades = _col(ex, "grade")
+        facts.update(grades=grades, full=list(context.get("grades") or grades), grades_seen=grades,
+                     call=(graded.cg, {"grades": list(context.get("grades") or grades), "k": facts["k"]}))
+    elif m == "err":
+        grades, g_max = _col(ex, "grade"), ex.params["g_max"]
+        facts.update(grades=grades, g_max=g_max, stops=_col(ex, "stop"), whole=context.get("grades"),
+                     grades_seen=list(context.get("grades") or grades) + [g_max],
+                     call=(graded.err, {"grades": grades, "g_max": g_max}))
+    elif m in ("reciprocal_rank", "precision_at_k", "recall_at_k", "average_precision", "interpolated_precision",
+               "eleven_point_ap"):
+        rels = _col(ex, "rel")
+        full = list(context.get("rels") or rels)
+        facts.update(rels=rels, full=full, n_rel=ex.params.get("n_relevant"),
+                     found=sum(full) if m == "recall_at_k" else sum(rels))
+        facts["call"] = {
+            "reciprocal_rank": (binary.reciprocal_rank, {"rels": rels}),
+            "precision_at_k": (binary.precision_at_k, {"rels": full, "k": facts["k"]}),
+            "recall_at_k": (binary.recall_at_k, {"rels": full, "k": facts["k"], "n_relevant": facts["n_rel"]}),
+            "average_precision": (binary.average_precision, {"rels": rels, "n_relevant": facts["n_rel"]}),
+        }.get(m)
+    elif m in ("mrr", "mean_average_precision"):
+        queries = [_col(p, "rel") for p in ex.parts.values()]
+        values = [p.exact for p in ex.parts.values()]
+        counts = [p.params.get("n_relevant") for p in ex.parts.values()]
+        facts.update(queries=queries, values=values, counts=counts, n_queries=len(values))
+        facts["call"] = (binary.mrr, {"list_of_rels": queries}) if m == "mrr" else \
+            (binary.mean_average_precision, {"list_of_rels": queries, "n_relevant": counts})
+    elif m == "f_beta":
+        p, r, b = ex.parts["precision"].exact, ex.parts["recall"].exact, ex.params["beta"]
+        facts.update(p=p, r=r, b=b, b2=b**2)
+    elif m in ("roc_curve", "auc"):
+        facts.update(pairs=ex.params["n_pos"] * ex.params["n_neg"])
+    return facts
+
+
+def _rerun(facts: dict, changes: dict):
+    """The computation's own library call again, with some keyword arguments changed."""
+    function, kwargs = facts["call"]
+    result = function(**{**kwargs, **changes})
+    return result.exact if isinstance(result, Explanation) else result
+
+
+def _ndcg_of(grades, ideal, gain, discount, k=None):
+    """NDCG as DCG / IDCG of two lists: the library's NDCG without its check that the ideal pool holds
+    every grade of the ranking (a slip's ideal, such as the top k sorted, need not)."""
+    return _ratio(_dcg_value(list(grades), k, gain, discount),
+                  _dcg_value(sorted(ideal, reverse=True), k, gain, discount))
+
+
+#: Above these sizes the checker judges the answer but recomputes no slip: the exact recomputations
+#: grow faster than linearly with the list, and 2^grade with the grade (the answer stays within 2 s).
+MAX_DIAGNOSED_ITEMS = 30
+MAX_DIAGNOSED_GRADE = 64
+
+
+def _diagnosable(ex: Explanation, facts: dict) -> bool:
+    context = facts["context"]
+    items = max([len(ex.steps), len(context.get("grades") or ()), len(context.get("rels") or ())]
+                + [len(p.steps) for p in ex.parts.values()])
+    items *= max(1, len(ex.parts)) if ex.metric in ("mrr", "mean_average_precision") else 1  # one list per query
+    grades = [abs(g) for g in facts.get("grades_seen", ())]
+    return items <= MAX_DIAGNOSED_ITEMS and max(grades, default=0) <= MAX_DIAGNOSED_GRADE
+
+
+def _integer_grades(facts) -> bool:
+    return all(int(x) == x for x in facts["grades_seen"])
+
+
+def _ndcg_rounded(facts):
+    ex, out = facts["ex"], []
+    for places in (1, 2):
+        rounded = _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
+                         _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
+        extra = {"places": places, "s": "" if places == 1 else "s", "cut": ""}
+        out.append((rounded, extra))
+        # document 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
+        # already change the third decimal, else a cut quotient is a guess, not a diagnosis
+        if rounded is not sympy.nan and _cut(rounded, 3) != _cut(ex.exact, 3) \
+                and _rounded_text(rounded, 3) != _rounded_text(ex.exact, 3):
+            out.append((_cut(rounded, 3), {**extra, "cut": " You also cut the quotient after three decimals "
+                                                          "instead of rounding it."}))
     return out
 
 
-def _recall_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    rels, k, n_rel = _col(ex, "rel"), ex.params["k"], ex.params["n_relevant"]
-    full = list(context.get("rels") or rels)
-    out = [Mistake("swapped", binary.precision_at_k(full, k).exact,
-                   "That is the precision (hits / k); recall divides the hits by the number of relevant documents.")]
-    found = sum(full)
-    whole_known = context.get("rels") is not None or len(rels) < k  # else the steps stop at rank k
-    if whole_known and found and n_rel > found:
-        out.append(Mistake("retrieved_only", binary.recall_at_k(full, k).exact,
-                           f"You divided by the {found} relevant items in the list; recall divides by all {n_rel} "
-                           "relevant documents of the collection, found or not."))
-    for kk in _slipped_ks(k, context.get("rels")):
-        out.append(Mistake("k", binary.recall_at_k(full, kk, n_relevant=n_rel).exact,
-                           f"You counted the top {kk}; R@{k} looks at exactly the top {k}."))
-    return out
+def _reach_with_r(facts):
+    """Document 000's ERR: the reach product multiplies by R_i where the cascade has 1 - R_i, from rank 2 on
+    (7/8 + 3/128 + 7/512 + 21/16384 = 14965/16384 ≈ 0.913391), or at every rank."""
+    stops = _stop_probabilities(facts["grades"], facts["g_max"])
+    return [(_cascade_err(stops, lambda i, r: 1 - r if i == 1 else r), {}),
+            (_cascade_err(stops, lambda i, r: r), {})]
 
 
-def _f_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    p, r = ex.parts["precision"].exact, ex.parts["recall"].exact
-    b2 = ex.params["beta"] ** 2
-    b = ex.params["beta"]
-    out = [
-        Mistake("f_doc000", _ratio((1 + b2) * (p + r), b2 * p + r),
-                "You used document 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a product: "
-                "F = (1 + β²)·P·R / (β²·P + R)."),
-        Mistake("f_doc003", _ratio((b2 + 1) * p * r, b2 * (p + r)),
-                "You used document 003's formula (β² + 1)PR / (β²(P + R)); the denominator is β²·P + R, "
-                "with β² on P only."),
-        Mistake("f_arithmetic", (p + r) / 2, "You took the arithmetic mean (P + R) / 2; F is a harmonic mean: "
-                                            "(1 + β²)·P·R / (β²·P + R)."),
-    ]
-    if b != 1:
-        out.append(Mistake("f_swapped", _ratio((1 + b2) * p * r, b2 * r + p),
-                           "You put β² on the recall; F-beta is (1 + β²)·P·R / (β²·P + R): β² multiplies P in the "
-                           "denominator, so β > 1 favours recall."))
-        out.append(Mistake("f_beta_not_squared", _ratio((1 + b) * p * r, b * p + r),
-                           "You used β where the formula has β²."))
-        out.append(Mistake("f1", _ratio(2 * p * r, p + r), f"That is F1; this exercise asks for β = {b}."))
-    out.append(Mistake("swapped_p", p, "That is the precision alone; F combines precision and recall."))
-    out.append(Mistake("swapped_r", r, "That is the recall alone; F combines precision and recall."))
-    return out
+def _unsorted_ideal(facts):
+    source = facts["pool"] if facts["pool"] is not None else (facts["returned"] or facts["ranking"])
+    k = facts["k"]
+    return [(_ratio(facts["dcg_v"], _dcg_value(list(source), k, facts["gain"], facts["discount"])), {})]
 
 
-def _ap_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    rels, n_rel = _col(ex, "rel"), ex.params["n_relevant"]
-    found = sum(rels)
-    out = []
-    if found and n_rel > found:
-        out.append(Mistake("ap_retrieved", binary.average_precision(rels).exact,
-                           f"You divided by the {found} relevant items retrieved; AP divides by all {n_rel} relevant "
-                           "documents (each one never retrieved adds precision 0)."))
-    out.append(Mistake("shift", binary.average_precision([0] + rels, n_relevant=n_rel).exact,
-                       "Your ranks are off by one: the precision at rank i is hits / i with the first item at rank 1."))
-    out.append(Mistake("ap_all_ranks", sum(_col(ex, "precision"), Integer(0)) / len(rels),
-                       "You averaged the precision at every rank; AP averages it only at the ranks of relevant "
-                       "items."))
-    out.append(Mistake("sum_not_mean", ex.steps[-1]["sum"],
-                       f"You added the precisions but did not divide by the {n_rel} relevant documents."))
-    return out
+def _ideal_from_top_k(facts):
+    k, ranking, returned, pool = facts["k"], facts["ranking"], facts["returned"], facts["pool"]
+    if k is None or not ranking:
+        return []
+    from_top_k = _rerun(facts, {"ideal": ranking})
+    if pool is not None and returned:
+        from_list = _rerun(facts, {"ideal": returned, "k": k})
+        if equal(from_top_k, from_list):
+            return []
+    return [(from_top_k, {})]
 
 
-def _map_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    aps = [p.exact for p in ex.parts.values()]
-    queries = [_col(p, "rel") for p in ex.parts.values()]
-    counts = [p.params["n_relevant"] for p in ex.parts.values()]
-    out = [Mistake("sum_not_mean", sum(aps, Integer(0)),
-                   f"You added the average precisions; MAP is their mean: divide by the {len(aps)} queries.")]
-    if any(n > sum(q) for n, q in zip(counts, queries)):
-        out.append(Mistake("ap_retrieved", binary.mean_average_precision(queries).exact,
-                           "You divided each AP by the relevant items retrieved; AP divides by all relevant "
-                           "documents of the query (each one never retrieved adds precision 0)."))
-    out.append(Mistake("shift", binary.mean_average_precision([[0] + q for q in queries], n_relevant=counts).exact,
-                       "Your ranks are off by one: the precision at rank i is hits / i with the first item at rank 1."))
-    return out
+def _all_of(*keys):
+    return lambda f: all(f.get(key) for key in keys)
 
 
-def _interp_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    rels, n_rel = _col(ex, "rel"), ex.params["n_relevant"]
-    out = []
-    level = ex.params.get("recall")
-    if level is None:
-        out.append(Mistake("not_interpolated", binary.average_precision(rels, n_relevant=n_rel).exact,
-                           "That is the plain (non-interpolated) AP; interpolate first: at each relevant rank take "
-                           "the best precision at that rank or below it."))
-    else:
-        reached = [row for row in ex.steps if row["recall"] >= level]
-        if reached:
-            out.append(Mistake("not_interpolated", reached[0]["precision"],
-                               "That is the precision where the recall first reaches the level; interpolated "
-                               "precision takes the best precision at any recall >= the level."))
-    return out
+_GRADED = ("dcg", "idcg", "ndcg")
+_DCG_IDCG = ("dcg", "idcg")
+_PLAIN_BASE = "You used {name} as the discount; this exercise uses {right}. (The base changes the {what}, though " \
+              "it cancels in NDCG.)"
+
+#: The catalogue of usual slips, in the order the feedback names them. One fact lives here once: a new
+#: slip is a new entry (see ARCHITECTURE.md).
+SLIPS = (
+    # -- graded: DCG, IDCG, NDCG --------------------------------------------------------------------
+    Slip("gain", ("ndcg",), lambda f: _gain_sentence(f["gain"], f["ranking"] if max(f["ranking"], default=0) >= 2
+                                                     else f["ranking"] + f["ideal_top"]),
+         overrides=lambda f: [{"gain": _other_gain(f["gain"])}],
+         when=lambda f: f["gain"] != "linear" or _integer_grades(f)),
+    Slip("discount", ("ndcg",), lambda f: _DISCOUNT_SENTENCE[f["other_discount"]],
+         overrides=lambda f: [{"discount": f["other_discount"]}],
+         when=lambda f: f["gain"] != "exp2" or _integer_grades(f)),
+    Slip("shift", ("ndcg",), _SHIFT_SENTENCE, when=lambda f: f["discount"] != "jarvelin",  # shifted Järvelin = log2
+         recompute=lambda f: [(_ratio(_shifted_dcg(f["ranking"], f["gain"], f["discount"]),
+                                      _shifted_dcg(f["ideal_top"], f["gain"], f["discount"])), {})]),
+    Slip("rounded_terms", ("ndcg",), _ROUNDED_SENTENCE + "{cut}", recompute=_ndcg_rounded),
+    Slip("dcg_for_ndcg", ("ndcg",), "That is the DCG; NDCG divides it by the ideal DCG (IDCG).",
+         recompute=lambda f: [(f["dcg_v"], {})]),
+    Slip("idcg_for_ndcg", ("ndcg",), "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG.",
+         recompute=lambda f: [(f["idcg_v"], {})]),
+    Slip("inverted", ("ndcg",), "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1).",
+         recompute=lambda f: [(_ratio(f["idcg_v"], f["dcg_v"]), {})]),
+    Slip("base_dcg", ("ndcg",), "That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
+                                "in which the base of the log cancels.",
+         recompute=lambda f: [(f["dcg_v"] * _base_scale(base), {"name": name})
+                              for base, name in ((sympy.E, "the natural log ln"), (Integer(10), "log10"))]),
+    Slip("ideal_unsorted", ("ndcg",), "You divided by the DCG of the grades in the order given, as document 003's "
+                                      "code does (`best = dcg_score(y_true, k, gains)`); the ideal DCG sorts them "
+                                      "best first, so NDCG is 1 only for an ideal order.",
+         recompute=_unsorted_ideal),
+    Slip("ideal_from_list", ("ndcg",), "You built the ideal order from the returned list only; the ideal DCG sorts "
+                                       "every judged item of the query (the pool), including relevant items the "
+                                       "ranking missed.",
+         overrides=lambda f: [{"ideal": f["returned"], "k": f["k"]}], when=_all_of("pool", "returned")),
+    Slip("ideal_from_top_k", ("ndcg",), "You sorted only the top {k} of the returned list to build the ideal; the "
+                                        "ideal top {k} sorts every judged item of the query (the whole list, or "
+                                        "the pool), including good items ranked below {k}.",
+         recompute=_ideal_from_top_k),
+    Slip("k_ignored", ("ndcg",), "You used the whole list; NDCG@{k} counts only the top {k} ranks, of the ranking "
+                                 "and of the ideal.",
+         overrides=lambda f: [{"grades": f["returned"], "ideal": f["returned"] if f["pool"] is None else f["pool"]}],
+         when=lambda f: f["returned"] and f["k"] is not None and len(f["returned"]) > f["k"]),
+    Slip("ideal_uncut", ("ndcg",), "You did not cut the ideal list at k = {k}: IDCG@{k} sums only the top {k} ideal "
+                                   "ranks.",
+         overrides=lambda f: [{"ideal": f["pool"] if f["pool"] is not None else (f["returned"] or f["ranking"])}],
+         when=lambda f: f["k"] is not None
+         and len(f["pool"] if f["pool"] is not None else (f["returned"] or f["ranking"])) > f["k"]),
+    Slip("gain", _DCG_IDCG, lambda f: _gain_sentence(f["gain"], f["rows"]),
+         overrides=lambda f: [{"gain": _other_gain(f["gain"])}],
+         when=lambda f: not (f["gain"] == "linear" and any(int(x) != x for x in f["rows"]))),
+    Slip("discount", _DCG_IDCG, lambda f: _DISCOUNT_SENTENCE[f["other_discount"]],
+         overrides=lambda f: [{"discount": f["other_discount"]}]),
+    Slip("shift", _DCG_IDCG, _SHIFT_SENTENCE, when=lambda f: f["discount"] != "jarvelin",
+         recompute=lambda f: [(_shifted_dcg(f["rows"], f["gain"], f["discount"]), {})]),
+    Slip("base", _DCG_IDCG,
+         _PLAIN_BASE.replace("{name}", "the natural log ln(i + 1)").replace("{right}", "log2(i + 1)"),
+         overrides={"discount": "ln"}, when=lambda f: f["discount"] == "log2"),
+    Slip("base", _DCG_IDCG, _PLAIN_BASE.replace("{name}", "log10(i + 1)").replace("{right}", "log2(i + 1)"),
+         recompute=lambda f: [(f["exact"] * _base_scale(10), {})], when=lambda f: f["discount"] == "log2"),
+    Slip("base", _DCG_IDCG, "You used log2(i + 1) as the discount; this exercise uses the natural log ln(i + 1).",
+         overrides={"discount": "log2"}, when=lambda f: f["discount"] == "ln"),
+    Slip("rounded_terms", _DCG_IDCG, _ROUNDED_SENTENCE,
+         recompute=lambda f: [(_rounded_sum(_col(f["ex"], "contribution"), places),
+                               {"places": places, "s": "" if places == 1 else "s"}) for places in (1, 2)]),
+    Slip("no_discount", _DCG_IDCG, "You added the gains without dividing by the discount: that is the cumulative "
+                                   "gain of the gains; DCG divides the gain at rank i by its discount.",
+         recompute=lambda f: [(sum((GAINS[f["gain"]].fn(g) for g in f["rows"]), Integer(0)), {})]),
+    Slip("k_ignored", ("dcg",), "You added every rank of the list; DCG@{k} stops at rank {k}.",
+         overrides=lambda f: [{"grades": f["returned_ctx"]}],
+         when=lambda f: f["k"] is not None and len(f["returned_ctx"]) > f["k"]),
+    Slip("ideal_from_list", ("idcg",), "You sorted the returned list only; the ideal order sorts every judged item "
+                                       "of the query (the pool), including relevant items the ranking missed.",
+         overrides=lambda f: [{"grades": sorted(f["returned_ctx"], reverse=True), "k": f["k"]}],
+         when=lambda f: f["pool"] is not None and f["returned_ctx"]),
+    Slip("unsorted", ("idcg",), "That is the DCG of the ranking as returned; the ideal DCG first sorts the grades "
+                                "best first.",
+         overrides=lambda f: [{"grades": f["returned_ctx"], "k": f["k"]}], when=_all_of("returned_ctx")),
+    # -- CG --------------------------------------------------------------------------------------------
+    Slip("dcg_for_cg", ("cg",), "You discounted the grades; CG simply adds the grades of the top k, whatever their "
+                                "order.",
+         recompute=lambda f: [(graded.dcg(f["grades"], gain="linear").exact, {})]),
+    Slip("gain", ("cg",), "You added gains 2^rel - 1; CG adds the grades themselves.",
+         recompute=lambda f: [(sum((2**int(g) - 1 for g in f["grades"]), Integer(0)), {})],
+         when=_integer_grades),
+    Slip("k", ("cg",), "You added the top {kk} grades; CG@{k} adds exactly the top {k}.",
+         recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk}) for kk in (f["k"] - 1, f["k"] + 1)
+                              if 1 <= kk <= len(f["full"])],
+         when=lambda f: f["k"] is not None),
+    # -- ERR -------------------------------------------------------------------------------------------
+    Slip("err_reach_r", ("err",), "You multiplied by R_i where the cascade needs 1 − R_i: the user reaches rank r "
+                                  "only if every rank above did not satisfy them, with probability "
+                                  "(1 − R_1)...(1 − R_(r−1)) (document 000's 0.913391 is this slip).",
+         recompute=_reach_with_r),
+    Slip("err_dcg_discount", ("err",), "You divided each stopping probability by log2(i + 1), the DCG discount; ERR "
+                                       "divides by the rank i itself (it is the expected reciprocal rank).",
+         recompute=lambda f: [(sum((s / DISCOUNTS["log2"].fn(i) for i, s in enumerate(f["stops"], start=1)),
+                                   Integer(0)), {})]),
+    Slip("shift", ("err",), "Your ranks are off by one: you divided by i + 1; the first item is rank 1, divided by 1.",
+         overrides=lambda f: [{"grades": [0] + f["grades"]}]),
+    Slip("err_no_cascade", ("err",), "You left out the cascade: rank i counts only if the user did not stop "
+                                     "earlier, so multiply R_i by (1 - R_1)...(1 - R_(i-1)).",
+         recompute=lambda f: [(sum((r / i for i, r in enumerate(_stop_probabilities(f["grades"], f["g_max"]), 1)),
+                                   Integer(0)), {})]),
+    Slip("err_linear", ("err",), "You took R_i = grade / {g_max}; the cascade model uses R_i = (2^grade - 1) / "
+                                 "2^{g_max}.",
+         recompute=lambda f: [(_cascade_err(Rational(g, f["g_max"]) for g in f["grades"]), {})]),
+    Slip("err_gmax", ("err",), "You used a maximum grade of 4 (as gdeval does); this scale's maximum grade is "
+                               "{g_max}.",
+         overrides={"g_max": 4}, when=lambda f: f["g_max"] != 4 and max(f["grades"]) <= 4),
+    Slip("err_gmax_minus", ("err",), "You divided 2^grade - 1 by 2^{g_max} - 1; the cascade model divides by "
+                                     "2^{g_max}, so even a perfect item lets some users read on.",
+         recompute=lambda f: [(_cascade_err(_stop_probabilities(f["grades"], f["g_max"], 2**f["g_max"] - 1)), {})]),
+    Slip("err_gmax_list", ("err",), "You took the highest grade in the list ({top}) as g_max; R_i divides by "
+                                    "2^g_max with g_max = {g_max}, the top of the grading scale, whatever grades "
+                                    "this list holds.",
+         recompute=lambda f: [(_rerun(f, {"g_max": top}), {"top": top})
+                              for top in [max(f["whole"] or f["grades"])]
+                              if 1 <= top < f["g_max"] and top != 4]),  # 4 is gdeval's maximum, named above
+    Slip("k_ignored", ("err",), "You added every rank of the list; ERR@{k} stops at rank {k}.",
+         overrides=lambda f: [{"grades": f["whole"]}],
+         when=lambda f: f["whole"] is not None and f["k"] is not None and len(f["whole"]) > f["k"]),
+    # -- reciprocal rank and MRR ----------------------------------------------------------------------------
+    Slip("shift", ("reciprocal_rank",), "Your rank is off by one: the first item is rank 1, so the reciprocal rank "
+                                        "is 1 / rank.",
+         overrides=lambda f: [{"rels": [0] + f["rels"]}]),
+    Slip("rank_not_reciprocal", ("reciprocal_rank",), "That is the rank of the first relevant item; the reciprocal "
+                                                      "rank is 1 / that rank.",
+         recompute=lambda f: [(1 / f["exact"], {})], when=lambda f: f["exact"] != 0),
+    Slip("sum_not_mean", ("mrr",), "You added the reciprocal ranks; MRR is their mean: divide the sum by the "
+                                   "{n_queries} queries.",
+         recompute=lambda f: [(sum(f["values"], Integer(0)), {})]),
+    Slip("shift", ("mrr",), "Your ranks are off by one: the first item is rank 1, so its reciprocal rank is 1.",
+         overrides=lambda f: [{"list_of_rels": [[0] + q for q in f["queries"]]}]),
+    Slip("mrr_dropped_miss", ("mrr",), "You left out the {missed_text} without a hit; a query with no relevant result "
+                                       "still counts, with reciprocal rank 0: divide by all {n_queries} queries.",
+         recompute=lambda f: [(sum(hit, Integer(0)) / len(hit),
+                               {"missed_text": "query" if len(f["values"]) - len(hit) == 1
+                                else f"{len(f['values']) - len(hit)} queries"})
+                              for hit in [[v for v in f["values"] if v != 0]] if hit and len(hit) < len(f["values"])]),
+    Slip("mean_rank", ("mrr",), "You averaged the ranks and then took 1 / mean; MRR averages the reciprocal ranks "
+                                "1/rank of each query.",
+         recompute=lambda f: [(len(f["values"]) / sum((1 / v for v in f["values"]), Integer(0)), {})],
+         when=lambda f: all(v != 0 for v in f["values"])),
+    # -- precision, recall, F ---------------------------------------------------------------------------------
+    Slip("swapped", ("precision_at_k",), "That is the recall (hits / all relevant); precision divides the hits in "
+                                         "the top k by k.",
+         recompute=lambda f: [(binary.recall_at_k(f["full"], f["k"], n_relevant=f["context"]["n_relevant"]).exact,
+                               {})],
+         when=lambda f: f["context"].get("n_relevant")),
+    Slip("k", ("precision_at_k",), "You counted the top {kk}; P@{k} looks at exactly the top {k}.",
+         recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk})
+                              for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
+    Slip("short_list", ("precision_at_k",), "You divided by the {n} items returned; P@{k} always divides by k = {k} "
+                                            "(the empty ranks count as not relevant).",
+         recompute=lambda f: [(Rational(sum(f["rels"]), len(f["rels"])), {"n": len(f["rels"])})],
+         when=lambda f: len(f["rels"]) < f["k"]),
+    Slip("swapped", ("recall_at_k",), "That is the precision (hits / k); recall divides the hits by the number of "
+                                      "relevant documents.",
+         recompute=lambda f: [(binary.precision_at_k(f["full"], f["k"]).exact, {})]),
+    Slip("retrieved_only", ("recall_at_k",), "You divided by the {found} relevant items in the list; recall divides "
+                                             "by all {n_rel} relevant documents of the collection, found or not.",
+         overrides={"n_relevant": None}, recompute=None,
+         when=lambda f: (f["context"].get("rels") is not None or len(f["rels"]) < f["k"])  # else steps stop at k
+         and sum(f["full"]) and f["n_rel"] > sum(f["full"])),
+    Slip("k", ("recall_at_k",), "You counted the top {kk}; R@{k} looks at exactly the top {k}.",
+         recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk})
+                              for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
+    Slip("f_doc000", ("f_beta",), "You used document 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a "
+                                  "product: F = (1 + β²)·P·R / (β²·P + R).",
+         recompute=lambda f: [(_ratio((1 + f["b2"]) * (f["p"] + f["r"]), f["b2"] * f["p"] + f["r"]), {})]),
+    Slip("f_doc003", ("f_beta",), "You used document 003's formula (β² + 1)PR / (β²(P + R)); the denominator is "
+                                  "β²·P + R, with β² on P only.",
+         recompute=lambda f: [(_ratio((f["b2"] + 1) * f["p"] * f["r"], f["b2"] * (f["p"] + f["r"])), {})]),
+    Slip("f_arithmetic", ("f_beta",), "You took the arithmetic mean (P + R) / 2; F is a harmonic mean: "
+                                      "(1 + β²)·P·R / (β²·P + R).",
+         recompute=lambda f: [((f["p"] + f["r"]) / 2, {})]),
+    Slip("f_swapped", ("f_beta",), "You put β² on the recall; F-beta is (1 + β²)·P·R / (β²·P + R): β² multiplies P "
+                                   "in the denominator, so β > 1 favours recall.",
+         recompute=lambda f: [(_ratio((1 + f["b2"]) * f["p"] * f["r"], f["b2"] * f["r"] + f["p"]), {})],
+         when=lambda f: f["b"] != 1),
+    Slip("f_beta_not_squared", ("f_beta",), "You used β where the formula has β².",
+         recompute=lambda f: [(_ratio((1 + f["b"]) * f["p"] * f["r"], f["b"] * f["p"] + f["r"]), {})],
+         when=lambda f: f["b"] != 1),
+    Slip("f1", ("f_beta",), "That is F1; this exercise asks for β = {b}.",
+         recompute=lambda f: [(_ratio(2 * f["p"] * f["r"], f["p"] + f["r"]), {})], when=lambda f: f["b"] != 1),
+    Slip("swapped_p", ("f_beta",), "That is the precision alone; F combines precision and recall.",
+         recompute=lambda f: [(f["p"], {})]),
+    Slip("swapped_r", ("f_beta",), "That is the recall alone; F combines precision and recall.",
+         recompute=lambda f: [(f["r"], {})]),
+    # -- AP and MAP -------------------------------------------------------------------------------------------
+    Slip("ap_retrieved", ("average_precision",), "You divided by the {found} relevant items retrieved; AP divides "
+                                                 "by all {n_rel} relevant documents (each one never retrieved adds "
+                                                 "precision 0).",
+         overrides={"n_relevant": None}, when=lambda f: sum(f["rels"]) and f["n_rel"] > sum(f["rels"])),
+    Slip("shift", ("average_precision",), "Your ranks are off by one: the precision at rank i is hits / i with the "
+                                          "first item at rank 1.",
+         overrides=lambda f: [{"rels": [0] + f["rels"]}]),
+    Slip("ap_all_ranks", ("average_precision",), "You averaged the precision at every rank; AP averages it only at "
+                                                 "the ranks of relevant items.",
+         recompute=lambda f: [(sum(_col(f["ex"], "precision"), Integer(0)) / len(f["rels"]), {})]),
+    Slip("sum_not_mean", ("average_precision",), "You added the precisions but did not divide by the {n_rel} "
+                                                 "relevant documents.",
+         recompute=lambda f: [(f["ex"].steps[-1]["sum"], {})]),
+    Slip("sum_not_mean", ("mean_average_precision",), "You added the average precisions; MAP is their mean: divide "
+                                                      "by the {n_queries} queries.",
+         recompute=lambda f: [(sum(f["values"], Integer(0)), {})]),
+    Slip("ap_retrieved", ("mean_average_precision",), "You divided each AP by the relevant items retrieved; AP "
+                                                      "divides by all relevant documents of the query (each one "
+                                                      "never retrieved adds precision 0).",
+         overrides={"n_relevant": None},
+         when=lambda f: any(n > sum(q) for n, q in zip(f["counts"], f["queries"]))),
+    Slip("shift", ("mean_average_precision",), "Your ranks are off by one: the precision at rank i is hits / i with "
+                                               "the first item at rank 1.",
+         overrides=lambda f: [{"list_of_rels": [[0] + q for q in f["queries"]]}]),
+    # -- interpolated precision -------------------------------------------------------------------------------
+    Slip("not_interpolated", ("interpolated_precision",), "That is the plain (non-interpolated) AP; interpolate "
+                                                          "first: at each relevant rank take the best precision at "
+                                                          "that rank or below it.",
+         recompute=lambda f: [(binary.average_precision(f["rels"], n_relevant=f["n_rel"]).exact, {})],
+         when=lambda f: f["ex"].params.get("recall") is None),
+    Slip("not_interpolated", ("interpolated_precision",), "That is the precision where the recall first reaches the "
+                                                          "level; interpolated precision takes the best precision at "
+                                                          "any recall >= the level.",
+         recompute=lambda f: [(row["precision"], {}) for row in f["ex"].steps
+                              if row["recall"] >= f["ex"].params["recall"]][:1],
+         when=lambda f: f["ex"].params.get("recall") is not None),
+    Slip("eleven_ten", ("eleven_point_ap",), "You divided by 10; there are 11 recall levels 0, 0.1, ..., 1.0.",
+         recompute=lambda f: [(sum(_col(f["ex"], "interpolated"), Integer(0)) / 10, {})]),
+    Slip("eleven_skip0", ("eleven_point_ap",), "You left out recall level 0; the 11 levels are 0, 0.1, ..., 1.0.",
+         recompute=lambda f: [(sum(_col(f["ex"], "interpolated")[1:], Integer(0)) / 10, {})]),
+    Slip("not_interpolated", ("eleven_point_ap",), "That is the all-point interpolated AP; the 11-point AP averages "
+                                                   "the interpolated precision at the 11 recall levels 0, 0.1, ..., "
+                                                   "1.0.",
+         recompute=lambda f: [(f["ex"].parts["pr"].exact, {})]),
+    # -- ROC and AUC ------------------------------------------------------------------------------------------
+    Slip("ties_zero", ("roc_curve", "auc"), "You counted a tied positive-negative pair as 0; a tie is worth 1/2 "
+                                            "(the ROC curve crosses a tied block diagonally).",
+         recompute=lambda f: [(f["exact"] - _tied_credit(f["ex"]), {})]),
+    Slip("ties_one", ("roc_curve", "auc"), "You counted a tied positive-negative pair as a win (1); a tie is worth "
+                                           "1/2.",
+         recompute=lambda f: [(f["exact"] + _tied_credit(f["ex"]), {})]),
+    Slip("reversed", ("roc_curve", "auc"), "You counted the pairs where the negative scores higher: AUC counts the "
+                                           "pairs where the positive scores higher.",
+         recompute=lambda f: [(1 - f["exact"], {})]),
+    Slip("not_divided", ("roc_curve", "auc"), "You counted the pairs won but did not divide by the {pairs} "
+                                              "positive-negative pairs.",
+         recompute=lambda f: [(f["exact"] * f["pairs"], {})]),
+    # -- every metric ----------------------------------------------------------------------------------------
+    Slip("percent", ("*",), "You gave a percentage without the % sign: add % or divide by 100.",
+         recompute=lambda f: [(f["exact"] * 100, {})]),
+)
 
 
-def _eleven_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    values = _col(ex, "interpolated")
-    total = sum(values, Integer(0))
-    return [
-        Mistake("eleven_ten", total / 10, "You divided by 10; there are 11 recall levels 0, 0.1, ..., 1.0."),
-        Mistake("eleven_skip0", sum(values[1:], Integer(0)) / 10,
-                "You left out recall level 0; the 11 levels are 0, 0.1, ..., 1.0."),
-        Mistake("not_interpolated", ex.parts["pr"].exact,
-                "That is the all-point interpolated AP; the 11-point AP averages the interpolated precision at "
-                "the 11 recall levels 0, 0.1, ..., 1.0."),
-    ]
-
-
-def _auc_mistakes(ex: Explanation, context: dict) -> list[Mistake]:
-    pairs = ex.params["n_pos"] * ex.params["n_neg"]
+def _tied_credit(ex: Explanation):
+    """The half credit the tied positive-negative pairs bring to AUC."""
     if ex.metric == "roc_curve":
         # a block of tied scores moves the curve diagonally: half of its rectangle is the ties' 1/2 credit
-        tied_area = sum((Rational(r["neg"], ex.params["n_neg"]) * Rational(r["pos"], ex.params["n_pos"]) / 2
-                         for r in ex.steps[1:]), Integer(0))
-        zero, one = ex.exact - tied_area, ex.exact + tied_area
-    else:
-        below = sum(_col(ex, "below"), Integer(0))
-        tied = sum(_col(ex, "tied"), Integer(0))
-        zero, one = Rational(below, pairs), Rational(below + tied, pairs)
-    return [
-        Mistake("ties_zero", zero, "You counted a tied positive-negative pair as 0; a tie is worth 1/2 "
-                                   "(the ROC curve crosses a tied block diagonally)."),
-        Mistake("ties_one", one, "You counted a tied positive-negative pair as a win (1); a tie is worth 1/2."),
-        Mistake("reversed", 1 - ex.exact, "You counted the pairs where the negative scores higher: AUC counts "
-                                          "the pairs where the positive scores higher."),
-        Mistake("not_divided", ex.exact * pairs, f"You counted the pairs won but did not divide by the {pairs} "
-                                                  "positive-negative pairs."),
-    ]
+        return sum((Rational(r["neg"], ex.params["n_neg"]) * Rational(r["pos"], ex.params["n_pos"]) / 2
+                    for r in ex.steps[1:]), Integer(0))
+    return Rational(sum(_col(ex, "tied"), Integer(0)), 2 * ex.params["n_pos"] * ex.params["n_neg"])
 
 
-_MISTAKES: dict[str, Callable] = {
-    "cg": _cg_mistakes, "dcg": _graded_mistakes, "idcg": _graded_mistakes, "ndcg": _graded_mistakes,
-    "err": _err_mistakes, "reciprocal_rank": _rr_mistakes, "mrr": _mrr_mistakes,
-    "precision_at_k": _precision_mistakes, "recall_at_k": _recall_mistakes, "f_beta": _f_mistakes,
-    "average_precision": _ap_mistakes, "mean_average_precision": _map_mistakes,
-    "interpolated_precision": _interp_mistakes, "eleven_point_ap": _eleven_mistakes,
-    "roc_curve": _auc_mistakes, "auc": _auc_mistakes,
-}
+def _distinct_from(value, right) -> bool:
+    """Whether a slip's value can be told from the right value (a float test first, 50 digits when close)."""
+    if value is sympy.nan or value.has(sympy.zoo, sympy.oo, sympy.nan):
+        return False
+    x, y = _safe_float(value), _safe_float(right)
+    if math.isfinite(x) and math.isfinite(y) and abs(x - y) > 1e-9 * max(1.0, abs(y)):
+        return True
+    return not equal(value, right)
+
+
+def _candidate_slips(ex: Explanation, context: dict):
+    """Every (Mistake) the catalogue gives for ``ex``, lazily, the cheap percent slip for oversized input."""
+    facts = _facts(ex, context)
+    diagnosable = _diagnosable(ex, facts)
+    for slip in SLIPS:
+        if ex.metric not in slip.metrics and "*" not in slip.metrics:
+            continue
+        if not diagnosable and slip.key != "percent":
+            continue
+        yield from slip.mistakes(facts)
 
 
 def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
@@ -638,8 +906,10 @@ def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
     Returns
     -------
     list of Mistake
-        Each slip's ``key``, the ``value`` it gives and the ``sentence`` that names it; a slip
-        whose value equals the right value (or another slip's) is left out.
+        Each slip of :data:`SLIPS` that applies: its ``key``, the ``value`` it gives and the
+        ``sentence`` that names it; a slip whose value equals the right value is left out. For a
+        list longer than :data:`MAX_DIAGNOSED_ITEMS` items, or a grade above
+        :data:`MAX_DIAGNOSED_GRADE`, only the percentage slip is recomputed.
 
     Examples
     --------
@@ -651,16 +921,7 @@ def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
     >>> [(m.key, m.value) for m in mistakes(ex, {"rels": [1, 0, 1]})]
     [('k', 1), ('k', 2/3), ('percent', 50)]
     """
-    context = context or {}
-    found = list(_MISTAKES[ex.metric](ex, context)) if ex.metric in _MISTAKES else []
-    found.append(Mistake("percent", ex.exact * 100,
-                         "You gave a percentage without the % sign: add % or divide by 100."))
-    kept = []
-    for m in found:
-        if m.value is sympy.nan or m.value.has(sympy.zoo, sympy.oo) or equal(m.value, ex.exact):
-            continue
-        kept.append(m)
-    return kept
+    return [m for m in _candidate_slips(ex, context or {}) if _distinct_from(m.value, ex.exact)]
 
 
 # -- feedback -------------------------------------------------------------------------------------
@@ -780,16 +1041,25 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         return Feedback(False, "wrong", f"{ex.name} is undefined (NaN) for this input, so no number is right: "
                         f"{' '.join(ex.notes)}", target, answer=shown, expected=expected)
     if matches(parsed, right):
-        how = "exactly" if equal(parsed.value, right) else \
-            f"to {parsed.decimals} decimal place{'' if parsed.decimals == 1 else 's'}"
+        if equal(parsed.value, right):
+            how = "exactly"
+        elif is_the_double(parsed, right):
+            how = "as exactly as a float can hold it"
+        else:
+            how = f"to {parsed.decimals} decimal place{'' if parsed.decimals == 1 else 's'}"
         return Feedback(True, "right", f"right: {parsed.text} is {ex.name} {how}.", target, answer=shown,
+                        expected=expected)
+    if parsed.is_rounded and parsed.significant >= MIN_SIGNIFICANT and truncates_to(right, parsed):
+        rounded = _rounded_text(right, parsed.decimals)
+        return Feedback(True, "right", f"right: {parsed.text} is {ex.name} to the {parsed.decimals} decimals written, "
+                        f"but cut rather than rounded: rounded, it is {rounded}.", target, answer=shown,
                         expected=expected)
     if parsed.is_rounded and rounds_to(right, parsed):
         return Feedback(False, "too coarse", f"{parsed.text} is too coarse: it has {parsed.significant} significant "
                         f"digit{'s' if parsed.significant > 1 else ''}; give at least {MIN_SIGNIFICANT} "
                         "(or the exact fraction).", target, answer=shown, expected=expected)
     found = []
-    for mistake in mistakes(ex, context):
+    for mistake in _candidate_slips(ex, context or {}):
         if matches(parsed, mistake.value) and mistake.sentence not in [m.sentence for m in found]:
             found.append(mistake)
     if len(found) == 1:
@@ -810,8 +1080,16 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
                     expected=expected, mistakes=tuple(m.key for m in found))
 
 
+def _rounded_text(value, places: int) -> str:
+    """``value`` rounded half-up at ``places`` decimals, from 40 significant digits."""
+    digits = mpmath.nstr(_high(value), 45, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)
+    with localcontext() as ctx:
+        ctx.prec = 100
+        return str(Decimal(digits).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
 def _close(a, b, tolerance=None) -> bool:
-    x, y = to_float(a), to_float(b)
+    x, y = _safe_float(a), _safe_float(b)
     if tolerance is not None:
         return abs(x - y) <= tolerance
     return abs(x - y) <= 1e-2 * max(1.0, abs(y))

@@ -96,6 +96,9 @@ class Exercise:
         states (``total_relevant`` for a precision exercise, whose call does not need it).
     seed : int or None
         ``None`` for the exercise as registered; the student's seed for a variant.
+    point : callable or None
+        What makes the exercise worth doing, as a test of its data (a query without a hit, a relevant
+        document never retrieved ...): every variant keeps it.
     """
 
     id: str
@@ -108,6 +111,7 @@ class Exercise:
     source: str = "new"
     randomize: Callable | None = field(default=None, repr=False)
     seed: int | None = None
+    point: Callable | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
@@ -288,11 +292,47 @@ def _document_says(worked_id: str) -> str:
     return f"Document {w.id[:3]} prints {w.quantity} = {w.printed} for {w.title}.{verdict}"
 
 
-def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None) -> Exercise:
+def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None,
+       point=None) -> Exercise:
     if worked:
         intro = f"{intro} {_document_says(worked)}".strip()
-    return Exercise(id=id, family=family, metric=metric, data=data, task=task, hints=tuple(hints),
-                    intro=intro, source=source, randomize=randomize)
+    exercise = Exercise(id=id, family=family, metric=metric, data=data, task=task, hints=tuple(hints),
+                        intro=intro, source=source, randomize=randomize, point=point)
+    if point is not None and not point(_thaw(exercise.data)):
+        raise RuntimeError(f"exercise {id!r} does not have the point its variants keep")
+    return exercise
+
+
+# -- what each exercise is about, kept by every variant -----------------------------------------------
+def _some_query_missed(d) -> bool:
+    """A query without a relevant result (its reciprocal rank 0 still counts in the mean), and one with."""
+    lists = list(d["list_of_rels"].values()) if isinstance(d["list_of_rels"], Mapping) else d["list_of_rels"]
+    return any(sum(q) == 0 for q in lists) and any(sum(q) > 0 for q in lists)
+
+
+def _every_query_hit(d) -> bool:
+    lists = list(d["list_of_rels"].values()) if isinstance(d["list_of_rels"], Mapping) else d["list_of_rels"]
+    return not any(sum(q) == 0 for q in lists)  # (`all` is this module's list of exercises)
+
+
+def _first_hit_below_rank_1(d) -> bool:
+    return 1 in d["rels"] and d["rels"][0] == 0
+
+
+def _recall_below_1(d) -> bool:
+    return d["n_relevant"] > sum(d["rels"][:d["k"]])
+
+
+def _relevant_never_retrieved(d) -> bool:
+    return d["n_relevant"] > sum(d["rels"])
+
+
+def _pool_holds_a_better_item(d) -> bool:
+    """An item of the judged pool never shown that enters the ideal top k (document 004's film rated 4)."""
+    k = d.get("k") or len(d["grades"])
+    unseen = list(d["ideal"][len(d["grades"]):])
+    shown_best = sorted(d["grades"], reverse=True)
+    return bool(unseen) and max(unseen) > (shown_best[k - 1] if k <= len(shown_best) else 0)
 
 
 def _ranked(d, key="grades") -> str:
@@ -438,11 +478,11 @@ _EXERCISES = [
     _e("idcg-movies-pool", "dcg_ndcg", "idcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
        _graded_task("IDCG (理想折损累计增益)"), ["The ideal top 5 of the pool is 5, 4, 3, 2, 2."],
        intro="Document 004: the user rated seven films, five of them recommended.", source="doc 004",
-       randomize=_graded, worked="004-idcg-movies"),
+       randomize=_graded, worked="004-idcg-movies", point=_pool_holds_a_better_item),
     _e("ndcg-movies-pool", "dcg_ndcg", "ndcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
        _graded_task("NDCG (归一化折损累计增益)"),
        ["The ideal comes from the pool, which holds a film rated 4 that the ranking missed."],
-       source="doc 004", randomize=_graded, worked="004-ndcg-movies"),
+       source="doc 004", randomize=_graded, worked="004-ndcg-movies", point=_pool_holds_a_better_item),
     _e("dcg-jarvelin-doc001", "dcg_ndcg", "dcg", {"grades": [3, 2, 3, 0, 1, 2], "gain": "linear",
                                                    "discount": "jarvelin"},
        _graded_task("DCG"), ["Ranks 1 and 2 both divide by 1; rank 4 by log2(4) = 2."],
@@ -474,16 +514,16 @@ _EXERCISES = [
     _e("rr-eye-cream", "mrr_map", "reciprocal_rank", {"rels": [0, 1, 0]}, _rr_task,
        ["Find the first relevant result; RR is one over its rank."],
        intro="Document 000: the query 眼霜 returns 小棕瓶精华, 小棕瓶眼霜, 面霜; the wanted 小棕瓶眼霜 is second.",
-       source="doc 000", randomize=_rr),
+       source="doc 000", randomize=_rr, point=_first_hit_below_rank_1),
     _e("mrr-doc000", "mrr_map", "mrr",
        {"list_of_rels": {"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}, "_kind": "mrr"}, _mrr_task,
        ["For each query find the first relevant result and take one over its rank; MRR is the mean over "
         "the queries."], intro="Document 000.", source="doc 000",
-       randomize=_queries),
+       randomize=_queries, point=_every_query_hit),
     _e("mrr-with-miss", "mrr_map", "mrr", {"list_of_rels": [[0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0]],
                                            "_kind": "mrr"},
        _mrr_task, ["A query without a relevant item has reciprocal rank 0 and still counts in the mean."],
-       randomize=_queries),
+       randomize=_queries, point=_some_query_missed),
     _e("ap-lipstick", "mrr_map", "average_precision", {"rels": [1, 1, 0, 0, 1, 0, 0]}, _ap_task,
        ["At each rank that holds a relevant item write the precision so far (hits / rank); add them and "
         "divide by the number of relevant documents."], intro="Document 000, MAC口红.", source="doc 000",
@@ -499,7 +539,7 @@ _EXERCISES = [
     _e("ap-doc004-topic2", "mrr_map", "average_precision", {"rels": [1, 0, 1, 0, 1], "n_relevant": 5}, _ap_task,
        ["Two relevant pages were never retrieved: they add precision 0."],
        intro="Document 004, topic 2: 5 relevant pages, 3 found at ranks 1, 3, 5.", source="doc 004",
-       randomize=_rels),
+       randomize=_rels, point=_relevant_never_retrieved),
     _e("map-doc004", "mrr_map", "mean_average_precision",
        {"list_of_rels": [[1, 1, 0, 1, 0, 0, 1], [1, 0, 1, 0, 1]], "n_relevant": [4, 5]}, _map_task,
        ["Divide each AP by all of its topic's relevant pages."], intro="Document 004, topics 1 and 2.",
@@ -521,7 +561,8 @@ _EXERCISES = [
     _e("p-at-5", "precision_recall", "precision_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "total_relevant": 6},
        _p_task, ["Count the hits among the first five."], randomize=_rels),
     _e("r-at-5", "precision_recall", "recall_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "n_relevant": 6},
-       _r_task, ["Recall divides the hits in the top 5 by all 6 relevant documents."], randomize=_rels),
+       _r_task, ["Recall divides the hits in the top 5 by all 6 relevant documents."], randomize=_rels,
+       point=_recall_below_1),
     _e("p-at-5-short", "precision_recall", "precision_at_k", {"rels": [0, 1, 1], "k": 5, "total_relevant": 4},
        _p_task, ["The list has only 3 items; the empty ranks 4 and 5 count as not relevant."], randomize=_rels),
     _e("f1-doc000", "precision_recall", "f_beta", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "n_relevant": 6},
@@ -623,6 +664,10 @@ def get(exercise_id: str) -> Exercise:
                      f"(`ltr-teach exercises list` shows all {len(_REGISTRY)})")
 
 
+#: Draws of random data a variant may take before giving up (see :attr:`Exercise.point`).
+_MAX_DRAWS = 10_000
+
+
 def variant(exercise_id: str, seed) -> Exercise:
     """A student's version of an exercise with new numbers, the same for the same seed.
 
@@ -664,12 +709,15 @@ def variant(exercise_id: str, seed) -> Exercise:
         return {k: v for k, v in data.items() if k in names}
 
     worked = metric_arguments(_thaw(base.data))
-    data = base.randomize(rng, _thaw(base.data))
-    while metric_arguments(data) == worked:  # never the worked numbers again
+    for _ in range(_MAX_DRAWS):  # never the worked numbers again, and always the exercise's point
         data = base.randomize(rng, _thaw(base.data))
+        if metric_arguments(data) != worked and (base.point is None or base.point(data)):
+            break
+    else:  # each draw keeps the point with a probability above 1/5: this is never reached in practice
+        raise RuntimeError(f"no variant of {exercise_id!r} for seed {seed} after {_MAX_DRAWS} draws")
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
                     hints=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source,
-                    randomize=base.randomize, seed=seed)
+                    randomize=base.randomize, seed=seed, point=base.point)
 
 
 # -- sheets -------------------------------------------------------------------------------------------
