@@ -35,6 +35,7 @@ from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, nd
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
+from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises
@@ -51,6 +52,6 @@ __all__ = [
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc",
-    "CONVENTIONS", "compare_conventions", "evaluate", "read_qrels", "read_run", "write_qrels", "write_run",
+    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels", "write_run",
     "check", "Feedback", "examples", "exercises", "classroom",
 ]

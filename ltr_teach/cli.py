@@ -325,8 +325,9 @@ def _add_eval(sub) -> None:
         from .runs.evaluate import evaluate
 
         result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
-                          missing=args.missing, progress=None)
+                          missing=args.missing, progress=True if args.progress else None)
         print(result.table(per_query=args.per_query))
+        _warn_ignored(result)
         return 0
 
     p = sub.add_parser("eval", help="evaluate a TREC run file against a qrels file, like trec_eval",
@@ -341,6 +342,8 @@ def _add_eval(sub) -> None:
                    help="whose conventions to follow (default trec_eval; see `ltr-teach conventions`)")
     p.add_argument("--missing", choices=["skip", "zero"],
                    help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
+    p.add_argument("--progress", action="store_true",
+                   help="draw progress bars on stderr (default: only when stderr is a terminal and the file is long)")
     p.set_defaults(run=run)
 
 
@@ -450,10 +453,76 @@ def _add_grade(sub) -> None:
     p.set_defaults(run=_grade)
 
 
+def _warn_ignored(result) -> None:
+    """Queries left out of the mean, said on stderr (the table on stdout stays trec_eval's)."""
+    for note in result.notes:
+        if not note.startswith("0 "):
+            print(f"ltr-teach: warning: {note}", file=sys.stderr)
+
+
+def _add_compare(sub) -> None:
+    from .runs.compare import ALTERNATIVES, CORRECTIONS
+
+    def run(args) -> int:
+        from .runs.compare import compare_runs
+        from .runs.trec import read_qrels
+
+        names = [os.path.basename(path) for path in args.run_files]
+        if len(set(names)) < len(names):
+            names = list(args.run_files)
+        if len(set(names)) < len(names):
+            raise UsageError("a run file is given twice; compare different runs")
+        qrels = read_qrels(args.qrels_file)
+        for number, metric in enumerate(args.metrics):
+            result = compare_runs(qrels, dict(zip(names, args.run_files)), metric, convention=args.convention,
+                                  missing=args.missing, alternative=args.alternative, correction=args.correction,
+                                  confidence=args.confidence, n_resamples=args.resamples, seed=args.seed)
+            if number:
+                print()
+            print(result)
+            if args.per_query:
+                for pair in result.pairs.values():
+                    print(f"\n{'query':<12}  {pair.baseline:>12}  {pair.run:>12}  difference")
+                    for q, b, r, d in zip(pair.queries, pair.baseline_values, pair.run_values, pair.differences):
+                        print(f"{q:<12}  {b:>12.4f}  {r:>12.4f}  {d:+.4f}")
+        return 0
+
+    p = sub.add_parser(
+        "compare", help="is run B better than run A? paired significance tests over the queries",
+        description="Compare runs with the first (the baseline), query by query: wins/ties/losses, the mean "
+                    "difference with a bootstrap confidence interval, the effect size d_z, the paired t-test, "
+                    "Wilcoxon's signed-rank test and the randomisation test (exact up to 20 queries), p-values "
+                    "adjusted (Holm by default) when several runs face the baseline.")
+    p.add_argument("qrels_file", metavar="QRELS", help="qrels file: qid iter docid grade")
+    p.add_argument("run_files", metavar="RUN", nargs="+", help="run files; the first is the baseline")
+    p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
+                   help="the metric to compare on (ndcg@10, map ...); repeat for more")
+    p.add_argument("--convention", default="trec_eval", choices=list(CONVENTIONS),
+                   help="whose conventions to follow (default trec_eval)")
+    p.add_argument("--missing", choices=["skip", "zero"],
+                   help="judged queries absent from a run: skip (trec_eval) or score 0 (trec_eval -c)")
+    p.add_argument("--alternative", default="two-sided", choices=list(ALTERNATIVES),
+                   help="two-sided (default), greater: a run beats the baseline, less: it loses")
+    p.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
+                   help="adjustment for several runs against one baseline (default holm)")
+    p.add_argument("--confidence", type=lambda t: _fraction(t, "--confidence"), default=0.95,
+                   help="of the bootstrap interval (default 0.95)")
+    p.add_argument("--resamples", type=lambda t: _int(t, "--resamples"), default=9999,
+                   help="bootstrap resamples and sampled sign flips (default 9999)")
+    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), default=0, help="seed of the resampling (default 0)")
+    p.add_argument("--per-query", action="store_true", help="also print every query's values and difference")
+    p.set_defaults(run=run)
+
+
+def _fraction(text: str, name: str) -> float:
+    value = parse_number(text, name)
+    return float(value)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_explain, _add_listings, _add_eval, _add_check, _add_exercises, _add_tutorial,
+    for add in (_add_explain, _add_listings, _add_eval, _add_compare, _add_check, _add_exercises, _add_tutorial,
                 _add_assign, _add_grade):
         add(sub)
     return parser
@@ -463,13 +532,27 @@ def main(argv=None) -> int:
     """Entry point of the ``ltr-teach`` console script; returns the exit code."""
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
+        return code
     except (UsageError, ValueError, TypeError) as exc:
         print(f"ltr-teach: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # `ltr-teach errata | head` closed the pipe early: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 0
+    except OSError as exc:  # `ltr-teach examples > /dev/full`: standard output cannot be written
+        _drop_stdout()
+        print(f"ltr-teach: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so that Python's flush at exit does not fail a second time."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a descriptor (captured)
+        pass
 
 
 if __name__ == "__main__":

@@ -367,4 +367,63 @@ def legend_html(figure: Figure) -> str:
     return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
 
 
-__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "register_fonts", "render_png", "short_title"]
+def plot_run_differences(comparison, run=None, ax=None):
+    """Per-query differences of one run from the baseline, sorted: a bar per query, above 0 a win.
+
+    Parameters
+    ----------
+    comparison : RunComparison
+        What ``lt.compare_runs`` returned.
+    run : str, optional
+        Which compared run to draw; default the first.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> from matplotlib.figure import Figure
+    >>> qrels = {q: {"good": 1} for q in "wxyz"}
+    >>> a = {q: {"bad": 2.0, "good": 1.0} for q in "wxyz"}
+    >>> b = {q: {"good": 2.0} for q in "wxy"} | {"z": {"bad": 3.0, "bad2": 2.0, "good": 1.0}}
+    >>> ax = plot_run_differences(lt.compare_runs(qrels, {"A": a, "B": b}, "mrr"), ax=Figure().add_subplot())
+    >>> [round(float(bar.get_height()), 4) for bar in ax.containers[0]]  # sorted: the loss (1/3 - 1/2) first
+    [-0.1667, 0.5, 0.5, 0.5]
+    """
+    from ..runs.compare import RunComparison
+
+    if not isinstance(comparison, RunComparison):
+        raise TypeError(f"comparison must be what lt.compare_runs returns; got {type(comparison).__name__}")
+    if run is None:
+        run = next(iter(comparison.pairs))
+    if run not in comparison.pairs:
+        raise ValueError(f"run = {run!r} is not one of the compared runs: {', '.join(map(repr, comparison.pairs))}")
+    pair = comparison.pairs[run]
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(7, 3.6))
+    differences = sorted(pair.differences)
+    colours = ["#2a9d8f" if d > 0 else "#e76f51" if d < 0 else "#999999" for d in differences]
+    ax.bar(range(1, len(differences) + 1), differences, width=1.0, color=colours)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.axhline(pair.mean_difference, color="#264653", linestyle="--", linewidth=1,
+               label=f"mean {pair.mean_difference:+.4f}, {comparison.confidence:.0%} CI "
+                     f"[{pair.ci[0]:+.4f}, {pair.ci[1]:+.4f}]")
+    ax.axhspan(pair.ci[0], pair.ci[1], color="#264653", alpha=0.12)
+    ax.set_xlabel(f"queries, sorted by difference ({pair.wins} wins, {pair.ties} ties, {pair.losses} losses)")
+    ax.set_ylabel(f"{comparison.metric}: {run} − {pair.baseline}")
+    ax.set_xlim(0.5, len(differences) + 0.5)
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.set_title(f"{run} vs {pair.baseline}: p = {pair.tests['permutation'].p_text()} (permutation)", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    return ax
+
+
+__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "plot_run_differences", "register_fonts",
+           "render_png", "short_title"]

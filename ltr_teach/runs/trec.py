@@ -3,43 +3,363 @@
 qrels: one judgment a line, ``qid iter docid grade`` (the ``iter`` column is ignored, as by
 trec_eval). run: one retrieved document a line, ``qid Q0 docid rank score tag``; trec_eval ignores
 the rank column and orders by score, and so does :func:`ltr_teach.runs.evaluate`.
+
+The file rules are trec_eval 10's (``get_qrels.c``, ``get_trec_results.c``):
+
+* fields are separated by any run of blanks (spaces, tabs; a ``\\r`` before the newline is a blank);
+* a line whose first non-blank character is ``#`` is a comment; blank lines are skipped;
+* a run line may carry more fields after the tag (ignored); a qrels line has exactly four;
+* a grade is a whole number, negative ones included (TREC Web track: -1 judged non-relevant,
+  -2 spam; the evaluator scores them as not relevant, as trec_eval does);
+* a score is a decimal number (``12``, ``-0.5``, ``1e-3``); Python-only spellings (``1_0``,
+  ``nan``, ``inf``, ``0x10``) are refused, where C's ``atof`` would read them differently;
+* the file is UTF-8 (a byte-order mark at the start is dropped); ids are compared as text.
+
+Bad input raises ``ValueError`` naming the file and line. A line longer than
+:data:`MAX_LINE_BYTES` is refused (``/dev/zero`` has no line end), and a named pipe without a writer
+reads as empty instead of waiting forever.
+
+The reader is vectorised: the bytes of a block of lines are split into fields with NumPy, and
+scores parsed column-wise (:func:`_decimals`), so a 7-million-line run costs a few seconds, not a
+Python loop per line. :func:`_read_lines` is the plain line-by-line reader it must agree with (the
+tests compare them) and the one that words the error when the fast path finds a problem.
 """
 
 from __future__ import annotations
 
-import math
+import fcntl
 import os
+import re
+import stat
+from dataclasses import dataclass
+
+import numpy as np
+
+#: The longest line accepted, in bytes; longer ones are an error (a binary file or /dev/zero).
+MAX_LINE_BYTES = 1 << 20
+_BLOCK_BYTES = 1 << 23
+_BOM = b"\xef\xbb\xbf"
+_SCORE = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_GRADE = re.compile(rb"[+-]?\d+")
+#: what a qrels / run line holds, and how many fields it may have at least and at most
+_LAYOUTS = {"qrels": ("qid iter docid grade", 4, 4), "run": ("qid Q0 docid rank score tag", 6, None)}
 
 
-def _records(path, what: str, layout: str):
-    """``(where, fields)`` for each non-blank line, ``where`` being ``file:line``; every line must have
-    the fields of ``layout`` (``"qid iter docid grade"``)."""
+def _name(path) -> str:
+    return os.fspath(path) if not isinstance(path, bytes) else path.decode("utf-8", "replace")
+
+
+def _open(path, what: str):
+    """A binary file object for ``path``; a FIFO without a writer reads as empty instead of blocking."""
     if not isinstance(path, (str, os.PathLike)):
         raise ValueError(f"{what} must be a dict or the path of a TREC {what} file; got {type(path).__name__}")
+    name = _name(path)
     try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed by the with below; only open() is guarded
+        # O_NONBLOCK: opening a FIFO for reading waits for a writer; with it the open returns at once
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise ValueError(f"{what} = {os.fspath(path)!r} cannot be read: {exc.strerror}") from None
-    n_fields = len(layout.split())
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            fields = line.split()
-            if not fields:
-                continue
-            where = f"{os.fspath(path)}:{number}"
-            if len(fields) != n_fields:
-                raise ValueError(f"{where}: a {what} line has {n_fields} fields ({layout}); got {len(fields)}")
-            yield where, fields
-
-
-def _number(text: str, where: str, what: str) -> float:
+        raise ValueError(f"{what} = {name!r} cannot be read: {exc.strerror}") from None
     try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{where}: {what} {text!r} is not a number") from None
-    if math.isnan(value) or math.isinf(value):
-        raise ValueError(f"{where}: {what} {text!r} must be a finite number")
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ValueError(f"{what} = {name!r} is a directory, not a TREC {what} file")
+        # reads block again (a FIFO with a writer waits for data; one with none reads as empty)
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb", buffering=0)
+
+
+def _blocks(path, what: str, progress=None):
+    """``(data, first_line)`` for blocks of whole lines of the file; ``data`` ends with a newline.
+
+    Checks UTF-8 and the line length; a read error becomes a ``ValueError`` naming the file.
+    ``progress(bytes_read, total_bytes)`` is called after each block when given.
+    """
+    name = _name(path)
+    with _open(path, what) as handle:
+        try:
+            total = os.fstat(handle.fileno()).st_size
+        except OSError:  # pragma: no cover - fstat of an open descriptor does not fail
+            total = 0
+        carry, line, done, first = b"", 1, 0, True
+        while True:
+            try:
+                data = handle.read(_BLOCK_BYTES) or b""
+            except OSError as exc:
+                raise ValueError(f"{what} = {name!r} cannot be read: {exc.strerror}") from None
+            done += len(data)
+            if first:
+                data, first = data.removeprefix(_BOM), False
+            if not data:  # the end: what is left is a last line without a newline
+                if carry:
+                    _check_utf8(carry, name, line)
+                    yield carry + b"\n", line
+                return
+            data = carry + data
+            end = data.rfind(b"\n") + 1
+            block, carry = data[:end], data[end:]
+            if len(carry) > MAX_LINE_BYTES:
+                at = line + block.count(b"\n")
+                raise ValueError(f"{name}:{at}: the line is longer than {MAX_LINE_BYTES} "
+                                 f"bytes; a TREC {what} file has short text lines")
+            if block:
+                _check_utf8(block, name, line)
+                yield block, line
+                line += block.count(b"\n")
+            if progress is not None:
+                progress(done, total)
+
+
+def _check_utf8(block: bytes, name: str, line: int) -> None:
+    try:
+        block.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = line + block.count(b"\n", 0, exc.start)
+        raise ValueError(f"{name}:{at}: the text is not UTF-8 (byte 0x{block[exc.start]:02x}); "
+                         "save the file as UTF-8") from None
+
+
+def _text_bytes(block: bytes, first_line: int, name: str, what: str) -> np.ndarray:
+    """The block as a byte array; ``ValueError`` at the first control character other than a blank."""
+    buf = np.frombuffer(block, dtype=np.uint8)
+    controls = buf[buf < 32]  # line ends and blanks, and any other control character
+    if ((controls < 9) | (controls > 13)).any():
+        bad = int(np.flatnonzero((buf < 9) | ((buf > 13) & (buf < 32)))[0])
+        at = first_line + block.count(b"\n", 0, bad)
+        raise ValueError(f"{name}:{at}: control character 0x{buf[bad]:02x}; a TREC {what} file is text")
+    return buf
+
+
+def _split(block: bytes, first_line: int, name: str, what: str, wanted=None):
+    """The content lines of a block: their line numbers and the start and end of each of their fields.
+
+    Returns ``(buf, lines, starts, ends)``: ``starts[j]``/``ends[j]`` are the byte offsets of field j
+    of every content line (comments and blank lines dropped).
+    """
+    layout, least, most = _LAYOUTS[what]
+    buf = _text_bytes(block, first_line, name, what)
+    # every byte <= 32 left is a blank (space, tab, CR, LF, VT, FF). The edges of the blank runs are the
+    # field boundaries, alternately a start and an end since the block ends with a newline
+    edges = np.flatnonzero(np.diff((buf <= 32).view(np.int8), prepend=np.int8(1)))
+    starts, ends = edges[0::2], edges[1::2]
+    newlines = np.flatnonzero(buf == 10)
+    # fields before each line end, by a search of the (few) line ends among the (many) field starts
+    fields_through = np.searchsorted(starts, newlines)
+    counts = np.diff(fields_through, prepend=0)
+    first_field = fields_through - counts
+    content = counts > 0
+    comment = np.zeros(len(counts), dtype=bool)
+    comment[content] = buf[starts[first_field[content]]] == ord("#")
+    keep = content & ~comment
+    bad = keep & ((counts < least) | ((counts > most) if most is not None else False))
+    if bad.any():
+        i = int(np.argmax(bad))
+        wanted = f"{least} fields" if most == least else f"at least {least} fields"
+        raise ValueError(f"{name}:{first_line + i}: a {what} line has {wanted} ({layout}); got {counts[i]}")
+    field0 = first_field[keep]
+    lines = first_line + np.flatnonzero(keep)
+    wanted = range(least) if wanted is None else wanted
+    return buf, lines, {j: starts[field0 + j] for j in wanted}, {j: ends[field0 + j] for j in wanted}
+
+
+def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The fields as rows of a zero-padded ``uint8`` matrix whose width is a multiple of 8."""
+    lengths = ends - starts
+    longest = int(lengths.max()) if len(lengths) else 0
+    width = max(8, -(-longest // 8) * 8)
+    out = np.zeros((len(starts), width), dtype=np.uint8)
+    for j in range(longest):  # one pass per byte column keeps the memory at one column of indices
+        np.multiply(buf.take(starts + j, mode="clip"), lengths > j, out=out[:, j])
+    return out
+
+
+def _as_bytes(matrix: np.ndarray) -> np.ndarray:
+    """The rows of a zero-padded byte matrix as a NumPy ``S`` array (trailing NULs are padding)."""
+    return np.ascontiguousarray(matrix).view(f"S{matrix.shape[1]}").ravel()
+
+
+def _decimals(matrix: np.ndarray, lengths: np.ndarray):
+    """``(values, ok)``: plain decimals (``-12.375``) parsed column-wise; ``ok`` False where the fast path
+    does not apply (exponents, more than 15 significant digits, anything else) and the value is 0.
+
+    With at most 15 significant digits the mantissa m and 10^f (f <= 22) are exact doubles, so m / 10^f
+    is the correctly rounded double of the text, the same as ``float(text)`` (Clinger's fast path).
+    """
+    n = len(lengths)
+    mantissa = np.zeros(n, dtype=np.int64)
+    significant = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
+    after_dot = np.zeros(n, dtype=np.int64)
+    dot = np.zeros(n, dtype=bool)
+    negative = np.zeros(n, dtype=bool)
+    ok = lengths > 0
+    for j in range(int(lengths.max()) if n else 0):
+        c = matrix[:, j]
+        active = lengths > j
+        is_digit = active & (c >= 48) & (c <= 57)
+        is_dot = active & (c == 46)
+        is_sign = active & ((c == 45) | (c == 43)) if j == 0 else False
+        if j == 0:
+            negative = active & (c == 45)
+        ok &= ~active | is_digit | (is_dot & ~dot) | is_sign
+        dot |= is_dot
+        mantissa = np.where(is_digit, mantissa * 10 + (c.astype(np.int64) - 48), mantissa)
+        significant += is_digit & (mantissa > 0)
+        digits += is_digit
+        after_dot += is_digit & dot
+    ok &= (digits > 0) & (significant <= 15) & (after_dot <= 22)
+    values = np.where(ok, mantissa, 0) / np.power(10.0, np.where(ok, after_dot, 0))
+    values[negative] *= -1.0
+    return values, ok
+
+
+def _numbers(matrix, lengths, lines, name: str, what: str, integer: bool) -> np.ndarray:
+    """Scores (float64) or grades (int64, or object for huge ones) of a column, each checked like the
+    line-by-line reader does; ``ValueError`` naming the file and line of the first bad one."""
+    values, ok = _decimals(matrix, lengths)
+    if integer:
+        ok &= ~(matrix == ord(".")).any(axis=1)
+    bad = np.flatnonzero(~ok)
+    if not len(bad):
+        return values.astype(np.int64) if integer else values
+    exact = values.astype(object) if integer else values
+    for i in bad.tolist():
+        text = bytes(matrix[i, :lengths[i]])
+        exact[i] = _number(text.decode(), f"{name}:{lines[i]}", what, integer)
+    if integer and all(abs(v) < 2**62 for v in exact[bad].tolist()):
+        return exact.astype(np.int64)
+    return exact
+
+
+def _number(text: str, where: str, what: str, integer: bool = False):
+    """One grade (a whole number, as int) or score (a finite decimal, as float) from the text of a field."""
+    pattern = _GRADE if integer else _SCORE
+    if not pattern.fullmatch(text.encode()):
+        allowed = "a whole number such as 2 or -1" if integer else "a decimal such as 0.25, -3 or 1e-4"
+        raise ValueError(f"{where}: {what} {text!r} is not a number ({allowed})")
+    if integer:
+        return int(text)
+    value = float(text)
+    if not np.isfinite(value):
+        raise ValueError(f"{where}: {what} {text!r} must be a finite number (it overflows a double)")
     return value
+
+
+@dataclass
+class Columns:
+    """A TREC file as columns, one row per content line, in file order.
+
+    Attributes
+    ----------
+    qids : list of str
+        Every query id, in the order of first appearance.
+    q_of : numpy.ndarray
+        Each line's query, as an index into ``qids``.
+    docs : numpy.ndarray
+        Each line's document id: UTF-8 bytes, zero-padded, one row per line (``uint8``).
+    values : numpy.ndarray
+        Each line's score (run) or grade (qrels).
+    """
+
+    qids: list
+    q_of: np.ndarray
+    docs: np.ndarray
+    values: np.ndarray
+
+    def doc_bytes(self, rows=None) -> list:
+        """The document ids of the given rows (default all) as ``bytes``."""
+        return _as_bytes(self.docs if rows is None else self.docs[rows]).tolist()
+
+    def by_query(self):
+        """``(qid, rows)`` for each query, rows in file order."""
+        order = np.argsort(self.q_of, kind="stable")
+        bounds = np.searchsorted(self.q_of[order], np.arange(len(self.qids) + 1))
+        for q, qid in enumerate(self.qids):
+            yield qid, order[bounds[q]:bounds[q + 1]]
+
+
+def read_columns(path, what: str, progress=None) -> Columns:
+    """Read a qrels (``what="qrels"``) or run (``"run"``) file into :class:`Columns`.
+
+    ``progress(bytes_read, total_bytes)`` is called after each block of lines.
+    """
+    name = _name(path)
+    value_field = 3 if what == "qrels" else 4
+    qid_index: dict = {}
+    q_parts, doc_parts, value_parts = [], [], []
+    for block, first_line in _blocks(path, what, progress):
+        buf, lines, starts, ends = _split(block, first_line, name, what, (0, 2, value_field))
+        if not len(lines):
+            continue
+        qid_matrix = _gather(buf, starts[0], ends[0])
+        words = qid_matrix.view(">u8")  # compare ids eight bytes at a time
+        change = np.ones(len(qid_matrix), dtype=bool)
+        change[1:] = (words[1:] != words[:-1]).any(axis=1)
+        runs_at = np.flatnonzero(change)
+        qid_rows = _as_bytes(qid_matrix)
+        codes = [qid_index.setdefault(q.decode(), len(qid_index)) for q in qid_rows[runs_at].tolist()]
+        q_parts.append(np.repeat(np.asarray(codes, dtype=np.int32), np.diff(runs_at, append=len(qid_rows))))
+        doc_parts.append(_gather(buf, starts[2], ends[2]))
+        matrix = _gather(buf, starts[value_field], ends[value_field])
+        value_parts.append(_numbers(matrix, ends[value_field] - starts[value_field], lines, name,
+                                    "grade" if what == "qrels" else "score", integer=what == "qrels"))
+    width = max((d.shape[1] for d in doc_parts), default=8)
+    docs = np.zeros((sum(len(d) for d in doc_parts), width), dtype=np.uint8)
+    at = 0
+    for i, d in enumerate(doc_parts):
+        docs[at:at + len(d), :d.shape[1]] = d
+        at += len(d)
+        doc_parts[i] = None  # freed as it is copied: the parts and the whole never both stay in memory
+    values = np.concatenate(value_parts) if value_parts else np.zeros(0, dtype=np.int64 if what == "qrels" else float)
+    del value_parts
+    del doc_parts
+    q_of = np.concatenate(q_parts) if q_parts else np.zeros(0, dtype=np.int32)
+    del q_parts
+    return Columns(qids=list(qid_index), q_of=q_of, docs=docs, values=values)
+
+
+def _read_lines(path, what: str) -> dict:
+    """The plain line-by-line reader: ``{qid: {docid: value}}``, the fast reader's oracle and the one
+    that words an error with its line (a document twice for one query)."""
+    layout, least, most = _LAYOUTS[what]
+    name = _name(path)
+    out: dict = {}
+    for block, first_line in _blocks(path, what):
+        _text_bytes(block, first_line, name, what)
+        for number, raw in enumerate(block.split(b"\n")[:-1], start=first_line):
+            fields = raw.split()
+            if not fields or fields[0].startswith(b"#"):
+                continue
+            where = f"{name}:{number}"
+            if len(fields) < least or most is not None and len(fields) > most:
+                wanted = f"{least} fields" if most == least else f"at least {least} fields"
+                raise ValueError(f"{where}: a {what} line has {wanted} ({layout}); got {len(fields)}")
+            qid, docid = fields[0].decode(), fields[2].decode()
+            if what == "qrels":
+                value = _number(fields[3].decode(), where, "grade", integer=True)
+            else:
+                value = _number(fields[4].decode(), where, "score")
+            seen = out.setdefault(qid, {})
+            if docid in seen:
+                verb = "judged" if what == "qrels" else "retrieved"
+                raise ValueError(f"{where}: document {docid!r} is {verb} twice for query {qid!r}")
+            seen[docid] = value
+    return out
+
+
+def _as_dicts(columns: Columns, path, what: str) -> dict:
+    out = {}
+    values = columns.values.tolist()
+    docs = columns.doc_bytes()
+    for qid, rows in columns.by_query():
+        rows = rows.tolist()
+        judged = {docs[i].decode(): values[i] for i in rows}
+        if len(judged) < len(rows):
+            return _read_lines(path, what)  # words the error: which document, which line
+        out[qid] = judged
+    return out
 
 
 def read_qrels(path) -> dict:
@@ -47,18 +367,7 @@ def read_qrels(path) -> dict:
 
     A repeated (qid, docid) pair or a malformed line raises ``ValueError`` naming the file and line.
     """
-    qrels: dict = {}
-    for where, fields in _records(path, "qrels", "qid iter docid grade"):
-        qid, _, docid, grade = fields
-        try:
-            value = int(grade)
-        except ValueError:
-            raise ValueError(f"{where}: grade {grade!r} is not a whole number") from None
-        judged = qrels.setdefault(qid, {})
-        if docid in judged:
-            raise ValueError(f"{where}: document {docid!r} is judged twice for query {qid!r}")
-        judged[docid] = value
-    return qrels
+    return _as_dicts(read_columns(path, "qrels"), path, "qrels")
 
 
 def read_run(path) -> dict:
@@ -67,14 +376,7 @@ def read_run(path) -> dict:
     A document retrieved twice for one query (trec_eval refuses it too) or a malformed line raises
     ``ValueError`` naming the file and line.
     """
-    run: dict = {}
-    for where, fields in _records(path, "run", "qid Q0 docid rank score tag"):
-        qid, _, docid, _, score, _ = fields
-        ranked = run.setdefault(qid, {})
-        if docid in ranked:
-            raise ValueError(f"{where}: document {docid!r} is retrieved twice for query {qid!r}")
-        ranked[docid] = _number(score, where, "score")
-    return run
+    return _as_dicts(read_columns(path, "run"), path, "run")
 
 
 def write_qrels(qrels: dict, path) -> None:
@@ -94,4 +396,4 @@ def write_run(run: dict, path, tag: str = "ltr_teach") -> None:
                 out.write(f"{qid} Q0 {docid} {rank} {score!r} {tag}\n")
 
 
-__all__ = ["read_qrels", "read_run", "write_qrels", "write_run"]
+__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "read_columns", "Columns", "MAX_LINE_BYTES"]
