@@ -53,7 +53,8 @@ def installed(tmp_path_factory):
 
 
 def clean_env() -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    # Neither this checkout (PYTHONPATH) nor this pytest run (PYTEST_CURRENT_TEST ...) reaches the new environment.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME") and not k.startswith("PYTEST")}
     env["JUPYTER_PLATFORM_DIRS"] = "1"
     return env
 
@@ -82,8 +83,13 @@ def test_ltr_teach_tutorial_from_the_wheel_copies_a_course_that_runs(installed, 
     manifest = json.loads((course / ".ltr_teach_tutorial.json").read_text())["files"]
     assert manifest == {n: hashlib.sha256((REPO / n).read_bytes()).hexdigest() for n in TUTORIAL}
     # Every copied notebook runs top to bottom in the new environment and prints what it committed.
-    nbval = subprocess.run([str(python), "-m", "pytest", "--nbval", "--nbval-current-env", "-p", "no:cacheprovider",
-                            "--nbval-sanitize-with", str(REPO / "tests" / "nbval_sanitize.cfg"), "-q", str(course)],
+    # Nothing of the checkout on the command line either: a path argument inside it makes pytest take
+    # the checkout's pyproject.toml as its configuration (and the checkout as its rootdir).
+    shutil.copy(REPO / "tests" / "nbval_sanitize.cfg", tmp_path / "sanitize.cfg")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    nbval = subprocess.run([str(python), "-m", "pytest", "-c", str(tmp_path / "pytest.ini"), "--rootdir", str(course),
+                            "--nbval", "--nbval-current-env", "-p", "no:cacheprovider",
+                            "--nbval-sanitize-with", str(tmp_path / "sanitize.cfg"), "-q", "-rf", str(course)],
                            capture_output=True, text=True, env=env, cwd=course, timeout=900, check=False)
     assert nbval.returncode == 0, nbval.stdout[-4000:] + nbval.stderr[-2000:]
-    assert " passed" in nbval.stdout and "failed" not in nbval.stdout
+    assert " passed" in nbval.stdout and "failed" not in nbval.stdout and str(REPO) not in nbval.stdout
