@@ -18,15 +18,17 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@
 
-# The start page is the default URL, so the address JupyterLab prints (for machines without a
-# browser) opens the notebook too, not only the browser it launches. Root (containers, CI) needs
-# --allow-root or JupyterLab refuses to start.
-START_PAGE = /lab/tree/00_start_here.ipynb
+# JupyterLab serves the repository's root, so the tutorial (notebooks/) and the exercises
+# (exercises/) are both reachable and the links between them work: the same layout
+# `ltr-teach tutorial` copies. The start page is the default URL, so the address JupyterLab prints
+# (for machines without a browser) opens the notebook too, not only the browser it launches. Root
+# (containers, CI) needs --allow-root or JupyterLab refuses to start.
+START_PAGE = /lab/tree/notebooks/00_start_here.ipynb
 AS_ROOT    = $(if $(filter 0,$(shell id -u)),--allow-root)
 
-## tutorial: install the package and open JupyterLab on notebooks/00_start_here.ipynb at 127.0.0.1:$(PORT)
+## tutorial: install the package and open JupyterLab (root: this folder) on notebooks/00_start_here.ipynb at 127.0.0.1:$(PORT)
 tutorial: $(VENV)/.installed
-	cd notebooks && $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) --LabApp.default_url=$(START_PAGE) $(AS_ROOT)
+	$(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=$(START_PAGE) $(AS_ROOT)
 
 ## test: install the test extra and run every test
 test: $(VENV)/.installed-test browser-deps

@@ -45,7 +45,7 @@ from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import examples, exercises
+from .teaching import classroom, examples, exercises
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
 
@@ -63,4 +63,5 @@ __all__ = [
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
+    "classroom",
 ]

@@ -367,6 +367,112 @@ def _add_eval(sub) -> None:
     p.set_defaults(run=run)
 
 
+def _tutorial(args) -> int:
+    import subprocess
+
+    from .teaching.classroom import START_PAGE, copy_tutorial
+
+    try:
+        done = copy_tutorial(args.folder, lang=args.lang)
+    except OSError as exc:
+        raise UsageError(f"cannot copy the tutorial into {args.folder}: {exc}") from None
+    print(done.summary())
+    command = [sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", f"--port={args.port}",
+               f"--ServerApp.root_dir={os.path.abspath(args.folder)}", f"--LabApp.default_url=/lab/tree/{START_PAGE}"]
+    if args.no_browser:
+        command.append("--no-browser")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers run as root; JupyterLab refuses without it
+        command.append("--allow-root")
+    if args.copy_only:
+        print(f"start it with: ltr-teach tutorial {args.folder}   (or open {START_PAGE} in any Jupyter)")
+        return 0
+    print(f"starting JupyterLab on http://127.0.0.1:{args.port}/lab/tree/{START_PAGE} (Ctrl+C stops it)")
+    try:
+        return subprocess.call(command)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _add_tutorial(sub) -> None:
+    p = sub.add_parser(
+        "tutorial", help="copy the tutorial and exercise notebooks into a folder and open JupyterLab on them",
+        description="Copy the tutorial (notebooks/) and the exercises (exercises/) that ship with ltr_teach into "
+                    "FOLDER (default ./ltr_teach_tutorial) and open JupyterLab on notebooks/00_start_here.ipynb. "
+                    "Run it again to get a newer version: files you changed are kept, never overwritten.")
+    p.add_argument("folder", nargs="?", default="ltr_teach_tutorial", help="where to put the notebooks")
+    p.add_argument("--lang", choices=["en", "zh"], default="en",
+                   help="the edition (only the English one exists today; zh says so and gives it)")
+    p.add_argument("--port", type=lambda t: _int(t, "--port"), default=8888, help="JupyterLab's port (default 8888)")
+    p.add_argument("--no-browser", action="store_true",
+                   help="do not launch a browser; JupyterLab prints the address to open")
+    p.add_argument("--copy-only", action="store_true", help="copy the notebooks and stop (no JupyterLab)")
+    p.set_defaults(run=_tutorial)
+
+
+def _assign(args) -> int:
+    from .teaching.classroom import assign
+
+    try:
+        done = assign(args.exercises, args.roster, args.out, course=args.course, name=args.name,
+                      checks=not args.no_checks)
+    except OSError as exc:
+        raise UsageError(f"cannot write the assignment into {args.out}: {exc}") from None
+    print(f"{len(done.students)} notebook(s) in {os.path.join(args.out, 'students')} (hand these out); "
+          f"the key and the assignment record in {os.path.join(args.out, 'key')} (keep these)")
+    return 0
+
+
+def _add_assign(sub) -> None:
+    p = sub.add_parser(
+        "assign", help="write one exercise notebook per student of a roster, and the teacher's key apart",
+        description="Write OUT/students/<id>.ipynb for every roster line, with the student's own numbers, and "
+                    "OUT/key/ (assignment.json, key.md, key.csv) for the teacher. The roster is a CSV with a header: "
+                    "id[,name][,seed]. A student's seed is the seed column, or else derived from --course and the id "
+                    "(sha256 of 'COURSE/ID', modulo 1000000): choose a new --course per course and term.")
+    p.add_argument("--exercises", required=True,
+                   help="ids and/or families, comma-separated, each optionally :POINTS (ndcg-lipstick:2,err)")
+    p.add_argument("--roster", required=True, help="the roster CSV")
+    p.add_argument("--out", required=True, help="the output folder")
+    p.add_argument("--course", default="ltr_teach", help="the seed salt for this course and term")
+    p.add_argument("--name", default="Ranking evaluation exercises", help="the assignment's title")
+    p.add_argument("--no-checks", action="store_true",
+                   help="no lt.check cell under the answers (for a test: students cannot check as they go)")
+    p.set_defaults(run=_assign)
+
+
+def _grade(args) -> int:
+    from .teaching.classroom import grade
+
+    book = grade(args.submissions, args.roster, assignment=args.assignment)
+    try:
+        book.to_csv(args.out)
+        if args.report:
+            book.write_report(args.report)
+    except OSError as exc:
+        raise UsageError(f"cannot write the gradebook or the report: {exc}") from None
+    right = sum(r.right for r in book.rows)
+    print(f"{len({r.student for r in book.rows})} student(s), {right} of {len(book.rows)} answers right; "
+          f"gradebook in {args.out}" + (f", report in {args.report}" if args.report else ""))
+    for who, problem in book.problems:
+        print(f"  {who}: {problem}")
+    return 0
+
+
+def _add_grade(sub) -> None:
+    p = sub.add_parser(
+        "grade", help="grade returned notebooks (read, never run) into a gradebook CSV and a class report",
+        description="Read each submitted notebook as JSON (never run it), recheck every answer from the student's "
+                    "seed in the assignment record, and write the gradebook CSV and an HTML class report. "
+                    "Malformed, renamed, tampered or huge submissions are listed, not graded.")
+    p.add_argument("submissions", nargs="+", help="a folder of returned notebooks, or the notebook files")
+    p.add_argument("--roster", required=True, help="the roster CSV the assignment was made from")
+    p.add_argument("--assignment", help="the record OUT/key/assignment.json (default: looked for in the "
+                                        "submissions folder and its parent)")
+    p.add_argument("--out", required=True, help="the gradebook CSV to write")
+    p.add_argument("--report", help="the HTML class report to write")
+    p.set_defaults(run=_grade)
+
+
 def _warn_ignored(result) -> None:
     """Queries left out of the mean, said on stderr (the table on stdout stays trec_eval's)."""
     for note in result.notes:
@@ -436,7 +542,8 @@ def _fraction(text: str, name: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_explain, _add_listings, _add_eval, _add_compare, _add_check, _add_exercises):
+    for add in (_add_explain, _add_listings, _add_eval, _add_compare, _add_check, _add_exercises, _add_tutorial,
+                _add_assign, _add_grade):
         add(sub)
     return parser
 

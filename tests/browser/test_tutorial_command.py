@@ -1,5 +1,7 @@
 """`make tutorial` serves JupyterLab on 127.0.0.1:$PORT and lands on notebooks/00_start_here.ipynb.
 
+The server's root is the repository, so the exercises (exercises/) are reachable beside the tutorial.
+
 The test runs the Makefile's own command line (read with ``make -n``, with this interpreter's
 environment as VENV and a free port as PORT), so a change to the Makefile is what gets tested.
 On a machine without a display JupyterLab cannot launch a browser: it prints the address
@@ -23,7 +25,8 @@ import pytest
 from lab_driver import LOOPBACK, UI_TIMEOUT_MS, PageWatch, free_port, wait_for_kernel_idle
 
 REPO = Path(__file__).resolve().parents[2]
-START = "00_start_here.ipynb"
+START = "notebooks/00_start_here.ipynb"
+EXERCISES = "exercises/01_precision_recall_f.ipynb"
 
 
 def tutorial_command(port: int) -> str:
@@ -80,9 +83,10 @@ def test_make_tutorial_prints_the_start_notebook_address(tutorial):
     port, url, log_path = tutorial
     assert re.fullmatch(rf"http://127\.0\.0\.1:{port}/lab/tree/{re.escape(START)}\?token=\w+", url), url
     token = url.rsplit("token=", 1)[1]
-    # The server's root is notebooks/: the start notebook is at the top of it.
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents/{START}?content=0&token={token}") as answer:
-        assert json.load(answer)["type"] == "notebook"
+    # The server's root is the repository: the start notebook and the exercise sheets are both in it.
+    for notebook in (START, EXERCISES):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents/{notebook}?content=0&token={token}") as answer:
+            assert json.load(answer)["type"] == "notebook"
     # The bare address lands on the start notebook as well.
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}") as answer:
         assert answer.url.startswith(f"http://127.0.0.1:{port}/lab/tree/{START}")
@@ -101,7 +105,7 @@ def test_make_tutorial_address_opens_the_start_notebook_in_chromium(tutorial, ch
     try:
         page.goto(url, timeout=UI_TIMEOUT_MS)
         # expect() waits 5 s unless told: too short for JupyterLab on a busy machine.
-        start_tab = page.locator(".jp-mod-current .lm-TabBar-tabLabel", has_text=START).first
+        start_tab = page.locator(".jp-mod-current .lm-TabBar-tabLabel", has_text=START.rsplit("/", 1)[1]).first
         expect(start_tab).to_be_visible(timeout=UI_TIMEOUT_MS)
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
         wait_for_kernel_idle(page)

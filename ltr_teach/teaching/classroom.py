@@ -1,0 +1,911 @@
+"""The classroom: the tutorial in a student's folder, one assignment per student, grading a class.
+
+Three jobs, each a function here and a command of ``ltr-teach``:
+
+- :func:`copy_tutorial` (``ltr-teach tutorial``) copies the tutorial and exercise notebooks that
+  ship with the package into a working folder, with the layout of the repository (``notebooks/``
+  beside ``exercises/``, so the links between them work), and never overwrites a file the student
+  has changed: the folder keeps a manifest of the SHA-256 of every file it was given.
+- :func:`assign` (``ltr-teach assign``) writes one exercise notebook per student of a roster, each
+  with the student's own numbers (:func:`ltr_teach.exercises.variant` with the student's seed), and
+  the teacher's key and assignment record in a separate folder.
+- :func:`grade` (``ltr-teach grade``) reads the returned notebooks as JSON (it never runs them),
+  rechecks every answer with :func:`ltr_teach.check` from the seed in the teacher's record, and
+  returns a :class:`Gradebook` that writes the gradebook CSV and a self-contained HTML report of
+  the class's most common slips.
+
+Seeds
+-----
+A student's seed is the roster's ``seed`` column when the roster has one, otherwise
+:func:`student_seed`: ``int(sha256(f"{course}/{student_id}"), 16) % 1_000_000``, where ``course``
+is a salt the teacher chooses per course and term (``--course``). The same roster and salt always
+give the same seeds; a new salt gives every student new numbers.
+
+>>> student_seed("s01", course="IR-2026")
+458105
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import csv
+import hashlib
+import html
+import io
+import json
+import re
+import shutil
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import exercises
+from .checker import check
+from .hints import expected_text
+
+# -- the tutorial ----------------------------------------------------------------------------------
+
+#: The repository's folders that make up the tutorial, in the order a student meets them. The
+#: wheel ships them under ``ltr_teach/tutorial/`` (``setup.py`` reads this tuple); a source
+#: checkout (editable install, or ``PYTHONPATH``) reads them in place: one source of truth.
+TUTORIAL_FOLDERS = ("notebooks", "exercises")
+
+#: The notebook a student starts from, relative to the tutorial folder.
+START_PAGE = "notebooks/00_start_here.ipynb"
+
+#: The languages the tutorial is planned in; an edition is ``notebooks/<lang>/`` when that folder
+#: exists, and the flat ``notebooks/`` is the English edition.
+LANGUAGES = ("en", "zh")
+
+#: The file in a copied tutorial that records the SHA-256 of every file the copy was given.
+MANIFEST = ".ltr_teach_tutorial.json"
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def tutorial_source() -> Path:
+    """The folder holding ``notebooks/`` and ``exercises/``: inside the package, or the source checkout.
+
+    Returns
+    -------
+    Path
+        ``ltr_teach/tutorial`` in an installed wheel; the repository root in a source checkout.
+
+    Raises
+    ------
+    FileNotFoundError
+        When neither holds the notebooks (a broken install).
+    """
+    for root in (_PACKAGE / "tutorial", _PACKAGE.parent):
+        if all((root / folder).is_dir() for folder in TUTORIAL_FOLDERS):
+            return root
+    raise FileNotFoundError(f"the tutorial notebooks are not in {_PACKAGE / 'tutorial'} nor beside the package in "
+                            f"{_PACKAGE.parent}: reinstall ltr_teach")
+
+
+def _edition(root: Path, folder: str, lang: str) -> Path | None:
+    if (root / folder / lang).is_dir():
+        return root / folder / lang
+    return root / folder if lang == "en" else None
+
+
+def tutorial_files(lang: str = "en") -> tuple[dict[str, Path], str | None]:
+    """The shipped tutorial files of an edition, by their path in the copy, and a notice if it fell back.
+
+    Parameters
+    ----------
+    lang : {"en", "zh"}
+        The edition.
+
+    Returns
+    -------
+    files : dict of str to Path
+        ``"notebooks/00_start_here.ipynb"`` -> the shipped file, for every notebook.
+    notice : str or None
+        Set when the edition does not exist yet and the English one is given instead.
+
+    Examples
+    --------
+    >>> files, notice = tutorial_files("en")
+    >>> START_PAGE in files, "exercises/01_precision_recall_f.ipynb" in files, notice
+    (True, True, None)
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang = {lang!r} is not a tutorial language; choose one of {', '.join(LANGUAGES)}")
+    root = tutorial_source()
+    notice = None
+    if any(_edition(root, folder, lang) is None for folder in TUTORIAL_FOLDERS):
+        notice = (f"the {lang} edition of the tutorial does not exist yet; only the English edition exists "
+                  "today, so that is what you get")
+        lang = "en"
+    files = {}
+    for folder in TUTORIAL_FOLDERS:
+        source = _edition(root, folder, lang)
+        for path in sorted(source.glob("*.ipynb")):
+            files[f"{folder}/{path.name}"] = path
+    return files, notice
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass
+class TutorialCopy:
+    """What :func:`copy_tutorial` did, file by file (paths relative to ``folder``)."""
+
+    folder: Path
+    copied: list = field(default_factory=list)
+    updated: list = field(default_factory=list)
+    unchanged: list = field(default_factory=list)
+    kept: list = field(default_factory=list)
+    notice: str | None = None
+
+    def summary(self) -> str:
+        """A few lines for the terminal: what was copied and which changed files were kept."""
+        lines = [(f"tutorial in {self.folder}: {len(self.copied)} copied, {len(self.updated)} updated, "
+                  f"{len(self.unchanged)} already up to date, {len(self.kept)} kept")]
+        if self.notice:
+            lines.insert(0, f"note: {self.notice}")
+        lines += [f"  kept {name}: you changed it, so it was not overwritten (delete it to get the shipped one)"
+                  for name in self.kept]
+        return "\n".join(lines)
+
+
+def copy_tutorial(folder, lang: str = "en") -> TutorialCopy:
+    """Copy the tutorial and exercise notebooks into ``folder``, never overwriting a student's change.
+
+    A file is written when it is missing, or when it is exactly what an earlier copy gave (its
+    SHA-256 is the one in the folder's manifest ``.ltr_teach_tutorial.json``) and the package now
+    ships a newer version. A file the student changed, or one the manifest does not know, is kept.
+
+    Parameters
+    ----------
+    folder : str or Path
+        The working folder (created if needed); it gets ``notebooks/`` and ``exercises/``.
+    lang : {"en", "zh"}
+        The edition; an edition that does not exist yet gives the English one and a ``notice``.
+
+    Returns
+    -------
+    TutorialCopy
+        The files copied, updated, already up to date and kept.
+    """
+    files, notice = tutorial_files(lang)
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"folder = '{folder}' is a file; give a folder for the tutorial")
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest_path = folder / MANIFEST
+    try:
+        given = json.loads(manifest_path.read_text(encoding="utf-8"))["files"]
+        given = {k: v for k, v in given.items() if isinstance(k, str) and isinstance(v, str)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        given = {}  # no manifest (or a broken one): only missing files are written
+    result = TutorialCopy(folder=folder, notice=notice)
+    for name, source in files.items():
+        target = folder / name
+        shipped = _sha256(source)
+        if not target.exists():
+            result.copied.append(name)
+        else:
+            present = _sha256(target)
+            if present == shipped:
+                result.unchanged.append(name)
+                given[name] = shipped
+                continue
+            if given.get(name) != present:
+                result.kept.append(name)
+                continue
+            result.updated.append(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        given[name] = shipped
+    manifest_path.write_text(json.dumps({"files": given}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return result
+
+
+# -- rosters and seeds -------------------------------------------------------------------------------
+
+#: A student id is used as a file name: letters, digits, ``.``, ``_`` and ``-``, not starting with ``.``.
+STUDENT_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
+
+DEFAULT_COURSE = "ltr_teach"
+
+
+def student_seed(student_id: str, course: str = DEFAULT_COURSE) -> int:
+    """The seed of a student without a ``seed`` column: a hash of the course salt and the id.
+
+    Parameters
+    ----------
+    student_id : str
+        The roster's id.
+    course : str
+        The teacher's salt for this course and term.
+
+    Returns
+    -------
+    int
+        ``int(sha256(f"{course}/{student_id}").hexdigest(), 16) % 1_000_000``.
+
+    Examples
+    --------
+    >>> import hashlib
+    >>> student_seed("s01", "IR-2026") == int(hashlib.sha256(b"IR-2026/s01").hexdigest(), 16) % 1_000_000
+    True
+    """
+    return int(hashlib.sha256(f"{course}/{student_id}".encode()).hexdigest(), 16) % 1_000_000
+
+
+@dataclass(frozen=True)
+class Student:
+    """One roster line: the id (also the notebook's file name), the name and the seed.
+
+    ``seed_given`` says whether the seed came from the roster's ``seed`` column (``False``: derived
+    by :func:`student_seed`).
+    """
+
+    id: str
+    name: str
+    seed: int
+    seed_given: bool = field(default=False, compare=False)
+
+
+_ID_COLUMNS = ("id", "student", "student_id")
+
+
+def read_roster(path, course: str = DEFAULT_COURSE) -> list[Student]:
+    """The students of a roster CSV: an ``id`` column, optional ``name`` and ``seed`` columns.
+
+    Parameters
+    ----------
+    path : str or Path
+        A CSV file (UTF-8, a spreadsheet's byte-order mark allowed) with a header row.
+    course : str
+        The salt for :func:`student_seed`, used where the ``seed`` column is absent or empty.
+
+    Returns
+    -------
+    list of Student
+        In the roster's order.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"roster = '{path}' cannot be read: {exc}") from None
+    reader = csv.DictReader(io.StringIO(text))
+    columns = {(c or "").strip().lower(): c for c in reader.fieldnames or []}
+    id_column = next((columns[c] for c in _ID_COLUMNS if c in columns), None)
+    if id_column is None:
+        raise ValueError(f"roster = '{path}' has no id column (its header is {list(columns)}); "
+                         "the first line must name the columns: id,name[,seed]")
+    students, seen = [], set()
+    for line, row in enumerate(reader, start=2):
+        student_id = (row.get(id_column) or "").strip()
+        if not student_id and not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+            continue  # a blank line
+        if not STUDENT_ID.fullmatch(student_id):
+            raise ValueError(f"roster = '{path}' line {line}: id = {student_id!r} must be 1 to 64 letters, digits, "
+                             "'.', '_' or '-' (it becomes the notebook's file name)")
+        if student_id in seen:
+            raise ValueError(f"roster = '{path}' line {line}: id = {student_id!r} appears twice")
+        seen.add(student_id)
+        raw_seed = (row.get(columns["seed"]) or "").strip() if "seed" in columns else ""
+        if raw_seed and not raw_seed.isdigit():
+            raise ValueError(f"roster = '{path}' line {line}: seed = {raw_seed!r} must be a whole number >= 0")
+        seed = int(raw_seed) if raw_seed else student_seed(student_id, course)
+        name = (row.get(columns["name"]) or "").strip() if "name" in columns else ""
+        students.append(Student(student_id, name, seed, seed_given=bool(raw_seed)))
+    if not students:
+        raise ValueError(f"roster = '{path}' lists no students")
+    return students
+
+
+# -- assignments ---------------------------------------------------------------------------------------
+
+#: The assignment record's format name, checked when grading.
+RECORD_FORMAT = "ltr_teach-assignment-1"
+
+#: The tag of an answer cell; its metadata ``ltr_teach`` holds the exercise id and points.
+ANSWER_TAG = "ltr-teach-answer"
+
+
+def parse_exercise_list(text) -> list[tuple[str, int]]:
+    """Exercise ids and families (``ndcg-lipstick,map-doc000:2,err``) as ``(id, points)`` pairs.
+
+    A family name (``dcg_ndcg``) stands for all its exercises; ``:N`` after an id or a family gives
+    the points (default 1).
+
+    Examples
+    --------
+    >>> parse_exercise_list("map-doc000:2,err")
+    [('map-doc000', 2), ('err-lipstick', 1), ('err-doc003', 1), ('err-k3', 1), ('err-gdeval', 1)]
+    """
+    pieces = text.split(",") if isinstance(text, str) else list(text)
+    chosen: dict[str, int] = {}
+    for piece in pieces:
+        piece = str(piece).strip()
+        if not piece:
+            continue
+        name, _, points_text = piece.partition(":")
+        name = name.strip()
+        points = 1
+        if points_text:
+            if not points_text.strip().isdigit() or not 0 < int(points_text) <= 1000:
+                raise ValueError(f"exercises: points {points_text!r} for {name!r} must be a whole number from 1 to 1000")
+            points = int(points_text)
+        if name in exercises.FAMILIES:
+            ids = [e.id for e in exercises.all() if e.family == name]
+        else:
+            ids = [exercises.get(name).id]
+        for exercise_id in ids:
+            chosen[exercise_id] = points
+    if not chosen:
+        raise ValueError(f"exercises = {text!r} names no exercise; give ids or families "
+                         f"({', '.join(exercises.FAMILIES)})")
+    return list(chosen.items())
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
+
+
+def _cell(kind: str, cell_id: str, source: str, metadata: dict | None = None) -> dict:
+    cell = {"cell_type": kind, "id": cell_id, "metadata": metadata or {}, "source": _lines(source)}
+    if kind == "code":
+        cell.update(execution_count=None, outputs=[])
+    return cell
+
+
+def _notebook(cells: list, metadata: dict) -> dict:
+    return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                        "name": "python3"},
+                                         "language_info": {"name": "python"}, "ltr_teach": metadata},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment: str, checks: bool = True) -> dict:
+    """One student's exercise notebook (nbformat 4 as a dict): prompts with the student's numbers, answer cells.
+
+    Nothing in it is an answer: the prompts state the data, the answer cells are empty and the
+    optional check cells call :func:`ltr_teach.check` with the student's seed.
+    """
+    total = sum(points for _, points in chosen)
+    intro = (f"# {assignment}\n\n"
+             f"Student: **{student.id}**{f' ({student.name})' if student.name else ''} · seed **{student.seed}** · "
+             f"{len(chosen)} exercise{'s' if len(chosen) != 1 else ''}, {total} point{'s' if total != 1 else ''}\n\n"
+             "These are your own numbers: another student's notebook has different ones. Write each answer "
+             "between the quotes of its answer cell: a fraction (p/q), a decimal with at least three significant "
+             "digits, a percentage, or a small expression with log2. "
+             + ("Run the cell below it to see whether it is right. " if checks else "")
+             + "Save the notebook and hand it in under the same file name; do not change the notebook's "
+             "metadata (it holds your id and seed).\n\n"
+             "这些是你自己的题目数据。在每个答案单元格的引号中写答案（分数、至少三位有效数字的小数、百分数或含 log2 "
+             "的简单表达式），保存后以原文件名提交，不要修改笔记本的元数据。")
+    cells = [_cell("markdown", "intro", intro),
+             _cell("code", "setup", f"import ltr_teach as lt\n\nSEED = {student.seed}  # your seed: do not change it")]
+    for number, (exercise_id, points) in enumerate(chosen, start=1):
+        ex = exercises.variant(exercise_id, student.seed)
+        cells.append(_cell("markdown", f"prompt-{number}",
+                           f"## {number}. {ex.title} · `{ex.id}` · {points} point{'s' if points != 1 else ''}\n\n"
+                           f"{ex.prompt}"))
+        cells.append(_cell("code", f"answer-{number}", f'answer_{number} = ""',
+                           {"tags": [ANSWER_TAG], "ltr_teach": {"exercise": ex.id, "points": points}}))
+        if checks:
+            cells.append(_cell("code", f"check-{number}", f'lt.check("{ex.id}", answer_{number}, seed=SEED)'))
+    metadata = {"assignment": assignment, "student": student.id, "seed": student.seed}
+    return _notebook(cells, metadata)
+
+
+@dataclass
+class Assignment:
+    """What :func:`assign` wrote: the students' notebooks and the key's files."""
+
+    folder: Path
+    students: dict
+    record: Path
+    key: Path
+
+
+def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str = "Ranking evaluation exercises",
+           checks: bool = True) -> Assignment:
+    """Write one exercise notebook per student and the teacher's key, kept apart.
+
+    ``out/students/<id>.ipynb`` go to the students; ``out/key/`` stays with the teacher: the
+    assignment record ``assignment.json`` (exercises, points, each student's seed; :func:`grade`
+    reads it) and ``key.md`` / ``key.csv`` (every student's answers and the library calls).
+
+    Parameters
+    ----------
+    exercise_list : str or list
+        Ids and families as :func:`parse_exercise_list` reads them.
+    roster : str, Path or list of Student
+        The roster CSV (see :func:`read_roster`) or the students.
+    out : str or Path
+        The output folder.
+    course : str
+        The seed salt for students without a ``seed`` column.
+    name : str
+        The assignment's title.
+    checks : bool
+        Put a ``lt.check`` cell under every answer cell, so students see at once whether an answer
+        is right (formative work); ``False`` for a test.
+
+    Returns
+    -------
+    Assignment
+    """
+    chosen = parse_exercise_list(exercise_list)
+    students = roster if isinstance(roster, list) else read_roster(roster, course)
+    out = Path(out)
+    student_dir, key_dir = out / "students", out / "key"
+    for folder in (student_dir, key_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    written = {}
+    key_md = [f"# Answer key: {name}", "", f"Exercises: {', '.join(f'{i} ({p} pt)' for i, p in chosen)}", ""]
+    key_rows = [["student", "name", "seed", "exercise", "points", "answer", "call"]]
+    for student in students:
+        notebook = student_notebook(student, chosen, name, checks)
+        path = student_dir / f"{student.id}.ipynb"
+        path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        written[student.id] = path
+        key_md += [f"## {student.id} {student.name} (seed {student.seed})".rstrip(), "",
+                   "| exercise | points | answer | library call |", "|---|---|---|---|"]
+        for exercise_id, points in chosen:
+            ex = exercises.variant(exercise_id, student.seed)
+            key_md.append(f"| {exercise_id} | {points} | {expected_text(ex.answer)} | `{ex.call}` |")
+            key_rows.append([student.id, student.name, student.seed, exercise_id, points, expected_text(ex.answer),
+                             ex.call])
+        key_md.append("")
+    record = {"format": RECORD_FORMAT, "assignment": name, "course": course, "checks": checks,
+              "exercises": [{"id": i, "points": p} for i, p in chosen],
+              "students": [{"id": s.id, "name": s.name, "seed": s.seed, "file": f"students/{s.id}.ipynb"}
+                           for s in students]}
+    record_path = key_dir / "assignment.json"
+    record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (key_dir / "key.md").write_text("\n".join(key_md) + "\n", encoding="utf-8")
+    with open(key_dir / "key.csv", "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([[_csv_safe(v) for v in row] for row in key_rows])
+    return Assignment(folder=out, students=written, record=record_path, key=key_dir / "key.md")
+
+
+def read_record(path) -> dict:
+    """The assignment record written by :func:`assign`, checked for shape."""
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"assignment = '{path}' cannot be read as an assignment record: {exc}") from None
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise ValueError(f"assignment = '{path}' is not an assignment record of `ltr-teach assign` "
+                         f"(format {RECORD_FORMAT})")
+    try:
+        for entry in record["exercises"]:
+            exercises.get(entry["id"])
+            int(entry["points"])
+        for entry in record["students"]:
+            if not STUDENT_ID.fullmatch(entry["id"]):
+                raise ValueError(f"student id {entry['id']!r}")
+            int(entry["seed"])
+        str(record["assignment"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"assignment = '{path}' is not an assignment record of `ltr-teach assign`: "
+                         f"{type(exc).__name__} {exc}") from None
+    return record
+
+
+# -- grading ----------------------------------------------------------------------------------------------
+
+#: A submission larger than this is reported, not read (an exercise notebook is a few tens of kB).
+MAX_SUBMISSION_BYTES = 5_000_000
+
+#: Answer text longer than this is not passed to the checker (which reads at most 200 characters).
+MAX_ANSWER_CELL = 2_000
+
+#: What an answer's ``status`` can be, in the order the report lists them.
+STATUSES = ("right", "wrong", "too coarse", "unreadable", "not answered", "not graded")
+
+
+def _csv_safe(value) -> str:
+    """A spreadsheet reads a cell starting with = + - @ (or a tab / carriage return) as a formula: quote it."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def answer_from_cell(source: str) -> str:
+    """What a student answered in an answer cell, read without running it.
+
+    The cell holds ``answer_3 = "..."``: a string literal gives its text, any other expression its
+    source text (``599/840`` written without quotes); a cell that is not an assignment gives its
+    whole text, which the checker then reports as unreadable.
+
+    Examples
+    --------
+    >>> answer_from_cell('answer_1 = "599/840"'), answer_from_cell("answer_1 = 0.713"), answer_from_cell('answer_1 = ""')
+    ('599/840', '0.713', '')
+    >>> answer_from_cell("import os; os.system('rm -rf ~')")
+    "import os; os.system('rm -rf ~')"
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source.strip()
+    for node in reversed(tree.body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id.startswith("answer"):
+            value = node.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return value.value.strip()
+            return (ast.get_source_segment(source, value) or "").strip()
+    return source.strip()
+
+
+@dataclass(frozen=True)
+class GradeRow:
+    """One line of the gradebook: one student's answer to one exercise."""
+
+    student: str
+    name: str
+    exercise: str
+    max_points: int
+    answer: str = ""
+    status: str = "not graded"
+    slip: str = ""
+    diagnosis: str = ""
+    hint: str = ""
+    points: int = 0
+    file: str = ""
+    problem: str = ""
+
+    @property
+    def right(self) -> bool:
+        return self.status == "right"
+
+
+CSV_COLUMNS = ("student", "name", "exercise", "answer", "status", "right", "slip", "diagnosis", "points",
+               "max_points", "problem", "file")
+
+
+@dataclass
+class Gradebook:
+    """The graded class: one :class:`GradeRow` per student and exercise, and the submission problems."""
+
+    assignment: str
+    exercises: list
+    rows: list
+    problems: list  # (student or file, what is wrong)
+
+    def to_csv(self, path) -> None:
+        """The gradebook as CSV, one row per student and exercise; formula-like text is quoted with '."""
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(CSV_COLUMNS)
+            for row in self.rows:
+                values = {**row.__dict__, "right": "yes" if row.right else "no"}
+                writer.writerow([_csv_safe(values[c]) for c in CSV_COLUMNS])
+
+    def slip_counts(self, exercise_id: str) -> Counter:
+        """How many students made each diagnosed slip on one exercise (key: the slip's keys, joined by +)."""
+        return Counter(r.slip for r in self.rows if r.exercise == exercise_id and r.slip)
+
+    def share_right(self, exercise_id: str) -> float:
+        """The share of the roster's students whose answer is right."""
+        rows = [r for r in self.rows if r.exercise == exercise_id]
+        return sum(r.right for r in rows) / len(rows) if rows else 0.0
+
+    def report_html(self) -> str:
+        """The class report, one self-contained HTML page (plots inline as PNG)."""
+        return _report(self)
+
+    def write_report(self, path) -> None:
+        Path(path).write_text(self.report_html(), encoding="utf-8")
+
+
+def _submission_files(submissions) -> list[Path]:
+    if isinstance(submissions, (str, Path)):
+        submissions = [submissions]
+    files = []
+    for item in submissions:
+        path = Path(item)
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise ValueError(f"submissions: '{path}' is neither a notebook nor a folder")
+    return files
+
+
+def find_record(submissions) -> Path | None:
+    """``key/assignment.json`` in a submissions folder or its parent (the folder ``assign`` wrote)."""
+    items = [submissions] if isinstance(submissions, (str, Path)) else list(submissions)
+    for item in items:
+        path = Path(item)
+        folder = path if path.is_dir() else path.parent
+        for candidate in (folder / "key" / "assignment.json", folder.parent / "key" / "assignment.json"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def _read_submission(path: Path) -> tuple[dict | None, str]:
+    """The notebook's JSON and ``""``, or ``None`` and what is wrong with the file."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    if size > MAX_SUBMISSION_BYTES:
+        return None, f"is {size:,} bytes, over the {MAX_SUBMISSION_BYTES:,}-byte limit: not read"
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return None, f"is not a notebook (not JSON: {str(exc)[:80]})"
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        return None, "is not a notebook (no list of cells)"
+    return notebook, ""
+
+
+def _claim(notebook: dict) -> tuple[dict | None, str]:
+    metadata = notebook.get("metadata")
+    meta = metadata.get("ltr_teach") if isinstance(metadata, dict) else None
+    if not isinstance(meta, dict):
+        return None, "has no ltr_teach metadata (student id and seed): was it written by `ltr-teach assign`?"
+    if not isinstance(meta.get("student"), str):
+        return None, "has no student id in its metadata"
+    if "seed" not in meta:
+        return None, "has no seed in its metadata"
+    return meta, ""
+
+
+def _answer_cells(notebook: dict) -> dict[str, list[str]]:
+    found = defaultdict(list)
+    for cell in notebook["cells"]:
+        if not isinstance(cell, dict) or not isinstance(cell.get("metadata"), dict):
+            continue
+        tags = cell["metadata"].get("tags")
+        meta = cell["metadata"].get("ltr_teach")
+        if not (isinstance(tags, list) and ANSWER_TAG in tags and isinstance(meta, dict)):
+            continue
+        source = cell.get("source", "")
+        if isinstance(source, list) and all(isinstance(s, str) for s in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            source = ""
+        if isinstance(meta.get("exercise"), str):
+            found[meta["exercise"]].append(source)
+    return found
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
+
+
+def _grade_answer(student, exercise_id: str, points: int, source: str, file: str) -> GradeRow:
+    base = {"student": student.id, "name": student.name, "exercise": exercise_id, "max_points": points, "file": file}
+    if len(source) > MAX_ANSWER_CELL:
+        return GradeRow(**base, answer=_short(source), status="unreadable",
+                        diagnosis=f"the answer cell holds {len(source)} characters; an answer has at most 200")
+    answer = answer_from_cell(source)
+    feedback = check(exercise_id, answer, seed=student.seed)
+    diagnosis = feedback.diagnosis or (feedback.message if feedback.status in ("wrong", "too coarse", "unreadable")
+                                       else "")
+    return GradeRow(**base, answer=_short(answer), status=feedback.status, slip="+".join(feedback.mistakes),
+                    diagnosis=diagnosis, hint=feedback.hint or "",
+                    points=points if feedback.correct else 0)
+
+
+def grade(submissions, roster, assignment=None) -> Gradebook:
+    """Grade the returned notebooks of a class without running them.
+
+    Each notebook is read as JSON; its metadata names the student, and the student's seed comes
+    from the teacher's record (never from the notebook). A submission is not graded, and the
+    problem is reported, when it is too large, not a notebook, without the metadata, renamed (the
+    file name is not the student id it holds), one of two for the same student, for a student not
+    in the record, or tampered with (its seed or assignment differs from the record).
+
+    Parameters
+    ----------
+    submissions : str, Path or list of them
+        A folder (searched recursively for ``*.ipynb``) or notebook files.
+    roster : str, Path or list of Student
+        Who should have handed in (names; seeds must agree with the record).
+    assignment : str or Path, optional
+        The record ``key/assignment.json``; by default looked for in the submissions folder and its
+        parent.
+
+    Returns
+    -------
+    Gradebook
+    """
+    record_path = Path(assignment) if assignment else find_record(submissions)
+    if record_path is None:
+        raise ValueError("grade needs the assignment record (--assignment DIR/key/assignment.json, written by "
+                         "`ltr-teach assign`): it holds the exercises, the points and every student's seed")
+    record = read_record(record_path)
+    chosen = [(e["id"], int(e["points"])) for e in record["exercises"]]
+    assigned = {s["id"]: Student(s["id"], s.get("name", ""), int(s["seed"])) for s in record["students"]}
+    students = read_roster(roster, record.get("course", DEFAULT_COURSE)) if not isinstance(roster, list) else roster
+    problems: list[tuple[str, str]] = []
+    by_student: dict[str, list[tuple[Path, dict]]] = defaultdict(list)
+    for path in _submission_files(submissions):
+        notebook, trouble = _read_submission(path)
+        if trouble:
+            problems.append((path.stem, f"{path.name} {trouble}"))
+            continue
+        meta, trouble = _claim(notebook)
+        if trouble:
+            problems.append((path.stem, f"{path.name} {trouble}"))
+            continue
+        claimed = meta["student"]
+        if path.stem != claimed:
+            problems.append((path.stem, (f"{path.name} is renamed: it holds the notebook of student "
+                                         f"{_short(claimed, 64)!r}; not graded (rename it back to "
+                                         f"{_short(claimed, 64)}.ipynb if that is right)")))
+            continue
+        if claimed not in assigned:
+            problems.append((claimed, f"{path.name}: student {claimed!r} is not in the assignment record"))
+            continue
+        if meta["seed"] != assigned[claimed].seed:
+            problems.append((claimed, (f"{path.name} is tampered with: its seed {_short(str(meta['seed']), 40)} is "
+                                       f"not the seed {assigned[claimed].seed} the record gave {claimed}; not graded")))
+            continue
+        if meta.get("assignment") != record["assignment"]:
+            problems.append((claimed, (f"{path.name} belongs to another assignment "
+                                       f"({_short(str(meta.get('assignment')), 60)!r}); not graded")))
+            continue
+        by_student[claimed].append((path, notebook))
+    rows = []
+    on_roster = {s.id for s in students}
+    for claimed, handed_in in by_student.items():
+        if claimed not in on_roster:
+            problems.append((claimed, (f"{', '.join(p.name for p, _ in handed_in)}: {claimed} is in the assignment "
+                                       "record but not on the roster; not graded")))
+    for student in students:
+        record_student = assigned.get(student.id)
+        if record_student is None:
+            problems.append((student.id, "is on the roster but not in the assignment record: assign them first"))
+            continue
+        if student.seed_given and student.seed != record_student.seed:
+            raise ValueError(f"roster: student {student.id!r} has seed {student.seed} but the assignment record "
+                             f"gave seed {record_student.seed}: use the roster and course the assignment was made with")
+        student = Student(student.id, student.name or record_student.name, record_student.seed)
+        handed_in = by_student.get(student.id, [])
+        if len(handed_in) != 1:
+            if handed_in:
+                problems.append((student.id, "several submissions (" + ", ".join(p.name for p, _ in handed_in)
+                                 + "): none graded"))
+            elif not any(who == student.id for who, _ in problems):
+                problems.append((student.id, "no submission"))
+            reported = "; ".join(text for who, text in problems if who == student.id)
+            rows += [GradeRow(student.id, student.name, i, p, problem=reported) for i, p in chosen]
+            continue
+        path, notebook = handed_in[0]
+        cells = _answer_cells(notebook)
+        for exercise_id, points in chosen:
+            sources = cells.get(exercise_id, [])
+            if not sources:
+                rows.append(GradeRow(student.id, student.name, exercise_id, points, status="not answered",
+                                     file=path.name, problem="the answer cell is missing"))
+            elif len(sources) > 1:
+                rows.append(GradeRow(student.id, student.name, exercise_id, points, status="unreadable",
+                                     file=path.name, problem=f"{len(sources)} answer cells for this exercise"))
+            else:
+                rows.append(_grade_answer(student, exercise_id, points, sources[0], path.name))
+    return Gradebook(assignment=record["assignment"], exercises=chosen, rows=rows, problems=problems)
+
+
+# -- the report ---------------------------------------------------------------------------------------------
+
+def _png(figure) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _plots(book: Gradebook) -> list[tuple[str, str]]:
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+
+    ids = [i for i, _ in book.exercises]
+    plots = []
+    figure = Figure(figsize=(7, 0.45 * len(ids) + 1.2))
+    axes = figure.subplots()
+    shares = [100 * book.share_right(i) for i in ids]
+    axes.barh(ids[::-1], shares[::-1], color="#2e7d32")
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("students right (%)")
+    axes.set_title("Share right per exercise")
+    plots.append(("Share right per exercise", _png(figure)))
+    figure = Figure(figsize=(7, 0.45 * len(ids) + 1.4))
+    axes = figure.subplots()
+    colours = {"right": "#2e7d32", "wrong": "#c62828", "too coarse": "#f9a825", "unreadable": "#6a1b9a",
+               "not answered": "#90a4ae", "not graded": "#37474f"}
+    left = [0] * len(ids)
+    for status in STATUSES:
+        counts = [sum(r.status == status for r in book.rows if r.exercise == i) for i in ids]
+        axes.barh(ids[::-1], counts[::-1], left=left[::-1], color=colours[status], label=status)
+        left = [a + b for a, b in zip(left, counts)]
+    axes.set_xlabel("students")
+    axes.set_title("Answers per exercise")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
+    plots.append(("Answers per exercise", _png(figure)))
+    return plots
+
+
+_STYLE = """
+body{font-family:system-ui,"Noto Sans CJK SC",sans-serif;margin:2em;max-width:72em;color:#222}
+table{border-collapse:collapse;margin:0.5em 0 1.5em}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;
+vertical-align:top}th{background:#f3f3f3}td.n{text-align:right}code{background:#f6f6f6;padding:0 3px}
+.bar{display:inline-block;height:0.8em;background:#2e7d32}.problem{color:#b71c1c}img{max-width:100%}
+"""
+
+
+def _report(book: Gradebook) -> str:
+    esc = html.escape
+    students = sorted({r.student for r in book.rows})
+    graded = {r.student for r in book.rows if r.status != "not graded"}
+    out = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
+           f"<title>Class report: {esc(book.assignment)}</title><style>{_STYLE}</style></head><body>",
+           f"<h1>Class report: {esc(book.assignment)}</h1>",
+           (f"<p>{len(students)} students on the roster, {len(graded)} graded, {len(book.problems)} "
+            f"submission problem{'s' if len(book.problems) != 1 else ''}. Every answer was rechecked from the "
+            "student's seed in the assignment record; no notebook was run.</p>")]
+    out.append("<h2>Per exercise</h2><table id='summary'><tr><th>exercise</th><th>points</th><th>right</th>"
+               "<th>share right</th><th>wrong</th><th>too coarse</th><th>unreadable</th><th>not answered</th>"
+               "<th>not graded</th></tr>")
+    for exercise_id, points in book.exercises:
+        rows = [r for r in book.rows if r.exercise == exercise_id]
+        count = Counter(r.status for r in rows)
+        share = book.share_right(exercise_id)
+        out.append(f"<tr data-exercise='{esc(exercise_id)}'><td><code>{esc(exercise_id)}</code></td>"
+                   f"<td class='n'>{points}</td><td class='n'>{count['right']}</td>"
+                   f"<td>{share:.0%} <span class='bar' style='width:{share * 6:.2f}em'></span></td>"
+                   + "".join(f"<td class='n'>{count[s]}</td>" for s in STATUSES[1:]) + "</tr>")
+    out.append("</table>")
+    for title, image in _plots(book):
+        out.append(f"<figure><img alt='{esc(title)}' src='{image}'><figcaption>{esc(title)}</figcaption></figure>")
+    out.append("<h2>The most common slips</h2>")
+    for exercise_id, _ in book.exercises:
+        rows = [r for r in book.rows if r.exercise == exercise_id and r.slip]
+        if not rows:
+            continue
+        out.append(f"<h3><code>{esc(exercise_id)}</code></h3><table class='slips' data-exercise='{esc(exercise_id)}'>"
+                   "<tr><th>slip</th><th>students</th><th>what it is</th><th>an example</th></tr>")
+        for slip, n in book.slip_counts(exercise_id).most_common():
+            example = next(r for r in rows if r.slip == slip)
+            out.append(f"<tr data-slip='{esc(slip)}'><td><code>{esc(slip)}</code></td><td class='n'>{n}</td>"
+                       f"<td>{esc(example.diagnosis)}</td><td>{esc(example.student)} wrote "
+                       f"<code>{esc(example.answer)}</code></td></tr>")
+        out.append("</table>")
+    out.append("<h2>Who needs which hint</h2><table id='hints'><tr><th>exercise</th><th>students</th>"
+               "<th>tell them</th><th>what they wrote (up to 3)</th></tr>")
+    for exercise_id, _ in book.exercises:
+        groups = defaultdict(list)
+        for r in book.rows:
+            if r.exercise == exercise_id and r.status in ("wrong", "too coarse", "unreadable"):
+                groups[r.diagnosis if r.slip else (r.hint or r.diagnosis)].append(r)
+        for advice, rows in sorted(groups.items(), key=lambda item: -len(item[1])):
+            answers = list(dict.fromkeys(r.answer for r in rows))[:3]
+            shown = " ".join(f"<code>{esc(_short(a, 80))}</code>" for a in answers)
+            out.append(f"<tr><td><code>{esc(exercise_id)}</code></td><td>{esc(', '.join(r.student for r in rows))}</td>"
+                       f"<td>{esc(advice)}</td><td>{shown}</td></tr>")
+    out.append("</table>")
+    out.append("<h2>Submission problems</h2>")
+    if book.problems:
+        out.append("<table id='problems'><tr><th>student or file</th><th>problem</th></tr>")
+        out += [f"<tr class='problem'><td>{esc(who)}</td><td>{esc(text)}</td></tr>" for who, text in book.problems]
+        out.append("</table>")
+    else:
+        out.append("<p>None: every student handed in one readable notebook.</p>")
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+__all__ = [
+    "TUTORIAL_FOLDERS", "START_PAGE", "LANGUAGES", "MANIFEST", "tutorial_source", "tutorial_files", "copy_tutorial",
+    "TutorialCopy", "Student", "student_seed", "read_roster", "parse_exercise_list", "student_notebook", "assign",
+    "Assignment", "read_record", "answer_from_cell", "GradeRow", "Gradebook", "grade", "find_record",
+    "STATUSES", "CSV_COLUMNS",
+]

@@ -1,0 +1,114 @@
+"""`ltr-teach tutorial DIR --no-browser` copies the course, serves it, and the links between notebooks work.
+
+The command runs as a student runs it (a subprocess, no display, so JupyterLab prints the address
+instead of opening a browser). Chromium then opens the printed address, follows notebook 10's link
+to the exercises folder and an exercise sheet's link back to its tutorial notebook.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import SAVED_SCREENSHOTS, require_browser
+from lab_driver import LOOPBACK, UI_TIMEOUT_MS, free_port
+
+REPO = Path(__file__).resolve().parents[2]
+START = "notebooks/00_start_here.ipynb"
+
+
+@pytest.fixture(scope="module")
+def served():
+    """(port, printed URL, course folder) of a running `ltr-teach tutorial`."""
+    require_browser()
+    port = free_port()
+    state = Path(tempfile.mkdtemp(prefix="ltr_teach_tutorial_cmd_"))
+    env = dict(os.environ)
+    for name, variable in (("runtime", "JUPYTER_RUNTIME_DIR"), ("workspaces", "JUPYTERLAB_WORKSPACES_DIR"),
+                           ("settings", "JUPYTERLAB_SETTINGS_DIR"), ("config", "JUPYTER_CONFIG_DIR")):
+        (state / name).mkdir()
+        env[variable] = str(state / name)
+    env.pop("DISPLAY", None)
+    env.pop("BROWSER", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    course = state / "course"
+    log_path = state / "tutorial.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen([sys.executable, "-m", "ltr_teach.cli", "tutorial", str(course), "--no-browser",
+                                    "--port", str(port)], cwd=state, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    printed = re.compile(rf"http://{re.escape(LOOPBACK)}:{port}/lab\S*token=\w+")
+    url = None
+    deadline = time.monotonic() + 120
+    while url is None and time.monotonic() < deadline and process.poll() is None:
+        found = printed.search(log_path.read_text(errors="replace"))
+        url = found.group(0) if found else None
+        time.sleep(0.25)
+    try:
+        assert url is not None, f"ltr-teach tutorial printed no address; log:\n{log_path.read_text()}"
+        yield port, url, course, log_path
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
+
+
+def test_the_printed_address_serves_the_copied_course(served):
+    port, url, course, log_path = served
+    assert url.startswith(f"http://127.0.0.1:{port}/lab/tree/{START}?token="), url
+    token = url.rsplit("token=", 1)[1]
+    for notebook in (START, "exercises/05_roc_auc.ipynb"):
+        assert (course / notebook).is_file()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents/{notebook}?content=0&token={token}") as got:
+            assert json.load(got)["type"] == "notebook"
+    log = log_path.read_text(errors="replace")
+    assert "16 copied" in log and "Traceback" not in log
+
+
+def test_links_between_tutorial_and_exercises_open_in_jupyterlab(served, chromium, screenshot_dir):
+    from playwright.sync_api import expect
+
+    port, url, _course, _log = served
+    token = url.rsplit("token=", 1)[1]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        # An exercise sheet links back to its tutorial notebook: the link opens it in a new tab.
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/exercises/01_precision_recall_f.ipynb?reset&token={token}")
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
+        # JupyterLab rewrites a relative href to its own address: find the link by its text.
+        page.locator(".jp-RenderedMarkdown a", has_text="01 · precision, recall and F-beta").first.click()
+        tab = page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel", has_text="01_precision_recall_f.ipynb")
+        expect(tab.first).to_be_visible(timeout=UI_TIMEOUT_MS)
+        expect(page.locator(".jp-NotebookPanel:visible h1").first).to_contain_text("Precision, recall and F-beta",
+                                                                                    timeout=UI_TIMEOUT_MS)
+        # Notebook 10 ends with a link to the first exercise sheet (a link to the folder itself gave
+        # "exercises is a directory, not a file" in JupyterLab).
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/notebooks/10_why_tools_disagree.ipynb?reset&token={token}")
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
+        link = page.locator(".jp-RenderedMarkdown a", has_text="01_precision_recall_f.ipynb").last
+        link.scroll_into_view_if_needed()
+        link.click()
+        expect(page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel", has_text="01_precision_recall_f.ipynb")
+               .first).to_be_visible(timeout=UI_TIMEOUT_MS)
+        expect(page.locator(".jp-NotebookPanel:visible h1").first).to_contain_text("Exercises", timeout=UI_TIMEOUT_MS)
+        assert page.locator(".jp-Dialog").count() == 0  # no "File Load Error"
+        shot = screenshot_dir / "tutorial-exercises-link.png"
+        page.screenshot(path=str(shot))
+        SAVED_SCREENSHOTS.append(shot)
+    finally:
+        context.close()
