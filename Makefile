@@ -4,7 +4,7 @@ VENV   ?= .venv
 PORT   ?= 8888
 BIN     = $(VENV)/bin
 
-.PHONY: tutorial test browser-deps install-test clean
+.PHONY: tutorial test browser-deps install-test clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ browser-deps:
 	@if [ -n "$$CI" ] && { [ ! -x /usr/bin/chromium ] || ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; }; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; \
 	fi
+
+## catalogs: extract the messages (ltr_teach/locale/ltr_teach.pot), update the zh_CN and en .po, compile the .mo
+catalogs: $(VENV)/.installed-test
+	$(BIN)/python tools/catalogs.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
