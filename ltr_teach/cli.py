@@ -13,6 +13,7 @@ import re
 import sys
 from fractions import Fraction
 
+from .core.i18n import LANGUAGES, using_language
 from .metrics.conventions import CONVENTIONS, resolve
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import ALIASES, METRICS, lookup
@@ -541,6 +542,10 @@ def _fraction(text: str, name: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
+    # dest "language": the tutorial subcommand has its own --lang (which edition to copy), whose default would
+    # overwrite a shared dest
+    parser.add_argument("--lang", dest="language", choices=sorted(LANGUAGES),
+                        help="the language of the output: zh (中文) or en (default: LTR_TEACH_LANG, then the locale)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for add in (_add_explain, _add_listings, _add_eval, _add_compare, _add_check, _add_exercises, _add_tutorial,
                 _add_assign, _add_grade):
@@ -552,8 +557,9 @@ def main(argv=None) -> int:
     """Entry point of the ``ltr-teach`` console script; returns the exit code."""
     try:
         args = build_parser().parse_args(argv)
-        code = args.run(args)
-        sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
+        with using_language(args.language):  # main() called in a process (tests) leaves the language as it was
+            code = args.run(args)
+            sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
         return code
     except (UsageError, ValueError, TypeError) as exc:
         print(f"ltr-teach: error: {exc}", file=sys.stderr)

@@ -142,4 +142,9 @@ def zh(key: str) -> str:
     return TERMS[key].zh
 
 
-__all__ = ["Term", "Misnomer", "TERMS", "misused_terms", "unquoted", "zh"]
+def zh_all(key: str) -> str:
+    """The Chinese term and its accepted alternatives, ``"/"``-joined (``'精确率/查准率'``)."""
+    return "/".join((TERMS[key].zh, *TERMS[key].alternatives))
+
+
+__all__ = ["Term", "Misnomer", "TERMS", "misused_terms", "unquoted", "zh", "zh_all"]

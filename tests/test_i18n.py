@@ -1,0 +1,199 @@
+"""The message catalogues: complete, in step with the source, compiled, and used by the checker.
+
+The rules (tools/catalogs.py regenerates the files; `make catalogs`):
+* the .pot holds exactly the messages ``pybabel extract`` finds in ltr_teach/ today;
+* zh_CN translates every one of them (a non-empty msgstr, never fuzzy), with no placeholder the
+  English message does not have; en holds every one too, as the identity (empty msgstr or the id);
+* each .mo is its .po compiled: gettext reads the same translations from both.
+"""
+
+import gettext
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+import ltr_teach as lt
+from ltr_teach.core import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "ltr_teach" / "locale"
+POT = LOCALE / "ltr_teach.pot"
+
+
+def _po(lang):
+    with open(LOCALE / lang / "LC_MESSAGES" / "ltr_teach.po", "rb") as fh:
+        return read_po(fh)
+
+
+def _ids(catalogue):
+    return {m.id for m in catalogue if m.id}
+
+
+def extracted_ids(directory: Path) -> set:
+    """The message ids pybabel's extractor finds under ``directory`` with the project's babel.cfg."""
+    method_map = [("**.py", "python")]  # babel.cfg's one section
+    return {message for _file, _line, message, _comments, _context in extract_from_dir(str(directory), method_map)
+            if message}
+
+
+def stale_ids(directory: Path, pot_ids: set) -> tuple:
+    """(in the source, not the .pot), (in the .pot, not the source)."""
+    found = extracted_ids(directory)
+    return sorted(found - pot_ids), sorted(pot_ids - found)
+
+
+def test_babel_cfg_is_the_method_map_the_tests_use():
+    sections = re.findall(r"^\[(\w+): (.+)\]$", (ROOT / "babel.cfg").read_text(encoding="utf-8"), re.M)
+    assert sections == [("python", "**.py")]
+
+
+def test_the_pot_is_up_to_date_with_the_source():
+    with open(POT, "rb") as fh:
+        pot = _ids(read_po(fh))
+    new, gone = stale_ids(ROOT / "ltr_teach", pot)
+    assert not new and not gone, f"run `make catalogs`: new messages {new}, messages no longer in the source {gone}"
+
+
+def test_the_staleness_check_sees_a_new_and_a_removed_message(tmp_path):
+    (tmp_path / "m.py").write_text('from x import _, N_\nA = N_("kept")\nprint(_("brand new"))\n', encoding="utf-8")
+    assert stale_ids(tmp_path, {"kept", "removed"}) == (["brand new"], ["removed"])
+
+
+def test_every_message_has_a_chinese_translation():
+    pot, zh = _ids(read_po(open(POT, "rb"))), _po("zh_CN")
+    assert _ids(zh) == pot
+    untranslated = [m.id for m in zh if m.id and (not m.string or m.fuzzy)]
+    assert not untranslated, f"zh_CN has no (or a fuzzy) translation for {untranslated}"
+
+
+def test_the_english_catalogue_holds_every_message_as_itself():
+    pot, en = _ids(read_po(open(POT, "rb"))), _po("en")
+    assert _ids(en) == pot
+    assert [m.id for m in en if m.id and (m.fuzzy or m.string not in ("", m.id))] == []
+
+
+def _fields(text):
+    return {name for name in re.findall(r"(?<!\{)\{(\w*)\}", text)}
+
+
+def test_chinese_placeholders_are_the_english_ones():
+    # a {name} the English message lacks would raise KeyError when the sentence is filled in
+    bad = [(m.id, m.string) for m in _po("zh_CN") if m.id and not _fields(m.string) <= _fields(m.id)]
+    assert not bad
+    for m in _po("zh_CN"):
+        if m.id:
+            m.string.format(**{name: "X" for name in _fields(m.id)})  # every brace is a placeholder or doubled
+
+
+@pytest.mark.parametrize("lang", ["zh_CN", "en"])
+def test_each_mo_is_its_po_compiled(lang):
+    with open(LOCALE / lang / "LC_MESSAGES" / "ltr_teach.mo", "rb") as fh:
+        compiled = gettext.GNUTranslations(fh)._catalog
+    compiled = {k: v for k, v in compiled.items() if k}  # "" is the header
+    written = {m.id: m.string for m in _po(lang) if m.id and m.string and not m.fuzzy}
+    assert compiled == written, "run `make catalogs` to recompile the .mo"
+
+
+def test_set_language_overrides_the_environment_which_overrides_the_locale(monkeypatch):
+    for variable in ("LTR_TEACH_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    lt.set_language(None)
+    assert lt.get_language() == "en"  # no locale at all
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert lt.get_language() == "zh"
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")  # LC_ALL comes before LANG, as in gettext
+    assert lt.get_language() == "en"
+    monkeypatch.setenv("LTR_TEACH_LANG", "zh")
+    assert lt.get_language() == "zh"
+    monkeypatch.setenv("LTR_TEACH_LANG", "klingon")  # not a course language: ignored, the locale decides
+    assert lt.get_language() == "en"
+    monkeypatch.setenv("LTR_TEACH_LANG", "zh")
+    lt.set_language("en")
+    assert lt.get_language() == "en"
+    assert i18n._("hint") == "hint"
+    lt.set_language("zh_CN")
+    assert lt.get_language() == "zh" and i18n._("hint") == "提示"
+
+
+@pytest.mark.parametrize("bad", ["fr", "", 3, "chinese"])
+def test_an_unknown_language_is_a_value_error_naming_it(bad):
+    with pytest.raises(ValueError, match=r"language must be one of \['en', 'zh'\].*" + re.escape(repr(bad))):
+        lt.set_language(bad)
+
+
+def test_using_language_restores_the_choice():
+    with i18n.using_language("zh"):
+        assert lt.get_language() == "zh"
+    assert lt.get_language() == "en"
+
+
+LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
+
+
+def test_the_linear_gain_slip_is_diagnosed_in_chinese():
+    # the slip reproduces the answer: NDCG@7 with gain = grade is 0.95479... (the library's own call with
+    # gain="linear"; the right NDCG with 2^g - 1 is 0.944227, so 0.9548 can only come from the slip)
+    assert round(float(lt.ndcg(LIPSTICK, k=7, gain="linear")), 4) == 0.9548
+    assert round(float(lt.ndcg(LIPSTICK, k=7)), 4) == 0.9442
+    lt.set_language("zh")
+    feedback = lt.check("ndcg-lipstick", "0.9548")
+    assert not feedback and feedback.mistakes == ("gain",)
+    # a grade-3 item: 2^3 - 1 = 7 under exponential gain, 3 under linear gain
+    assert feedback.diagnosis == ("你直接用相关性等级作为增益（线性增益）；本题的增益是 2^rel - 1，"
+                                  "所以等级为 3 的结果增益是 7，而不是 3。")
+    assert str(feedback).splitlines()[1].startswith("  可能的错误：")
+    assert feedback.message == "不对：0.9548 不是 NDCG@7。"
+
+
+def test_the_same_check_in_english_is_unchanged():
+    feedback = lt.check("ndcg-lipstick", "0.9548")
+    assert feedback.diagnosis.startswith("You used the grade itself as the gain (linear gain)")
+    assert "likely mistake: " in str(feedback)
+
+
+def test_feedback_labels_follow_the_language_when_shown():
+    feedback = lt.check(lt.ndcg(LIPSTICK, k=7), "0.9548", reveal=True)  # made in English
+    lt.set_language("zh")
+    shown = str(feedback)
+    assert "  可能的错误：" in shown and "  应为：" in shown and "likely mistake" not in shown
+    assert "<b>应为：</b>" in feedback._repr_html_()
+
+
+def test_hints_are_translated():
+    lt.set_language("zh")
+    feedback = lt.check(lt.precision_at_k([1, 0, 1], k=2), "0.3")  # no slip gives 3/10
+    assert feedback.hint == "数出前 k 位中的相关文档，除以 k。"
+
+
+def _cli(*args, lang_env=None):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("LTR_TEACH_LANG", None)
+    if lang_env:
+        env["LTR_TEACH_LANG"] = lang_env
+    return subprocess.run([sys.executable, "-m", "ltr_teach.cli", *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT)
+
+
+def test_cli_lang_option_and_environment():
+    zh = _cli("--lang", "zh", "check", "ndcg-lipstick", "0.9548")
+    assert zh.returncode == 1 and "可能的错误：你直接用相关性等级作为增益" in zh.stdout
+    env = _cli("check", "ndcg-lipstick", "0.9548", lang_env="zh")
+    assert env.stdout == zh.stdout
+    en = _cli("--lang", "en", "check", "ndcg-lipstick", "0.9548", lang_env="zh")
+    assert "likely mistake: You used the grade itself" in en.stdout
+    bad = _cli("--lang", "fr", "check", "ndcg-lipstick", "0.9548")
+    assert bad.returncode == 2 and bad.stderr.startswith("ltr-teach: error: argument --lang: invalid choice: 'fr'")
+
+
+def test_cli_main_leaves_the_language_as_it_was(capsys):
+    from ltr_teach.cli import main
+
+    assert main(["--lang", "zh", "check", "ndcg-lipstick", "0.944"]) == 0
+    assert "正确" in capsys.readouterr().out
+    assert lt.get_language() == "en"
