@@ -8,6 +8,7 @@ The rules (tools/catalogs.py regenerates the files; `make catalogs`):
 """
 
 import gettext
+import importlib.util
 import os
 import re
 import subprocess
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
 import ltr_teach as lt
@@ -35,11 +36,22 @@ def _ids(catalogue):
     return {m.id for m in catalogue if m.id}
 
 
+def _catalogs_tool():
+    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def extracted_ids(directory: Path) -> set:
-    """The message ids pybabel's extractor finds under ``directory`` with the project's babel.cfg."""
+    """The message ids pybabel's extractor finds under ``directory`` with the project's babel.cfg and keywords."""
     method_map = [("**.py", "python")]  # babel.cfg's one section
-    return {message for _file, _line, message, _comments, _context in extract_from_dir(str(directory), method_map)
-            if message}
+    keywords = dict(DEFAULT_KEYWORDS)
+    for spec in _catalogs_tool().KEYWORDS:  # "Column:2": the second argument of Column(...)
+        name, _, index = spec.partition(":")
+        keywords[name] = (int(index),)
+    found = extract_from_dir(str(directory), method_map, keywords=keywords)
+    return {message for _file, _line, message, _comments, _context in found if message}
 
 
 def stale_ids(directory: Path, pot_ids: set) -> tuple:
@@ -61,8 +73,9 @@ def test_the_pot_is_up_to_date_with_the_source():
 
 
 def test_the_staleness_check_sees_a_new_and_a_removed_message(tmp_path):
-    (tmp_path / "m.py").write_text('from x import _, N_\nA = N_("kept")\nprint(_("brand new"))\n', encoding="utf-8")
-    assert stale_ids(tmp_path, {"kept", "removed"}) == (["brand new"], ["removed"])
+    (tmp_path / "m.py").write_text('from x import _, N_\nA = N_("kept")\nprint(_("brand new"))\n'
+                                   'C = Column("key", "a header")\n', encoding="utf-8")
+    assert stale_ids(tmp_path, {"kept", "removed"}) == (["a header", "brand new"], ["removed"])
 
 
 def test_every_message_has_a_chinese_translation():

@@ -20,6 +20,7 @@ from typing import Any
 import sympy
 
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
+from .i18n import _, translate
 
 
 def display_width(text: str) -> int:
@@ -132,7 +133,7 @@ class Explanation:
         """``NDCG@7 = (exact) ≈ 0.944227``; ``=`` when the decimal is exact."""
         exact = self.exact_str
         if is_long(self.exact):
-            return f"{self.name} {exact} (the exact number is too long to print; .exact holds it)"
+            return f"{self.name} {exact} " + _("(the exact number is too long to print; .exact holds it)")
         if isinstance(self.exact, sympy.Integer) or self.exact is sympy.nan:
             return f"{self.name} = {exact}"
         sign = "=" if isinstance(self.exact, sympy.Rational) and terminates(self.exact) else "≈"
@@ -154,7 +155,7 @@ class Explanation:
         return rows
 
     def __str__(self) -> str:
-        headers = [c.header for c in self.columns]
+        headers = [translate(c.header) for c in self.columns]  # the English header is the message id
         rows = self.table_rows()
         widths = [max([display_width(h)] + [display_width(r[i]) for r in rows]) for i, h in enumerate(headers)]
         lines = [self.name, ""]
@@ -164,7 +165,7 @@ class Explanation:
             lines.append("  ".join(_rjust(c, w) for c, w in zip(r, widths)).rstrip())
         lines.append("")
         for note in self.notes:
-            lines.append(f"note: {note}")
+            lines.append(_("note: {note}").format(note=translate(note)))
         for key, part in self.parts.items():
             if part.metric != self.metric:
                 lines.append(f"{key}: {part.result_line()}")
@@ -176,12 +177,14 @@ class Explanation:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-        head = "".join(f"<th style='text-align:right;padding:2px 8px'>{esc(c.header)}</th>" for c in self.columns)
+        head = "".join(f"<th style='text-align:right;padding:2px 8px'>{esc(translate(c.header))}</th>"
+                       for c in self.columns)
         body = "".join(
             "<tr>" + "".join(f"<td style='text-align:right;padding:2px 8px'>{esc(c)}</td>" for c in row) + "</tr>"
             for row in self.table_rows()
         )
-        notes = "".join(f"<p style='margin:2px 0'><i>note:</i> {esc(n)}</p>" for n in self.notes)
+        note = esc(_("note:"))
+        notes = "".join(f"<p style='margin:2px 0'><i>{note}</i> {esc(translate(n))}</p>" for n in self.notes)
         parts = "".join(
             f"<p style='margin:2px 0'>{esc(k)}: <code>{esc(p.result_line())}</code></p>"
             for k, p in self.parts.items()
