@@ -210,3 +210,48 @@ def test_cli_main_leaves_the_language_as_it_was(capsys):
     assert main(["--lang", "zh", "check", "ndcg-lipstick", "0.944"]) == 0
     assert "正确" in capsys.readouterr().out
     assert lt.get_language() == "en"
+
+
+def test_the_explanation_translates_when_shown_and_keeps_its_keys():
+    ex = lt.ndcg(LIPSTICK, k=7)  # computed in English
+    english = str(ex)
+    lt.set_language("zh")
+    chinese = str(ex)
+    assert chinese.splitlines()[2].split() == ["位置", "等级", "增益", "折损", "增益/折损", "累计", "DCG", "理想等级",
+                                               "理想", "增益/折损", "累计", "IDCG"]
+    assert "<th style='text-align:right;padding:2px 8px'>折损</th>" in ex._repr_html_()
+    # the numbers and the result line are the same in both languages; the keys stay English
+    assert chinese.splitlines()[-1] == english.splitlines()[-1] == ex.result_line()
+    assert [line.split() for line in english.splitlines()[4:11]] == [line.split() for line in chinese.splitlines()[4:11]]
+    assert list(ex.steps[0]) == ["rank", "grade", "gain", "discount", "contribution", "dcg", "ideal_grade",
+                                 "ideal_contribution", "idcg"]
+    assert ex.to_dict() == lt.ndcg(LIPSTICK, k=7).to_dict()
+
+
+def test_the_explanation_note_label_is_translated():
+    ex = lt.recall_at_k([0, 0], k=2)  # no relevant document: a note
+    lt.set_language("zh")
+    assert [line for line in str(ex).splitlines() if line.startswith("注：")]
+
+
+def test_the_widget_labels_legend_and_table_are_chinese():
+    from ltr_teach.interactive.widgets import RankingEditor
+
+    lt.set_language("zh")
+    editor = RankingEditor(["小棕瓶眼霜", "面霜", "芦荟霜"], [3, 0, 1], metric="ndcg", k=3)
+    assert {k: c.description for k, c in editor._controls.items()} == {
+        "gain": "增益", "discount": "折损", "k": "k（截断位置）", "zero": "IDCG = 0 时取"}
+    assert editor._rows[0]["up"].description == "上移" and editor._rows[0]["grade"].description == "等级"
+    assert editor._rows[0]["grade"].tooltip == "小棕瓶眼霜 的等级（第 1 位）"
+    assert "累计 DCG" in editor._legend.value and "<th style='text-align:right;padding:2px 8px'>理想等级</th>" \
+        in editor.table.value
+    editor.set_grade(1, 2)  # the table is drawn again, still in Chinese, with the new grade
+    assert "理想等级" in editor.table.value
+    editor._on_option("g_max", 7)  # refused (NDCG has no g_max): said in Chinese, the reason stays English
+    assert editor._error.value.startswith("<span style='color:#b00'>未应用：")
+
+
+def test_every_widget_and_plot_message_is_in_the_catalogue():
+    # the widgets' and plots' literal labels are messages: the extractor finds them in the modules' source
+    found = extracted_ids(ROOT / "ltr_teach" / "interactive")
+    assert {"up", "down", "k (cut-off)", "DCG so far", "ROC curve", "not applied: {reason}", "document says"} <= found

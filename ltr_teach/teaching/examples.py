@@ -29,6 +29,7 @@ from fractions import Fraction
 import sympy
 
 from ..core.glossary import TERMS, zh, zh_all
+from ..core.i18n import N_
 from ..core.exact import fmt_decimal, fmt_exact, log2, terminates, to_float
 from ..core.explanation import Column, Explanation
 from ..core.validate import as_queries
@@ -277,7 +278,7 @@ class Erratum:
     @property
     def correct_label(self) -> str:
         """How :attr:`correct` is labelled: ``"usual"`` for a convention (the document is not wrong)."""
-        return "usual" if self.kind == "convention" else "correct"
+        return N_("usual") if self.kind == "convention" else N_("correct")  # English message ids
 
     @property
     def verdict(self) -> str:
