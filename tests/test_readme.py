@@ -19,7 +19,7 @@ import ltr_teach as lt
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, flags=re.S)
+BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, flags=re.DOTALL)
 
 
 def _python_blocks():
@@ -29,7 +29,7 @@ def _python_blocks():
 def _text_after(marker: str) -> str:
     """The first ```text block after ``marker`` in the README."""
     start = README.index(marker)
-    match = re.compile(r"```text\n(.*?)```", re.S).search(README, start)
+    match = re.compile(r"```text\n(.*?)```", re.DOTALL).search(README, start)
     return match.group(1)
 
 
@@ -59,7 +59,7 @@ def test_every_python_block_runs_and_its_comments_show_the_result():
         if "ValueError:" in body:  # the block that shows an error: it must raise exactly that
             expected = re.search(r"# ValueError: (.*)", body).group(1).strip()
             with pytest.raises(ValueError, match=re.escape(expected)):
-                exec(compile(body, "README", "exec"), namespace)  # the README's own code, not user input
+                exec(compile(body, "README", "exec"), namespace)  # noqa: S102 - the README's own code, not user input
             continue
         tree = ast.parse(body)
         lines = body.splitlines()
@@ -76,7 +76,7 @@ def test_every_python_block_runs_and_its_comments_show_the_result():
                     assert comment in _shown(value), f"README says {comment!r} for {code!r}; got {_shown(value)}"
                     checked += 1
             else:
-                exec(compile(ast.Module([node], []), "README", "exec"), namespace)
+                exec(compile(ast.Module([node], []), "README", "exec"), namespace)  # noqa: S102 - the README's code
     assert checked >= 5  # the comparison above really ran
 
 
