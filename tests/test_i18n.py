@@ -255,3 +255,37 @@ def test_every_widget_and_plot_message_is_in_the_catalogue():
     # the widgets' and plots' literal labels are messages: the extractor finds them in the modules' source
     found = extracted_ids(ROOT / "ltr_teach" / "interactive")
     assert {"up", "down", "k (cut-off)", "DCG so far", "ROC curve", "not applied: {reason}", "document says"} <= found
+
+
+@pytest.mark.parametrize("command", ["explain", "check", "eval", "compare", "exercises", "tutorial", "assign", "grade",
+                                     None])
+def test_cli_help_is_chinese_with_lang_zh(command, capsys):
+    from ltr_teach.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", "zh", *[command][: bool(command)], "--help"])  # None: the top parser's help
+    assert stop.value.code == 0
+    chinese = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([*[command][: bool(command)], "--help"])
+    english = capsys.readouterr().out
+    assert chinese != english and re.search(r"[\u4e00-\u9fff]{2}", chinese)
+    assert not re.search(r"[\u4e00-\u9fff]", english.replace("中文", ""))  # English help: only --lang's 中文
+    assert lt.get_language() == "en"
+
+
+@pytest.mark.parametrize(("argv", "language"), [
+    (["--lang", "zh", "check"], "zh"), (["--lang=zh", "check"], "zh"), (["check", "--lang", "zh"], None),
+    (["tutorial", "--lang", "zh"], None), (["--lang", "fr", "check"], None), (["--lang"], None), ([], None),
+])
+def test_the_global_lang_is_read_before_the_subcommand_only(argv, language):
+    from ltr_teach.cli import _language_in
+
+    assert _language_in(argv) == language
+
+
+def test_the_tutorial_keeps_its_own_lang_option(tmp_path, capsys):
+    from ltr_teach.cli import build_parser
+
+    args = build_parser().parse_args(["--lang", "zh", "tutorial", "--lang", "en", str(tmp_path), "--copy-only"])
+    assert (args.language, args.lang) == ("zh", "en")
