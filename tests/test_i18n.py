@@ -289,3 +289,39 @@ def test_the_tutorial_keeps_its_own_lang_option(tmp_path, capsys):
 
     args = build_parser().parse_args(["--lang", "zh", "tutorial", "--lang", "en", str(tmp_path), "--copy-only"])
     assert (args.language, args.lang) == ("zh", "en")
+
+
+def _make_tutorial_commands(tmp_path, *assignments):
+    """The commands `make tutorial` would run (make -n: printed, not run), for a venv that is up to date."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    (venv / ".installed").touch()  # newer than pyproject.toml: make prints no pip install
+    done = subprocess.run(["make", "-n", "tutorial", f"VENV={venv}", *assignments], capture_output=True, text=True,
+                          cwd=ROOT)
+    return done, venv
+
+
+def test_make_tutorial_zh_selects_chinese_for_jupyterlab_and_the_kernels(tmp_path):
+    done, venv = _make_tutorial_commands(tmp_path, "TUTORIAL_LANG=zh")
+    assert done.returncode == 0, done.stderr
+    settings = venv / "lab-settings-zh"
+    assert f"""printf '{{"locale": "%s"}}\\n' zh_CN > {settings}/@jupyterlab/translation-extension/""" \
+           "plugin.jupyterlab-settings" in done.stdout
+    lab = [line for line in done.stdout.splitlines() if "jupyter lab" in line][0]
+    assert lab.startswith("LTR_TEACH_LANG=zh ") and f"--LabApp.user_settings_dir={settings}" in lab
+    assert "--ServerApp.root_dir=" in lab  # the repository's root is still what JupyterLab serves
+    english, _venv = _make_tutorial_commands(tmp_path / "en")
+    assert "LTR_TEACH_LANG=en " in english.stdout and "' en > " in english.stdout
+    refused, _venv = _make_tutorial_commands(tmp_path / "fr", "TUTORIAL_LANG=fr")
+    assert "TUTORIAL_LANG must be en or zh" in refused.stdout  # make -n prints the check; run, it exits 2
+
+
+def test_jupyterlab_finds_the_chinese_language_pack():
+    # the locale the Makefile selects is one JupyterLab's translation server can serve: the pack is installed
+    from jupyterlab_server.translation_utils import get_language_pack, get_language_packs
+
+    packs, message = get_language_packs("zh_CN")
+    assert "zh_CN" in packs and not message
+    strings, _message = get_language_pack("zh_CN")
+    assert strings["jupyterlab"]["Edit"] == ["编辑"]  # JupyterLab's own Edit menu
