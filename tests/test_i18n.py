@@ -325,3 +325,12 @@ def test_jupyterlab_finds_the_chinese_language_pack():
     assert "zh_CN" in packs and not message
     strings, _message = get_language_pack("zh_CN")
     assert strings["jupyterlab"]["Edit"] == ["编辑"]  # JupyterLab's own Edit menu
+
+
+def test_an_exercise_hint_is_shown_in_chinese():
+    # 0.5 is no slip of the lipstick NDCG@7, so the exercise's first hint is shown
+    lt.set_language("zh")
+    feedback = lt.check("ndcg-lipstick", "0.5")
+    assert not feedback.diagnosis and feedback.hint == "NDCG = DCG / IDCG；理想排序是 3, 3, 2, 2, 2, 1, 0。"
+    lt.set_language("en")
+    assert lt.check("ndcg-lipstick", "0.5").hint == lt.exercises.get("ndcg-lipstick").hints[0]
