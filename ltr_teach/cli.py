@@ -41,6 +41,23 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # argparse's own words, in the course's language (argparse reads its own gettext domain, which has no
+        # Chinese): the section titles and -h's help; "usage: " in _get_formatter
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
+
+    def _get_formatter(self):
+        formatter = super()._get_formatter()
+        add_usage = formatter.add_usage
+        formatter.add_usage = lambda usage, actions, groups, prefix=None: add_usage(
+            usage, actions, groups, _("usage: ") if prefix is None else prefix)
+        return formatter
+
     def error(self, message):  # argparse prints usage + message; we want one line
         raise UsageError(message)
 

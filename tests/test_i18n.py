@@ -270,6 +270,8 @@ def test_cli_help_is_chinese_with_lang_zh(command, capsys):
         main([*[command][: bool(command)], "--help"])
     english = capsys.readouterr().out
     assert chinese != english and re.search(r"[\u4e00-\u9fff]{2}", chinese)
+    assert chinese.startswith("用法：ltr-teach") and "  -h, --help" in chinese and "显示此帮助信息并退出" in chinese
+    assert "show this help message and exit" in english and english.startswith("usage: ltr-teach")
     assert not re.search(r"[\u4e00-\u9fff]", english.replace("中文", ""))  # English help: only --lang's 中文
     assert lt.get_language() == "en"
 
