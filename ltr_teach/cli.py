@@ -149,7 +149,8 @@ def _explain(args) -> int:
         ex = info.func([None if unjudged_allowed and v in _UNJUDGED else parse_number(v, "value")
                         for v in args.values], **kwargs)
         if "order" in ex.params:  # a k cut-off hides the tail of the table: show the whole order
-            print(f"order by score (ties={ex.params['ties']!r}): {', '.join(ex.params['order'])}\n")
+            print(_("order by score (ties={ties}): {order}").format(ties=repr(ex.params["ties"]),
+                                                                   order=", ".join(ex.params["order"])) + "\n")
     print(ex)
     return 0
 
