@@ -76,7 +76,17 @@ def _name_width(names) -> str:
     return f"{max(4.0, max(ems(n) for n in names)) + 1.0:.1f}em"
 
 
-class _ExplanationView:
+class _ShowsWidget:
+    """Shows ``self.widget`` in a notebook, with a short deterministic text form (its ``repr``) for nbval,
+    which compares text/plain, not the view; the editors and the panels share it."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+
+class _ExplanationView(_ShowsWidget):
     """What both editors share: an explanation shown as a result line, a table and a plot."""
 
     def _show(self, ex, names=None) -> None:
@@ -84,12 +94,6 @@ class _ExplanationView:
         self.table.value = ex._repr_html_()
         self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
         self._legend.value = legend_html(self._figure)
-
-    def _repr_mimebundle_(self, **kwargs):
-        # The widget view plus a short, deterministic text form (nbval compares text/plain, not the view).
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
-        return bundle
 
 
 class RankingEditor(_ExplanationView):

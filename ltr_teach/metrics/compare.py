@@ -10,6 +10,7 @@ import html
 from dataclasses import dataclass, fields
 
 from ..core.exact import fmt_cell, fmt_decimal, to_float
+from ..core.table import aligned_lines
 from ..core.validate import as_choice, as_sequence
 from . import graded
 from .conventions import CONVENTIONS, get_convention
@@ -47,11 +48,7 @@ class ConventionTable:
 
     def __str__(self) -> str:
         header, body = self._cells()
-        widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
-                 "  ".join("-" * w for w in widths)]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(b, widths)).rstrip() for b in body]
-        return "\n".join(lines)
+        return "\n".join(aligned_lines(header, body, left=len(header)))
 
     def __repr__(self) -> str:
         return f"<ConventionTable {self.metric}: " + ", ".join(

@@ -42,6 +42,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..core.table import aligned_lines
 from ..core.validate import as_choice
 from .evaluate import evaluate, parse_metric
 
@@ -186,14 +187,11 @@ class RunComparison:
 
     def __str__(self) -> str:
         rows = self.rows()
-        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         n = len(next(iter(self.pairs.values())).queries)
         title = (f"{self.metric} over {n} queries, convention {self.convention}, {self.alternative} tests "
                  f"(H1: {ALTERNATIVES[self.alternative]})")
         lines = [title, ""]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(rows[0], widths)).rstrip())
-        lines.append("  ".join("-" * w for w in widths))
-        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows[1:]]
+        lines += aligned_lines(rows[0], rows[1:], left=len(rows[0]))
         lines.append("")
         lines += self.details()
         lines += [f"note: {note}" for note in self.notes]
