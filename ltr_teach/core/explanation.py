@@ -19,7 +19,7 @@ from typing import Any
 import sympy
 
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
-from .table import aligned_lines, display_width  # noqa: F401 - display_width kept at its documented path
+from .table import aligned_lines, display_width, html_table  # noqa: F401 - display_width kept at its documented path
 
 
 def _jsonable(v):
@@ -160,11 +160,7 @@ class Explanation:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-        head = "".join(f"<th style='text-align:right;padding:2px 8px'>{esc(c.header)}</th>" for c in self.columns)
-        body = "".join(
-            "<tr>" + "".join(f"<td style='text-align:right;padding:2px 8px'>{esc(c)}</td>" for c in row) + "</tr>"
-            for row in self.table_rows()
-        )
+        table = html_table([c.header for c in self.columns], self.table_rows(), left=0)
         notes = "".join(f"<p style='margin:2px 0'><i>note:</i> {esc(n)}</p>" for n in self.notes)
         parts = "".join(
             f"<p style='margin:2px 0'>{esc(k)}: <code>{esc(p.result_line())}</code></p>"
@@ -176,8 +172,7 @@ class Explanation:
         formula = f"<p>$${tex}$$</p>" if self.formula else ""
         return (
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
-            f"<table style='border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            f"{notes}{parts}<p style='font-size:110%'><b>{esc(self.result_line())}</b></p></div>"
+            f"{table}{notes}{parts}<p style='font-size:110%'><b>{esc(self.result_line())}</b></p></div>"
         )
 
     def latex(self) -> str:

@@ -3,7 +3,7 @@
 The teaching tables (worked examples side by side, metrics on several rankings, agreement shares)
 are built from numbers the library computed; this class only lays them out, so notebooks print
 them instead of formatting them by hand. :func:`aligned_lines` is the one text layout every aligned
-table of the package prints through.
+table of the package prints through, :func:`html_table` its HTML form.
 """
 
 from __future__ import annotations
@@ -68,6 +68,37 @@ def aligned_lines(header, rows, left: int = 1) -> list:
     return [line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
 
 
+def html_table(header, rows, left: int = 1, attributes: str = "style='border-collapse:collapse'",
+               align_header: bool = True) -> str:
+    """The same table as :func:`aligned_lines`, as an HTML ``<table>`` (cells escaped).
+
+    Parameters
+    ----------
+    header, rows, left
+        As in :func:`aligned_lines`.
+    attributes : str
+        The ``<table>`` tag's attributes.
+    align_header : bool
+        Whether the header cells carry the columns' alignment (otherwise the browser centres them).
+
+    Examples
+    --------
+    >>> html_table(("k",), (("1",),), left=0, attributes="")
+    "<table><thead><tr><th style='text-align:right;padding:2px 8px'>k</th></tr></thead><tbody><tr><td style='text-align:right;padding:2px 8px'>1</td></tr></tbody></table>"
+    """
+    esc = html.escape
+
+    def style(i):
+        return f"text-align:{'left' if i < left else 'right'};padding:2px 8px"
+
+    head = "".join(f"<th style='{style(i) if align_header else 'padding:2px 8px'}'>{esc(h)}</th>"
+                   for i, h in enumerate(header))
+    body = "".join("<tr>" + "".join(f"<td style='{style(i)}'>{esc(c)}</td>" for i, c in enumerate(row)) + "</tr>"
+                   for row in rows)
+    tag = f"<table {attributes}>" if attributes else "<table>"
+    return f"{tag}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 @dataclass(frozen=True)
 class Table:
     """Rows of text cells under a header; the first column is left-aligned, the others right-aligned.
@@ -123,18 +154,9 @@ class Table:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-
-        def align(i):
-            return "left" if i < self.left else "right"
-
-        head = "".join(f"<th style='text-align:{align(i)};padding:2px 8px'>{esc(h)}</th>"
-                       for i, h in enumerate(self.header))
-        body = "".join("<tr>" + "".join(f"<td style='text-align:{align(i)};padding:2px 8px'>{esc(c)}</td>"
-                                        for i, c in enumerate(row)) + "</tr>" for row in self.rows)
         title = f"<p style='margin:2px 0'><b>{esc(self.title)}</b></p>" if self.title else ""
         notes = "".join(f"<p style='margin:2px 0'>{esc(n)}</p>" for n in self.notes)
-        return (f"<div class='ltr-teach-table'>{title}<table style='border-collapse:collapse'><thead><tr>{head}"
-                f"</tr></thead><tbody>{body}</tbody></table>{notes}</div>")
+        return f"<div class='ltr-teach-table'>{title}{html_table(self.header, self.rows, self.left)}{notes}</div>"
 
 
-__all__ = ["Table", "aligned_lines", "display_width"]
+__all__ = ["Table", "aligned_lines", "display_width", "html_table"]

@@ -143,8 +143,9 @@ def read_negative_grades(values, name: str, rule: str, reading: str, allow_empty
     if not negative:
         return values, ()
     shown = ", ".join(negative[:5]) + (f" and {len(negative) - 5} more" if len(negative) > 5 else "")
-    return out, (f"{shown}: a negative grade (TREC: -1 judged non-relevant, -2 spam) is read as trec_eval reads it "
-                 f"(in the pool but unjudged): {NEGATIVE_READINGS[reading]}",)
+    note = (f"{shown}: a negative grade (TREC: -1 judged non-relevant, -2 spam) is read as trec_eval reads it "
+            f"(in the pool but unjudged): {NEGATIVE_READINGS[reading]}")
+    return out, (note,)
 
 
 _BINARY_ALLOWED = "binary metrics take 0/1 relevance (pass threshold=1 to treat grades >= 1 as relevant)"
@@ -253,5 +254,6 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
     return items
 
 
-__all__ = ["MAX_ITEMS", "MAX_TOTAL_ITEMS", "NEGATIVE_READINGS", "read_negative_grades", "as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
+__all__ = ["MAX_ITEMS", "MAX_TOTAL_ITEMS", "NEGATIVE_READINGS", "read_negative_grades",
+           "as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
            "_short"]

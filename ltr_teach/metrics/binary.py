@@ -17,8 +17,16 @@ from sympy import Integer, Rational
 
 from ..core.exact import fmt_decimal, fmt_value, to_exact, to_float
 from ..core.explanation import Column, Explanation
-from ..core.validate import (as_choice, as_count, as_k, as_queries, as_rels, as_sequence, by_query_name,
-                             read_negative_grades)
+from ..core.validate import (
+    as_choice,
+    as_count,
+    as_k,
+    as_queries,
+    as_rels,
+    as_sequence,
+    by_query_name,
+    read_negative_grades,
+)
 from .conventions import get_convention, is_given, negative_rule, resolve
 from .ordering import annotate, ranked_from_scores
 
@@ -112,7 +120,8 @@ def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, t
     >>> lt.reciprocal_rank([1, 0], scores=[0.7, 0.7], docids=["a", "b"], convention="trec_eval").exact
     1/2
     """
-    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention, "reciprocal_rank")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "reciprocal_rank")
     k = as_k(k)
     rows, first = [], None
     for row in _prefix_rows(rels, k):
@@ -226,7 +235,8 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     >>> lt.precision_at_k([1, 0], k=4).exact    # one hit in four slots
     1/4
     """
-    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention, "precision_at_k")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "precision_at_k")
     k = as_k(k, allow_none=False)
     notes = []
     _cut(k, len(rels), notes)
@@ -281,7 +291,8 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
     >>> lt.recall_at_k([1, 0, 1, 1], k=3, n_relevant=4).exact
     1/2
     """
-    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention, "recall_at_k")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "recall_at_k")
     k = as_k(k, allow_none=False)
     n_rel = _n_relevant(n_relevant, rels)
     notes = []
@@ -432,7 +443,8 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     >>> lt.average_precision([0, 3, 2, 1, 0], k=3, scores=[1.0, 0.8, 0.8, 0.5, 0.4], convention="lightgbm").exact
     7/18
     """
-    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention, "average_precision",
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "average_precision",
                                            averaging=True)
     k = as_k(k)
     blocks = ranked is not None and ranked.averaged
@@ -737,7 +749,8 @@ def r_precision(rels, n_relevant=None, threshold=None, *, scores=None, docids=No
     >>> lt.r_precision([0, 1, 1, 1, 0], n_relevant=4).exact
     3/4
     """
-    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention, "r_precision")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "r_precision")
     n_rel = _n_relevant(n_relevant, rels)
     notes = []
     if n_rel == 0:
@@ -788,7 +801,8 @@ def success_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None
     >>> lt.success_at_k([0, 0, 1], k=2).exact, lt.success_at_k([0, 0, 1], k=3).exact
     (0, 1)
     """
-    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention, "success_at_k")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "success_at_k")
     k = as_k(k, allow_none=False)
     notes = []
     _cut(k, len(rels), notes)

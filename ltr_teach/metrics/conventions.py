@@ -394,4 +394,5 @@ def resolve(convention, **given) -> dict:
     return out
 
 
-__all__ = ["Convention", "CONVENTIONS", "IDEAL_SOURCES", "get_convention", "negative_rule", "resolve", "unset", "is_given"]
+__all__ = ["Convention", "CONVENTIONS", "IDEAL_SOURCES", "get_convention", "negative_rule", "resolve", "unset",
+           "is_given"]

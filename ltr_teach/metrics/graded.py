@@ -22,7 +22,7 @@ from sympy import Integer
 
 from ..core.exact import RunningSum, fmt_latex, fmt_value, over
 from ..core.explanation import Column, Explanation
-from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence, read_negative_grades
+from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, read_negative_grades
 from .conventions import negative_rule, resolve, unset
 
 # GAINS and DISCOUNTS are re-exported: lt.GAINS, the widgets and the checker read them from here
