@@ -18,6 +18,7 @@ from importlib.metadata import version as _version
 
 from .core.exact import ln, log2
 from .core.explanation import Explanation
+from .core.i18n import get_language, set_language
 from .metrics.binary import (
     average_precision,
     bpref,
@@ -63,5 +64,5 @@ __all__ = [
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
-    "classroom",
+    "classroom", "set_language", "get_language",
 ]

@@ -13,6 +13,7 @@ import re
 import sys
 from fractions import Fraction
 
+from .core.i18n import LANGUAGES, _, using_language
 from .metrics.conventions import CONVENTIONS, resolve
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import ALIASES, METRICS, lookup
@@ -40,6 +41,23 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # argparse's own words, in the course's language (argparse reads its own gettext domain, which has no
+        # Chinese): the section titles and -h's help; "usage: " in _get_formatter
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
+
+    def _get_formatter(self):
+        formatter = super()._get_formatter()
+        add_usage = formatter.add_usage
+        formatter.add_usage = lambda usage, actions, groups, prefix=None: add_usage(
+            usage, actions, groups, _("usage: ") if prefix is None else prefix)
+        return formatter
+
     def error(self, message):  # argparse prints usage + message; we want one line
         raise UsageError(message)
 
@@ -131,18 +149,19 @@ def _explain(args) -> int:
         ex = info.func([None if unjudged_allowed and v in _UNJUDGED else parse_number(v, "value")
                         for v in args.values], **kwargs)
         if "order" in ex.params:  # a k cut-off hides the tail of the table: show the whole order
-            print(f"order by score (ties={ex.params['ties']!r}): {', '.join(ex.params['order'])}\n")
+            print(_("order by score (ties={ties}): {order}").format(ties=repr(ex.params["ties"]),
+                                                                   order=", ".join(ex.params["order"])) + "\n")
     print(ex)
     return 0
 
 
 def _add_explain(sub) -> None:
     names = ", ".join(list(METRICS) + list(ALIASES))
-    p = sub.add_parser("explain", help="print a metric's step table, exact value and decimal",
-                       description=f"Metrics: {names}. Queries for mrr/map are separated by ','.")
+    p = sub.add_parser("explain", help=_("print a metric's step table, exact value and decimal"),
+                       description=_("Metrics: {names}. Queries for mrr/map are separated by ','.").format(names=names))
     p.add_argument("metric")
-    p.add_argument("values", nargs="+", help="grades or 0/1 relevance in ranked order (labels for auc; "
-                                             "- for an unjudged document in bpref, judged_at_k and rbp)")
+    p.add_argument("values", nargs="+", help=_("grades or 0/1 relevance in ranked order (labels for auc; "
+                                             "- for an unjudged document in bpref, judged_at_k and rbp)"))
     p.add_argument("--k", type=lambda t: _int(t, "--k"))
     p.add_argument("--gain")
     p.add_argument("--discount")
@@ -150,19 +169,19 @@ def _add_explain(sub) -> None:
     p.add_argument("--g-max", dest="g_max", type=lambda t: _int(t, "--g-max"))
     p.add_argument("--n-relevant", dest="n_relevant", type=lambda t: _int(t, "--n-relevant"))
     p.add_argument("--n-nonrelevant", dest="n_nonrelevant", type=lambda t: _int(t, "--n-nonrelevant"))
-    p.add_argument("--p", type=lambda t: parse_number(t, "--p"), help="RBP's persistence (default 4/5)")
-    p.add_argument("--weight", help="what a relevant document adds to RBP: binary (default) or grade")
-    p.add_argument("--rule", help="how a recall level becomes a count: textbook, trec_eval_9 or trec_eval_10")
+    p.add_argument("--p", type=lambda t: parse_number(t, "--p"), help=_("RBP's persistence (default 4/5)"))
+    p.add_argument("--weight", help=_("what a relevant document adds to RBP: binary (default) or grade"))
+    p.add_argument("--rule", help=_("how a recall level becomes a count: textbook, trec_eval_9 or trec_eval_10"))
     p.add_argument("--beta", type=lambda t: parse_number(t, "--beta"))
     p.add_argument("--threshold", type=lambda t: parse_number(t, "--threshold"))
     p.add_argument("--recall", type=lambda t: parse_number(t, "--recall"))
     p.add_argument("--ideal", nargs="+", type=lambda t: parse_number(t, "--ideal"))
     p.add_argument("--scores", nargs="+",
-                   help="the model's score per item: the ranking is score descending (auc: the scores of the labels)")
-    p.add_argument("--docids", nargs="+", help="document ids, shown in the table and used by --ties docid_desc")
-    p.add_argument("--ties", choices=list(TIE_RULES), help="how tied scores are ordered (default stable)")
+                   help=_("the model's score per item: the ranking is score descending (auc: the scores of the labels)"))
+    p.add_argument("--docids", nargs="+", help=_("document ids, shown in the table and used by --ties docid_desc"))
+    p.add_argument("--ties", choices=list(TIE_RULES), help=_("how tied scores are ordered (default stable)"))
     p.add_argument("--convention", choices=list(CONVENTIONS),
-                   help="a tool's conventions (see `ltr-teach conventions`); explicit options win")
+                   help=_("a tool's conventions (see `ltr-teach conventions`); explicit options win"))
     p.set_defaults(run=_explain)
 
 
@@ -197,10 +216,10 @@ def format_conventions() -> str:
 def _add_listings(sub) -> None:
     from .teaching.examples import format_errata, format_examples
 
-    _add_listing(sub, "conventions", "list the tools' conventions (--convention) and the tie rules (--ties)",
+    _add_listing(sub, "conventions", _("list the tools' conventions (--convention) and the tie rules (--ties)"),
                  format_conventions)
-    _add_listing(sub, "examples", "list the worked examples of the five documents", format_examples)
-    _add_listing(sub, "errata", "list what the five documents get wrong", format_errata)
+    _add_listing(sub, "examples", _("list the worked examples of the five documents"), format_examples)
+    _add_listing(sub, "errata", _("list what the five documents get wrong"), format_errata)
 
 
 def _check(args) -> int:
@@ -215,13 +234,13 @@ def _check(args) -> int:
 
 def _add_check(sub) -> None:
     p = sub.add_parser(
-        "check", help="check an answer to an exercise (exit 0 right, 1 wrong, 2 unreadable or unknown id)",
-        description="Check ANSWER to exercise ID: 599/840, 0.713, 71.3%% or 7 + 3/log2(3). Exit code 0: right; "
-                    "1: wrong (the likely mistake is named); 2: the answer could not be read or the id is unknown.")
-    p.add_argument("exercise", help="exercise id (see `ltr-teach exercises list`)")
-    p.add_argument("answer", nargs="+", help="your answer (the words are joined: 7 + 1/2); quote parentheses")
-    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), help="your seed, for the version on your sheet")
-    p.add_argument("--reveal", action="store_true", help="also print the expected value")
+        "check", help=_("check an answer to an exercise (exit 0 right, 1 wrong, 2 unreadable or unknown id)"),
+        description=_("Check ANSWER to exercise ID: 599/840, 0.713, 71.3%% or 7 + 3/log2(3). Exit code 0: right; "
+                    "1: wrong (the likely mistake is named); 2: the answer could not be read or the id is unknown."))
+    p.add_argument("exercise", help=_("exercise id (see `ltr-teach exercises list`)"))
+    p.add_argument("answer", nargs="+", help=_("your answer (the words are joined: 7 + 1/2); quote parentheses"))
+    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), help=_("your seed, for the version on your sheet"))
+    p.add_argument("--reveal", action="store_true", help=_("also print the expected value"))
     p.set_defaults(run=_check)
 
 
@@ -268,9 +287,9 @@ def _exercises(args) -> int:
         raise UsageError("exercises sheet needs --seed S (repeatable) or --seeds 1-30: one sheet per seed")
     if args.out and "{seed}" in args.out:
         for seed in seeds:
-            text, _ = exercises.sheet([seed], args.ids or None)
+            text, _key = exercises.sheet([seed], args.ids or None)
             _write(args.out.replace("{seed}", str(seed)), text)
-        _, key = exercises.sheet(seeds, args.ids or None)
+        _text, key = exercises.sheet(seeds, args.ids or None)
     else:
         text, key = exercises.sheet(seeds, args.ids or None)
         if args.out:
@@ -294,9 +313,9 @@ def _write(path: str, text: str) -> None:
 
 def _add_exercises(sub) -> None:
     p = sub.add_parser(
-        "exercises", help="list exercises, show one, or write per-student sheets and the answer key",
+        "exercises", help=_("list exercises, show one, or write per-student sheets and the answer key"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="ltr-teach exercises list [--family F]\n"
+        description=_("ltr-teach exercises list [--family F]\n"
                     "ltr-teach exercises show ID [--seed S]\n"
                     "ltr-teach exercises sheet --seeds 1-30 --out sheet.md --key key.md [ID ...]\n\n"
                     "A sheet holds one version of every exercise (or of the IDs given) per seed: one seed per "
@@ -305,21 +324,21 @@ def _add_exercises(sub) -> None:
                     "containing {seed} (sheets/sheet-{seed}.md) writes one file per seed. --key writes the "
                     "teacher's key for all the seeds into one file. Without --out the sheets go to stdout.\n\n"
                     "Example, 30 students in one command:\n"
-                    "  ltr-teach exercises sheet --seeds 1-30 --out 'sheet-{seed}.md' --key key.md")
+                    "  ltr-teach exercises sheet --seeds 1-30 --out 'sheet-{seed}.md' --key key.md"))
     actions = p.add_subparsers(dest="action", required=True, parser_class=_Parser)
-    listing = actions.add_parser("list", help="every exercise id, by family")
-    listing.add_argument("--family", choices=list(_families()), help="list only this family")
-    show = actions.add_parser("show", help="print an exercise (a student's version with --seed)")
-    show.add_argument("ids", nargs="+", help="exercise ids")
-    show.add_argument("--seed", type=lambda t: _int(t, "--seed"), help="the student's seed")
-    sheet = actions.add_parser("sheet", help="one sheet per seed and the teacher's key",
+    listing = actions.add_parser("list", help=_("every exercise id, by family"))
+    listing.add_argument("--family", choices=list(_families()), help=_("list only this family"))
+    show = actions.add_parser("show", help=_("print an exercise (a student's version with --seed)"))
+    show.add_argument("ids", nargs="+", help=_("exercise ids"))
+    show.add_argument("--seed", type=lambda t: _int(t, "--seed"), help=_("the student's seed"))
+    sheet = actions.add_parser("sheet", help=_("one sheet per seed and the teacher's key"),
                                description=p.description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sheet.add_argument("ids", nargs="*", help="a subset of exercise ids (default: all)")
+    sheet.add_argument("ids", nargs="*", help=_("a subset of exercise ids (default: all)"))
     sheet.add_argument("--seed", action="append", type=lambda t: _int(t, "--seed"),
-                       help="a student's seed (repeatable)")
-    sheet.add_argument("--seeds", help="seeds as a range or list: 1-30, 3,5,8")
-    sheet.add_argument("--out", help="where to write the sheet(s); {seed} in the name gives one file per seed")
-    sheet.add_argument("--key", help="where to write the teacher's answer key")
+                       help=_("a student's seed (repeatable)"))
+    sheet.add_argument("--seeds", help=_("seeds as a range or list: 1-30, 3,5,8"))
+    sheet.add_argument("--out", help=_("where to write the sheet(s); {seed} in the name gives one file per seed"))
+    sheet.add_argument("--key", help=_("where to write the teacher's answer key"))
     p.set_defaults(run=_exercises)
 
 
@@ -342,28 +361,28 @@ def _add_eval(sub) -> None:
         _warn_ignored(result)
         return 0
 
-    p = sub.add_parser("eval", help="evaluate a TREC run file against a qrels file, like trec_eval",
-                       description=f"Metrics: {', '.join(METRIC_NAMES)}, optionally @k (ndcg@10, p@5, "
-                                   f"iprec@0.3) and a .parameter (ndcg.1=3,2=9 per-grade gains, rbp.0.95 "
-                                   f"persistence); every registry name and alias works too (ap, precision@5). "
-                                   f"Conventions: {', '.join(CONVENTIONS)}.")
-    p.add_argument("qrels_file", metavar="QRELS", help="qrels file: qid iter docid grade")
-    p.add_argument("run_file", metavar="RUN", help="run file: qid Q0 docid rank score tag")
+    p = sub.add_parser("eval", help=_("evaluate a TREC run file against a qrels file, like trec_eval"),
+                       description=_("Metrics: {names}, optionally @k (ndcg@10, p@5, iprec@0.3) and a .parameter "
+                                     "(ndcg.1=3,2=9 per-grade gains, rbp.0.95 persistence); every registry name and "
+                                     "alias works too (ap, precision@5). Conventions: {conventions}.").format(
+                           names=", ".join(METRIC_NAMES), conventions=", ".join(CONVENTIONS)))
+    p.add_argument("qrels_file", metavar="QRELS", help=_("qrels file: qid iter docid grade"))
+    p.add_argument("run_file", metavar="RUN", help=_("run file: qid Q0 docid rank score tag"))
     p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
-                   help="a metric to compute; repeat for more (-m ndcg@10 -m map)")
-    p.add_argument("--per-query", action="store_true", help="print every query's values before the means")
+                   help=_("a metric to compute; repeat for more (-m ndcg@10 -m map)"))
+    p.add_argument("--per-query", action="store_true", help=_("print every query's values before the means"))
     p.add_argument("--convention", default="trec_eval", choices=list(CONVENTIONS),
-                   help="whose conventions to follow (default trec_eval; see `ltr-teach conventions`)")
+                   help=_("whose conventions to follow (default trec_eval; see `ltr-teach conventions`)"))
     p.add_argument("--missing", choices=["skip", "zero"],
-                   help="judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)")
+                   help=_("judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)"))
     p.add_argument("--progress", action="store_true",
-                   help="draw progress bars on stderr (default: only when stderr is a terminal and the file is long)")
+                   help=_("draw progress bars on stderr (default: only when stderr is a terminal and the file is long)"))
     p.add_argument("-l", "--relevance-level", dest="relevance_level", type=lambda t: _int(t, "--relevance-level"),
-                   help="lowest grade counted relevant by the binary metrics (trec_eval -l; default 1)")
+                   help=_("lowest grade counted relevant by the binary metrics (trec_eval -l; default 1)"))
     p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
-                   help="drop unjudged documents from the rankings first (trec_eval -J)")
+                   help=_("drop unjudged documents from the rankings first (trec_eval -J)"))
     p.add_argument("-M", "--depth", dest="depth", type=lambda t: _int(t, "--depth"),
-                   help="evaluate only the top DEPTH documents of each ranking (trec_eval -M)")
+                   help=_("evaluate only the top DEPTH documents of each ranking (trec_eval -M)"))
     p.set_defaults(run=run)
 
 
@@ -395,17 +414,17 @@ def _tutorial(args) -> int:
 
 def _add_tutorial(sub) -> None:
     p = sub.add_parser(
-        "tutorial", help="copy the tutorial and exercise notebooks into a folder and open JupyterLab on them",
-        description="Copy the tutorial (notebooks/) and the exercises (exercises/) that ship with ltr_teach into "
+        "tutorial", help=_("copy the tutorial and exercise notebooks into a folder and open JupyterLab on them"),
+        description=_("Copy the tutorial (notebooks/) and the exercises (exercises/) that ship with ltr_teach into "
                     "FOLDER (default ./ltr_teach_tutorial) and open JupyterLab on notebooks/00_start_here.ipynb. "
-                    "Run it again to get a newer version: files you changed are kept, never overwritten.")
-    p.add_argument("folder", nargs="?", default="ltr_teach_tutorial", help="where to put the notebooks")
+                    "Run it again to get a newer version: files you changed are kept, never overwritten."))
+    p.add_argument("folder", nargs="?", default="ltr_teach_tutorial", help=_("where to put the notebooks"))
     p.add_argument("--lang", choices=["en", "zh"], default="en",
-                   help="the edition (only the English one exists today; zh says so and gives it)")
-    p.add_argument("--port", type=lambda t: _int(t, "--port"), default=8888, help="JupyterLab's port (default 8888)")
+                   help=_("the edition (only the English one exists today; zh says so and gives it)"))
+    p.add_argument("--port", type=lambda t: _int(t, "--port"), default=8888, help=_("JupyterLab's port (default 8888)"))
     p.add_argument("--no-browser", action="store_true",
-                   help="do not launch a browser; JupyterLab prints the address to open")
-    p.add_argument("--copy-only", action="store_true", help="copy the notebooks and stop (no JupyterLab)")
+                   help=_("do not launch a browser; JupyterLab prints the address to open"))
+    p.add_argument("--copy-only", action="store_true", help=_("copy the notebooks and stop (no JupyterLab)"))
     p.set_defaults(run=_tutorial)
 
 
@@ -424,19 +443,19 @@ def _assign(args) -> int:
 
 def _add_assign(sub) -> None:
     p = sub.add_parser(
-        "assign", help="write one exercise notebook per student of a roster, and the teacher's key apart",
-        description="Write OUT/students/<id>.ipynb for every roster line, with the student's own numbers, and "
+        "assign", help=_("write one exercise notebook per student of a roster, and the teacher's key apart"),
+        description=_("Write OUT/students/<id>.ipynb for every roster line, with the student's own numbers, and "
                     "OUT/key/ (assignment.json, key.md, key.csv) for the teacher. The roster is a CSV with a header: "
                     "id[,name][,seed]. A student's seed is the seed column, or else derived from --course and the id "
-                    "(sha256 of 'COURSE/ID', modulo 1000000): choose a new --course per course and term.")
+                    "(sha256 of 'COURSE/ID', modulo 1000000): choose a new --course per course and term."))
     p.add_argument("--exercises", required=True,
-                   help="ids and/or families, comma-separated, each optionally :POINTS (ndcg-lipstick:2,err)")
-    p.add_argument("--roster", required=True, help="the roster CSV")
-    p.add_argument("--out", required=True, help="the output folder")
-    p.add_argument("--course", default="ltr_teach", help="the seed salt for this course and term")
-    p.add_argument("--name", default="Ranking evaluation exercises", help="the assignment's title")
+                   help=_("ids and/or families, comma-separated, each optionally :POINTS (ndcg-lipstick:2,err)"))
+    p.add_argument("--roster", required=True, help=_("the roster CSV"))
+    p.add_argument("--out", required=True, help=_("the output folder"))
+    p.add_argument("--course", default="ltr_teach", help=_("the seed salt for this course and term"))
+    p.add_argument("--name", default="Ranking evaluation exercises", help=_("the assignment's title"))
     p.add_argument("--no-checks", action="store_true",
-                   help="no lt.check cell under the answers (for a test: students cannot check as they go)")
+                   help=_("no lt.check cell under the answers (for a test: students cannot check as they go)"))
     p.set_defaults(run=_assign)
 
 
@@ -460,16 +479,16 @@ def _grade(args) -> int:
 
 def _add_grade(sub) -> None:
     p = sub.add_parser(
-        "grade", help="grade returned notebooks (read, never run) into a gradebook CSV and a class report",
-        description="Read each submitted notebook as JSON (never run it), recheck every answer from the student's "
+        "grade", help=_("grade returned notebooks (read, never run) into a gradebook CSV and a class report"),
+        description=_("Read each submitted notebook as JSON (never run it), recheck every answer from the student's "
                     "seed in the assignment record, and write the gradebook CSV and an HTML class report. "
-                    "Malformed, renamed, tampered or huge submissions are listed, not graded.")
-    p.add_argument("submissions", nargs="+", help="a folder of returned notebooks, or the notebook files")
-    p.add_argument("--roster", required=True, help="the roster CSV the assignment was made from")
-    p.add_argument("--assignment", help="the record OUT/key/assignment.json (default: looked for in the "
-                                        "submissions folder and its parent)")
-    p.add_argument("--out", required=True, help="the gradebook CSV to write")
-    p.add_argument("--report", help="the HTML class report to write")
+                    "Malformed, renamed, tampered or huge submissions are listed, not graded."))
+    p.add_argument("submissions", nargs="+", help=_("a folder of returned notebooks, or the notebook files"))
+    p.add_argument("--roster", required=True, help=_("the roster CSV the assignment was made from"))
+    p.add_argument("--assignment", help=_("the record OUT/key/assignment.json (default: looked for in the "
+                                        "submissions folder and its parent)"))
+    p.add_argument("--out", required=True, help=_("the gradebook CSV to write"))
+    p.add_argument("--report", help=_("the HTML class report to write"))
     p.set_defaults(run=_grade)
 
 
@@ -508,29 +527,29 @@ def _add_compare(sub) -> None:
         return 0
 
     p = sub.add_parser(
-        "compare", help="is run B better than run A? paired significance tests over the queries",
-        description="Compare runs with the first (the baseline), query by query: wins/ties/losses, the mean "
+        "compare", help=_("is run B better than run A? paired significance tests over the queries"),
+        description=_("Compare runs with the first (the baseline), query by query: wins/ties/losses, the mean "
                     "difference with a bootstrap confidence interval, the effect size d_z, the paired t-test, "
                     "Wilcoxon's signed-rank test and the randomisation test (exact up to 20 queries), p-values "
-                    "adjusted (Holm by default) when several runs face the baseline.")
-    p.add_argument("qrels_file", metavar="QRELS", help="qrels file: qid iter docid grade")
-    p.add_argument("run_files", metavar="RUN", nargs="+", help="run files; the first is the baseline")
+                    "adjusted (Holm by default) when several runs face the baseline."))
+    p.add_argument("qrels_file", metavar="QRELS", help=_("qrels file: qid iter docid grade"))
+    p.add_argument("run_files", metavar="RUN", nargs="+", help=_("run files; the first is the baseline"))
     p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
-                   help="the metric to compare on (ndcg@10, map ...); repeat for more")
+                   help=_("the metric to compare on (ndcg@10, map ...); repeat for more"))
     p.add_argument("--convention", default="trec_eval", choices=list(CONVENTIONS),
-                   help="whose conventions to follow (default trec_eval)")
+                   help=_("whose conventions to follow (default trec_eval)"))
     p.add_argument("--missing", choices=["skip", "zero"],
-                   help="judged queries absent from a run: skip (trec_eval) or score 0 (trec_eval -c)")
+                   help=_("judged queries absent from a run: skip (trec_eval) or score 0 (trec_eval -c)"))
     p.add_argument("--alternative", default="two-sided", choices=list(ALTERNATIVES),
-                   help="two-sided (default), greater: a run beats the baseline, less: it loses")
+                   help=_("two-sided (default), greater: a run beats the baseline, less: it loses"))
     p.add_argument("--correction", default="holm", choices=list(CORRECTIONS),
-                   help="adjustment for several runs against one baseline (default holm)")
+                   help=_("adjustment for several runs against one baseline (default holm)"))
     p.add_argument("--confidence", type=lambda t: _fraction(t, "--confidence"), default=0.95,
-                   help="of the bootstrap interval (default 0.95)")
+                   help=_("of the bootstrap interval (default 0.95)"))
     p.add_argument("--resamples", type=lambda t: _int(t, "--resamples"), default=9999,
-                   help="bootstrap resamples and sampled sign flips (default 9999)")
-    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), default=0, help="seed of the resampling (default 0)")
-    p.add_argument("--per-query", action="store_true", help="also print every query's values and difference")
+                   help=_("bootstrap resamples and sampled sign flips (default 9999)"))
+    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), default=0, help=_("seed of the resampling (default 0)"))
+    p.add_argument("--per-query", action="store_true", help=_("also print every query's values and difference"))
     p.set_defaults(run=run)
 
 
@@ -540,7 +559,11 @@ def _fraction(text: str, name: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ltr-teach", description="Learn how rankings are evaluated, one exact step at a time.")
+    parser = _Parser(prog="ltr-teach", description=_("Learn how rankings are evaluated, one exact step at a time."))
+    # dest "language": the tutorial subcommand has its own --lang (which edition to copy), whose default would
+    # overwrite a shared dest
+    parser.add_argument("--lang", dest="language", choices=sorted(LANGUAGES),
+                        help=_("the language of the output: zh (中文) or en (default: LTR_TEACH_LANG, then the locale)"))
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for add in (_add_explain, _add_listings, _add_eval, _add_compare, _add_check, _add_exercises, _add_tutorial,
                 _add_assign, _add_grade):
@@ -551,9 +574,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     """Entry point of the ``ltr-teach`` console script; returns the exit code."""
     try:
-        args = build_parser().parse_args(argv)
-        code = args.run(args)
-        sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
+        # the help texts are written when the parser is built: the language must be known before parsing
+        with using_language(_language_in(sys.argv[1:] if argv is None else argv)):
+            args = build_parser().parse_args(argv)
+            code = args.run(args)  # main() called in a process (tests) leaves the language as it was
+            sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
         return code
     except (UsageError, ValueError, TypeError) as exc:
         print(f"ltr-teach: error: {exc}", file=sys.stderr)
@@ -565,6 +590,20 @@ def main(argv=None) -> int:
         _drop_stdout()
         print(f"ltr-teach: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
         return 2
+
+
+def _language_in(argv) -> str | None:
+    """The value of the global ``--lang`` (before the subcommand), if it is a course language; None otherwise
+    (the parser then reports a bad value, in the language LTR_TEACH_LANG or the locale gives)."""
+    argv = [str(a) for a in argv]
+    for i, arg in enumerate(argv):
+        if not arg.startswith("-"):
+            return None  # the subcommand: a --lang after it is the tutorial's own option
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else (
+            argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None)
+        if value is not None:
+            return value if value in LANGUAGES else None
+    return None
 
 
 def _drop_stdout() -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import sympy
 
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
+from .i18n import _, translate
 from .table import aligned_lines, display_width, html_table  # noqa: F401 - display_width kept at its documented path
 
 
@@ -123,7 +124,7 @@ class Explanation:
         """``NDCG@7 = (exact) ≈ 0.944227``; ``=`` when the decimal is exact."""
         exact = self.exact_str
         if is_long(self.exact):
-            return f"{self.name} {exact} (the exact number is too long to print; .exact holds it)"
+            return f"{self.name} {exact} " + _("(the exact number is too long to print; .exact holds it)")
         if isinstance(self.exact, sympy.Integer) or self.exact is sympy.nan:
             return f"{self.name} = {exact}"
         sign = "=" if isinstance(self.exact, sympy.Rational) and terminates(self.exact) else "≈"
@@ -145,10 +146,12 @@ class Explanation:
         return rows
 
     def __str__(self) -> str:
-        lines = [self.name, ""] + aligned_lines([c.header for c in self.columns], self.table_rows(), left=0)
+        # the English header is the message id: translated when shown
+        lines = [self.name, ""] + aligned_lines([translate(c.header) for c in self.columns], self.table_rows(),
+                                                left=0)
         lines.append("")
         for note in self.notes:
-            lines.append(f"note: {note}")
+            lines.append(_("note: {note}").format(note=translate(note)))
         for key, part in self.parts.items():
             if part.metric != self.metric:
                 lines.append(f"{key}: {part.result_line()}")
@@ -160,8 +163,9 @@ class Explanation:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-        table = html_table([c.header for c in self.columns], self.table_rows(), left=0)
-        notes = "".join(f"<p style='margin:2px 0'><i>note:</i> {esc(n)}</p>" for n in self.notes)
+        table = html_table([translate(c.header) for c in self.columns], self.table_rows(), left=0)
+        note = esc(_("note:"))
+        notes = "".join(f"<p style='margin:2px 0'><i>{note}</i> {esc(translate(n))}</p>" for n in self.notes)
         parts = "".join(
             f"<p style='margin:2px 0'>{esc(k)}: <code>{esc(p.result_line())}</code></p>"
             for k, p in self.parts.items()

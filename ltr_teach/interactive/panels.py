@@ -13,6 +13,7 @@ import html
 
 import ipywidgets as W
 
+from ..core.i18n import _, translate
 from ..metrics.compare import ConventionTable
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
@@ -88,14 +89,14 @@ def erratum_html(erratum) -> str:
     e = examples.by_id(erratum) if isinstance(erratum, str) else erratum
     esc = html.escape
     said = "#b00" if e.is_error else "#555"
-    rows = [("kind", esc(e.kind)), ("where", esc(e.where)),
-            ("document says", f"<span style='color:{said}'>{esc(e.printed)}</span>"),
-            (e.correct_label, f"<span style='color:#070'>{esc(e.correct)}</span>")]
+    rows = [(_("kind"), esc(e.kind)), (_("where"), esc(e.where)),
+            (_("document says"), f"<span style='color:{said}'>{esc(e.printed)}</span>"),
+            (translate(e.correct_label), f"<span style='color:#070'>{esc(e.correct)}</span>")]
     if e.call is not None:
         call, value = _computed(e.call)
-        rows.append(("library", f"<code>{esc(call)}</code><br>→ <b>{esc(value)}</b>"))
-    rows.append(("why", esc(e.explanation)))
-    body = "".join(f"<tr><td style='{_LABEL_STYLE}'>{label}</td>"
+        rows.append((_("library"), f"<code>{esc(call)}</code><br>→ <b>{esc(value)}</b>"))
+    rows.append((_("why"), esc(e.explanation)))
+    body = "".join(f"<tr><td style='{_LABEL_STYLE}'>{esc(label)}</td>"
                    f"<td style='text-align:left;padding:2px 8px'>{text}</td></tr>" for label, text in rows)
     border = "#b00020" if e.is_error else "#0072B2"
     return (f"<div class='ltr-erratum ltr-erratum-{esc(e.kind)}' style='border-left:4px solid {border};margin:8px 0;"
@@ -142,7 +143,7 @@ class ErratumBrowser(_ShowsWidget):
 
     def __init__(self):
         choices = [(f"{e.id}  ({e.document[:3]})", e.id) for e in examples.ERRATA]
-        self.picker = W.Dropdown(options=choices, description="erratum", layout=W.Layout(width="420px"))
+        self.picker = W.Dropdown(options=choices, description=_("erratum"), layout=W.Layout(width="420px"))
         self.detail = W.HTMLMath()
         self.picker.observe(self._on_pick, names="value")
         self.widget = W.VBox([self.picker, self.detail])
@@ -191,7 +192,7 @@ class ConventionSwitcher(_ShowsWidget):
         start = names[0] if start is None else start
         if start not in self._rows:
             raise ValueError(f"start = {start!r} must be one of {', '.join(names)}")
-        self.choice = W.ToggleButtons(options=names, value=start, description="tool")
+        self.choice = W.ToggleButtons(options=names, value=start, description=_("tool"))
         self.panel = W.HTML()
         self.choice.observe(self._on_choice, names="value")
         self.widget = W.VBox([self.choice, self.panel])

@@ -28,6 +28,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from ..core.exact import to_float
+from ..core.i18n import N_, _, translate
 from ..core.explanation import Explanation
 
 FONT_DIR = Path(__file__).parent / "fonts"
@@ -74,11 +75,11 @@ def _labels(n: int, names) -> list[str]:
 NAMED_TICKS_UP_TO = 30
 
 
-def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
+def _rank_axis(ax, n: int, names, xlabel: str = N_("rank")) -> None:
     if n > NAMED_TICKS_UP_TO:
         ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True, min_n_ticks=2))
         ax.xaxis.set_major_formatter(ScalarFormatter())
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(translate(xlabel))
         ax.set_xlim(0.4, n + 0.6)
         return
     ax.set_xticks(range(1, n + 1))
@@ -88,7 +89,7 @@ def _rank_axis(ax, n: int, names, xlabel: str = "rank") -> None:
         ax.set_xlabel("")  # a reused axes may still carry the label of a longer list
     else:
         ax.set_xticklabels(labels)
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(translate(xlabel))
     ax.set_xlim(0.4, n + 0.6)
 
 
@@ -114,19 +115,19 @@ def _plot_gain_sums(ex: Explanation, ax, names) -> None:
     bar_key = "grade" if ex.metric == "cg" else "contribution"
     shown = [(r["rank"], _f(r.get(bar_key))) for r in rows if r.get(bar_key) is not None]
     ax.bar([x for x, _ in shown], [y for _, y in shown], color=COLORS["bar"], width=0.6,
-           label="grade" if ex.metric == "cg" else "gain / discount")
+           label=_("grade") if ex.metric == "cg" else _("gain / discount"))
     if ex.metric == "ndcg":
         dcg_pts = [(r["rank"], _f(r["dcg"])) for r in rows if r.get("dcg") is not None]
         ideal_pts = [(r["rank"], _f(r["idcg"])) for r in rows if r.get("idcg") is not None]
-        ax.plot([x for x, _ in dcg_pts], [y for _, y in dcg_pts], "o-", color=COLORS["line"], label="DCG so far")
+        ax.plot([x for x, _ in dcg_pts], [y for _, y in dcg_pts], "o-", color=COLORS["line"], label=_("DCG so far"))
         if ideal_pts:
             ax.plot([x for x, _ in ideal_pts], [y for _, y in ideal_pts], "s--", color=COLORS["ideal"],
-                    label="IDCG so far (ideal order)")
-        ylabel = "gain / discount, running sums"
+                    label=_("IDCG so far (ideal order)"))
+        ylabel = _("gain / discount, running sums")
     else:
-        label = {"cg": "CG so far", "dcg": "DCG so far", "idcg": "IDCG so far"}[ex.metric]
+        label = {"cg": _("CG so far"), "dcg": _("DCG so far"), "idcg": _("IDCG so far")}[ex.metric]
         ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=label)
-        ylabel = "grade, running sum" if ex.metric == "cg" else "gain / discount, running sum"
+        ylabel = _("grade, running sum") if ex.metric == "cg" else _("gain / discount, running sum")
     ax.set_ylabel(ylabel)
     heights = [y for _, y in shown] + [np.nanmax(line.get_ydata()) for line in ax.lines
                                         if len(line.get_ydata()) and not np.isnan(line.get_ydata()).all()]
@@ -138,12 +139,12 @@ def _plot_err(ex: Explanation, ax, names) -> None:
     """ERR: where the cascade user stops; the chance of reaching each rank as a line."""
     rows = ex.steps
     ranks = [r["rank"] for r in rows]
-    ax.bar(ranks, [_f(r["stop"]) for r in rows], color=COLORS["bar"], width=0.6, label="P(stop at i)")
-    ax.plot(ranks, [_f(r["reach"]) for r in rows], "o-", color=COLORS["line"], label="P(reach i)")
-    ax.plot(ranks, [_f(r["contribution"]) for r in rows], "d:", color=COLORS["ideal"], label="P(stop at i) / i")
+    ax.bar(ranks, [_f(r["stop"]) for r in rows], color=COLORS["bar"], width=0.6, label=_("P(stop at i)"))
+    ax.plot(ranks, [_f(r["reach"]) for r in rows], "o-", color=COLORS["line"], label=_("P(reach i)"))
+    ax.plot(ranks, [_f(r["contribution"]) for r in rows], "d:", color=COLORS["ideal"], label=_("P(stop at i) / i"))
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    ax.set_ylabel("probability")
+    ax.set_ylabel(_("probability"))
     _rank_axis(ax, len(ranks), names)
 
 
@@ -154,18 +155,18 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
     colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
     if ex.metric == "reciprocal_rank":
         heights = [1.0 / r["rank"] for r in rows]
-        ax.bar(ranks, heights, color=colors, width=0.6, label="1 / rank")
-        ax.set_ylabel("1 / rank (blue: relevant)")
+        ax.bar(ranks, heights, color=colors, width=0.6, label=_("1 / rank"))
+        ax.set_ylabel(_("1 / rank (blue: relevant)"))
     elif ex.metric == "recall_at_k":
         ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
-        ax.set_ylabel("recall at rank (blue: relevant)")
+        ax.set_ylabel(_("recall at rank (blue: relevant)"))
     else:
         ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, width=0.6)
         hits = [(r["rank"], _f(r["precision"])) for r in rows if r["rel"]]
         if hits:
             ax.plot([x for x, _ in hits], [y for _, y in hits], "o", color=COLORS["line"],
-                    label="precision at a hit" if ex.metric == "average_precision" else "hit")
-        ax.set_ylabel("precision at rank (blue: relevant)")
+                    label=_("precision at a hit") if ex.metric == "average_precision" else _("hit"))
+        ax.set_ylabel(_("precision at rank (blue: relevant)"))
     if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
         ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
@@ -176,14 +177,14 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
 def _plot_per_query(ex: Explanation, ax, names) -> None:
     """MRR, MAP and mean NDCG: one bar per query, the mean as a dashed line."""
     rows = ex.steps
-    key, label = {"mrr": ("rr", "reciprocal rank"), "mean_average_precision": ("ap", "AP"),
+    key, label = {"mrr": ("rr", _("reciprocal rank")), "mean_average_precision": ("ap", "AP"),
                   "mean_ndcg": ("ndcg", "NDCG")}[ex.metric]
     xs = list(range(1, len(rows) + 1))
     ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6, label=label)
     ax.axhline(ex.value, color=COLORS["line"], linestyle="--", label=ex.name)
     ax.set_xticks(xs)
     ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
-    ax.set_xlabel("query")
+    ax.set_xlabel(_("query"))
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
 
@@ -195,15 +196,15 @@ def _plot_pr_curve(ex: Explanation, ax, names) -> None:
     recall = [0.0] + [_f(r["recall"]) for r in rows]
     interp = [_f(rows[0]["interpolated"])] + [_f(r["interpolated"]) for r in rows]
     ax.plot([_f(r["recall"]) for r in rows], [_f(r["precision"]) for r in rows], "o", color=COLORS["bar"],
-            label="(recall, precision) at each rank")
-    ax.step(recall, interp, where="pre", color=COLORS["line"], label="interpolated precision")
+            label=_("(recall, precision) at each rank"))
+    ax.step(recall, interp, where="pre", color=COLORS["line"], label=_("interpolated precision"))
     if ex.metric == "eleven_point_ap":
         ax.plot([_f(r["level"]) for r in ex.steps], [_f(r["interpolated"]) for r in ex.steps], "s",
-                color=COLORS["ideal"], label="the 11 recall levels")
+                color=COLORS["ideal"], label=_("the 11 recall levels"))
     ax.set_xlim(-0.03, 1.03)
     ax.set_ylim(0, 1.08)
-    ax.set_xlabel("recall")
-    ax.set_ylabel("precision")
+    ax.set_xlabel(_("recall"))
+    ax.set_ylabel(_("precision"))
 
 
 def _plot_roc(ex: Explanation, ax, names) -> None:
@@ -211,14 +212,14 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
     base = ex.parts["roc"] if ex.metric == "auc" else ex
     fpr = [_f(r["fpr"]) for r in base.steps]
     tpr = [_f(r["tpr"]) for r in base.steps]
-    ax.fill_between(fpr, tpr, color=COLORS["fill"], alpha=0.35, label=f"area = {ex.decimal_str}")
-    ax.plot(fpr, tpr, "o-", color=COLORS["bar"], label="ROC curve")
-    ax.plot([0, 1], [0, 1], ":", color=COLORS["miss"], label="random ranking")
+    ax.fill_between(fpr, tpr, color=COLORS["fill"], alpha=0.35, label=_("area = {value}").format(value=ex.decimal_str))
+    ax.plot(fpr, tpr, "o-", color=COLORS["bar"], label=_("ROC curve"))
+    ax.plot([0, 1], [0, 1], ":", color=COLORS["miss"], label=_("random ranking"))
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.05)
     ax.set_aspect("equal")
-    ax.set_xlabel("false positive rate (FPR)")
-    ax.set_ylabel("true positive rate (TPR)")
+    ax.set_xlabel(_("false positive rate (FPR)"))
+    ax.set_ylabel(_("true positive rate (TPR)"))
 
 
 #: Where each kind of plot keeps its legend, and in how many columns: a row above the bars (which have

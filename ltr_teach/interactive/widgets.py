@@ -38,6 +38,7 @@ import ipywidgets as W
 from matplotlib.figure import Figure
 
 from ..core.exact import to_exact
+from ..core.i18n import _
 from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_query_name
 from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
 from ..metrics.registry import lookup
@@ -467,7 +468,7 @@ class RankingEditor(_ExplanationView):
         rank = W.HTML(layout=W.Layout(**_RANK_LAYOUT))
         name = W.HTML(layout=W.Layout(width=name_width, flex="0 0 auto"))
         name.add_class("ltr-name")
-        what = "label" if self._labelled else ("relevant" if self._binary else "grade")
+        what = _("label") if self._labelled else (_("relevant") if self._binary else _("grade"))
         slider = W.IntSlider(min=0, max=self._max_grade, description=what, continuous_update=False,
                              layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
         slider.add_class("ltr-grade-slider")
@@ -475,17 +476,17 @@ class RankingEditor(_ExplanationView):
         parts = [rank, name, slider]
         row = {"rank": rank, "name": name, "grade": slider}
         if self._labelled:
-            score = W.FloatSlider(min=0, max=1, step=0.05, description="score", continuous_update=False,
+            score = W.FloatSlider(min=0, max=1, step=0.05, description=_("score"), continuous_update=False,
                                   readout_format=".2f", layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
             score.add_class("ltr-score-slider")
             score.observe(lambda ch, p=pos: self._on_score(p, ch["new"]), names="value")
             parts.append(score)
             row["score"] = score
         else:
-            up = W.Button(description="up", icon="arrow-up", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
+            up = W.Button(description=_("up"), icon="arrow-up", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
             up.add_class("ltr-move-up")
             up.on_click(lambda _b, p=pos: self._on_move(p, p - 1))
-            down = W.Button(description="down", icon="arrow-down", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
+            down = W.Button(description=_("down"), icon="arrow-down", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
             down.add_class("ltr-move-down")
             down.on_click(lambda _b, p=pos: self._on_move(p, p + 1))
             parts += [up, down]
@@ -502,46 +503,46 @@ class RankingEditor(_ExplanationView):
         n = len(self._items)
         if "gain" in opts:
             self._options.setdefault("gain", "exp2")
-            controls["gain"] = W.ToggleButtons(options=list(GAINS), value=self._options["gain"], description="gain",
+            controls["gain"] = W.ToggleButtons(options=list(GAINS), value=self._options["gain"], description=_("gain"),
                                                tooltips=[g.description for g in GAINS.values()])
         if "discount" in opts:
             self._options.setdefault("discount", "log2")
             controls["discount"] = W.ToggleButtons(options=list(DISCOUNTS), value=self._options["discount"],
-                                                   description="discount",
+                                                   description=_("discount"),
                                                    tooltips=[d.description for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
             required = _k_required(self._info)
             # 0 stands for "all" (k=None): a Dropdown shows the value None as an empty selection
-            choices = ([] if required else [("all", 0)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
-            controls["k"] = W.Dropdown(options=choices, value=k or 0, description="k (cut-off)",
-                                       tooltip="rank cut-off: only the top k items count")
+            choices = ([] if required else [(_("all"), 0)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
+            controls["k"] = W.Dropdown(options=choices, value=k or 0, description=_("k (cut-off)"),
+                                       tooltip=_("rank cut-off: only the top k items count"))
         if "ideal" in opts and self._judged_extra:
             extra = ", ".join(str(g) for g in self._judged_extra)
-            controls["ideal"] = W.Checkbox(value=self._options["ideal"], description="ideal from the judged pool",
-                                           tooltip=f"include the judged items the ranking missed (grades {extra}) "
-                                                   "in the ideal order", indent=False)
+            controls["ideal"] = W.Checkbox(value=self._options["ideal"], description=_("ideal from the judged pool"),
+                                           tooltip=_("include the judged items the ranking missed (grades {extra}) in "
+                                                     "the ideal order").format(extra=extra), indent=False)
         if "zero" in opts:
             self._options.setdefault("zero", "zero")
             controls["zero"] = W.Dropdown(options=list(ZERO_RULES), value=self._options["zero"],
-                                          description="IDCG = 0 gives", tooltip="; ".join(ZERO_RULES.values()))
+                                          description=_("IDCG = 0 gives"), tooltip="; ".join(ZERO_RULES.values()))
         if "g_max" in opts:
             controls["g_max"] = W.IntSlider(min=max(1, max(self._grades)), max=max(5, self._options["g_max"]),
                                             value=self._options["g_max"], description="g_max",
-                                            tooltip="the top grade of the scale: R = (2^g - 1) / 2^g_max",
+                                            tooltip=_("the top grade of the scale: R = (2^g - 1) / 2^g_max"),
                                             continuous_update=False)
         if "n_relevant" in opts:
             found = self._found(self._grades, self._options)
             controls["n_relevant"] = W.IntSlider(min=found, max=found + max(10, self._missing_relevant),
                                                  value=found + self._missing_relevant, description="n_relevant",
-                                                 tooltip="relevant documents in the whole collection, retrieved or not",
+                                                 tooltip=_("relevant documents in the whole collection, retrieved or not"),
                                                  continuous_update=False)
         if "beta" in opts:
             beta = self._options.get("beta", 1)
             choices = sorted(set(_BETAS) | {beta})
             self._options["beta"] = beta
             controls["beta"] = W.Dropdown(options=choices, value=beta, description="beta",
-                                          tooltip="beta > 1 weighs recall more, beta < 1 precision more")
+                                          tooltip=_("beta > 1 weighs recall more, beta < 1 precision more"))
         for name, control in controls.items():
             if isinstance(control, W.Checkbox):  # its label follows the box (indent=False): line the box up
                 control.layout.margin = f"2px 0 2px calc({_OPTION_LABEL_WIDTH} + 10px)"
@@ -564,7 +565,8 @@ class RankingEditor(_ExplanationView):
         try:
             action()
         except ValueError as exc:
-            self._error.value = f"<span style='color:#b00'>not applied: {html.escape(str(exc))}</span>"
+            refused = _("not applied: {reason}").format(reason=exc)  # the reason (a ValueError) stays English
+            self._error.value = f"<span style='color:#b00'>{html.escape(refused)}</span>"
             self._sync_controls()
 
     def _on_grade(self, pos, value) -> None:
@@ -594,15 +596,16 @@ class RankingEditor(_ExplanationView):
                 row["name"].value = html.escape(name)
                 row["grade"].max = self._max_grade
                 row["grade"].value = self._grades[pos]
-                row["grade"].tooltip = f"{row['grade'].description} of {name} (rank {pos + 1})"
+                row["grade"].tooltip = _("{what} of {name} (rank {rank})").format(what=row["grade"].description, name=name,
+                                                                                   rank=pos + 1)
                 if "score" in row:
                     row["score"].value = self._scores[pos]
-                    row["score"].tooltip = f"model score of {name}"
+                    row["score"].tooltip = _("model score of {name}").format(name=name)
                 else:
                     row["up"].disabled = pos == 0
                     row["down"].disabled = pos == n - 1
-                    row["up"].tooltip = f"move {name} up one rank"
-                    row["down"].tooltip = f"move {name} down one rank"
+                    row["up"].tooltip = _("move {name} up one rank").format(name=name)
+                    row["down"].tooltip = _("move {name} down one rank").format(name=name)
             for key, control in self._controls.items():
                 if key == "n_relevant":
                     found = self._found(self._grades, self._options)

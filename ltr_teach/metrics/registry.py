@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..core.glossary import zh, zh_all
 from . import binary, graded, roc, user_models
 
 
@@ -54,41 +55,51 @@ class MetricInfo:
 
 _GRADED = ("k", "gain", "discount")
 
+
+def _title(english: str, term: str, alternatives: bool = False) -> str:
+    """``English (中文)``, the Chinese from the glossary (with its accepted alternatives if asked)."""
+    return f"{english} ({zh_all(term) if alternatives else zh(term)})"
+
 METRICS = {
     info.name: info
     for info in (
-        MetricInfo("cg", graded.cg, "Cumulative gain (累计增益)", "grades", ("k",)),
-        MetricInfo("dcg", graded.dcg, "Discounted cumulative gain (折损累计增益)", "grades", _GRADED,
+        MetricInfo("cg", graded.cg, _title("Cumulative gain", "cg"), "grades", ("k",)),
+        MetricInfo("dcg", graded.dcg, _title("Discounted cumulative gain", "dcg"), "grades", _GRADED,
                    bulk=Bulk("dcg", "optional", "unnormalised DCG under the convention's gain and discount "
                                                 "(dcg.1=3,2=9: per-grade gains)", parameter="gains")),
-        MetricInfo("idcg", graded.idcg, "Ideal DCG (理想折损累计增益)", "grades", _GRADED + ("ideal",)),
-        MetricInfo("ndcg", graded.ndcg, "Normalised DCG (归一化折损累计增益)", "grades", _GRADED + ("ideal", "zero"),
+        MetricInfo("idcg", graded.idcg, _title("Ideal DCG", "idcg"), "grades", _GRADED + ("ideal",)),
+        MetricInfo("ndcg", graded.ndcg, _title("Normalised DCG", "ndcg"), "grades", _GRADED + ("ideal", "zero"),
                    bulk=Bulk("ndcg", "optional", "normalised DCG (ndcg@k cuts the ranking and the ideal list at k; "
                                                  "ndcg.1=3,2=9: per-grade gains as trec_eval)", parameter="gains")),
-        MetricInfo("err", graded.err, "Expected reciprocal rank (预期倒数排名)", "grades", ("g_max", "k"),
+        MetricInfo("err", graded.err, _title("Expected reciprocal rank", "err"), "grades", ("g_max", "k"),
                    bulk=Bulk("err", "optional", "expected reciprocal rank, cascade model (err@k: the top k)")),
-        MetricInfo("reciprocal_rank", binary.reciprocal_rank, "Reciprocal rank (倒数排名)", "rels", ("threshold", "k"),
+        MetricInfo("reciprocal_rank", binary.reciprocal_rank, _title("Reciprocal rank", "reciprocal_rank"),
+                   "rels", ("threshold", "k"),
                    aliases=("rr",),
                    bulk=Bulk("mrr", "optional", "reciprocal rank of the first relevant document (mrr@k: within "
                                                 "the top k)")),
-        MetricInfo("mrr", binary.mrr, "Mean reciprocal rank (平均倒数排名)", "queries", ("threshold", "k"),
+        MetricInfo("mrr", binary.mrr, _title("Mean reciprocal rank", "mrr"), "queries", ("threshold", "k"),
                    per_query="reciprocal_rank"),
-        MetricInfo("precision_at_k", binary.precision_at_k, "Precision at k (精确率/查准率)", "rels", ("k", "threshold"),
+        MetricInfo("precision_at_k", binary.precision_at_k, _title("Precision at k", "precision", alternatives=True),
+                   "rels", ("k", "threshold"),
                    aliases=("p", "precision"),
                    bulk=Bulk("p", "required", "precision at k: relevant in the top k divided by k (needs @k)")),
-        MetricInfo("recall_at_k", binary.recall_at_k, "Recall at k (召回率/查全率)", "rels",
+        MetricInfo("recall_at_k", binary.recall_at_k, _title("Recall at k", "recall", alternatives=True), "rels",
                    ("k", "n_relevant", "threshold"), aliases=("r", "recall"),
                    bulk=Bulk("recall", "required", "recall at k: relevant in the top k divided by all relevant in "
                                                    "the qrels (needs @k)")),
-        MetricInfo("f_beta", binary.f_beta, "F-beta at k (F值)", "rels", ("k", "beta", "n_relevant", "threshold"),
+        MetricInfo("f_beta", binary.f_beta, _title("F-beta at k", "f_beta"), "rels",
+                   ("k", "beta", "n_relevant", "threshold"),
                    aliases=("f", "f1")),
-        MetricInfo("average_precision", binary.average_precision, "Average precision (平均精度)", "rels",
+        MetricInfo("average_precision", binary.average_precision, _title("Average precision", "average_precision"),
+                   "rels",
                    ("n_relevant", "k", "threshold"), aliases=("ap",),
                    bulk=Bulk("map", "optional", "mean average precision, over every relevant document in the qrels "
                                                 "(map@k: top k only)")),
-        MetricInfo("mean_average_precision", binary.mean_average_precision, "Mean average precision (平均精度均值)",
+        MetricInfo("mean_average_precision", binary.mean_average_precision, _title("Mean average precision", "map"),
                    "queries", ("n_relevant", "k", "threshold"), aliases=("map",), per_query="average_precision"),
-        MetricInfo("interpolated_precision", binary.interpolated_precision, "Interpolated precision (插值精确率)",
+        MetricInfo("interpolated_precision", binary.interpolated_precision,
+                   _title("Interpolated precision", "interpolated_precision"),
                    "rels", ("n_relevant", "recall", "rule"), aliases=("iprec", "iprec_at_recall"),
                    bulk=Bulk("iprec", "recall", "interpolated precision at a recall level, iprec@0.3 (the "
                                                 "convention's rule turns the level into a count of relevant documents)")),
@@ -117,8 +128,8 @@ METRICS = {
                    aliases=("rbp_res",),
                    bulk=Bulk("rbp_residual", "optional", "what unjudged and unseen documents could add to RBP "
                                                          "(rbp_residual.0.95: p = 0.95)", parameter="p")),
-        MetricInfo("roc_curve", roc.roc_curve, "ROC curve (ROC曲线)", "labels_scores", ()),
-        MetricInfo("auc", roc.auc, "Area under the ROC curve (ROC曲线下面积)", "labels_scores", (),
+        MetricInfo("roc_curve", roc.roc_curve, _title("ROC curve", "roc"), "labels_scores", ()),
+        MetricInfo("auc", roc.auc, _title("Area under the ROC curve", "auc"), "labels_scores", (),
                    bulk=Bulk("auc", "none", "area under the ROC curve of the retrieved documents, ties worth 1/2")),
     )
 }

@@ -41,6 +41,7 @@ from sympy import Integer, Rational
 
 from ..core.exact import ln, log2, to_float
 from ..core.explanation import Explanation
+from ..core.i18n import N_, _, translate
 from ..metrics import binary, graded
 from ..metrics.graded import DISCOUNTS, GAINS
 from . import exercises
@@ -363,7 +364,7 @@ class Slip:
             if value is None:
                 continue
             every = {**facts, **extra}
-            text = self.message(every) if callable(self.message) else self.message.format(**every)
+            text = self.message(every) if callable(self.message) else _(self.message).format(**every)
             out.append(Mistake(self.key, value, text))
         return out
 
@@ -379,24 +380,24 @@ def _other_gain(gain: str) -> str:
 def _gain_sentence(gain: str, grades) -> str:
     """The gain slip's sentence; for exponential gains, worked on the highest grade of ``grades``."""
     if gain == "linear":
-        return "You used gains 2^rel - 1; this exercise uses the grade itself as the gain (linear gain)."
-    sentence = "You used the grade itself as the gain (linear gain); this exercise uses gains 2^rel - 1"
+        return _("You used gains 2^rel - 1; this exercise uses the grade itself as the gain (linear gain).")
     top = max(grades, default=0)
     if top >= 2 and int(top) == top:  # grades 0 and 1 are worth the same under both gains
         top = int(top)
-        return f"{sentence}, so a grade-{top} item is worth {2**top - 1}, not {top}."
-    return f"{sentence}."
+        return _("You used the grade itself as the gain (linear gain); this exercise uses gains 2^rel - 1, so a "
+                 "grade-{top} item is worth {worth}, not {top}.").format(top=top, worth=2**top - 1)
+    return _("You used the grade itself as the gain (linear gain); this exercise uses gains 2^rel - 1.")
 
 
 _DISCOUNT_SENTENCE = {
-    "jarvelin": "You left rank 1 undiscounted and divided rank i by log2(i) (the Järvelin discount, or a rank "
-                "off by one); this exercise divides rank i by log2(i + 1).",
-    "log2": "You divided rank i by log2(i + 1); this exercise uses the Järvelin discount: rank 1 undiscounted, "
-            "then log2(i).",
+    "jarvelin": N_("You left rank 1 undiscounted and divided rank i by log2(i) (the Järvelin discount, or a rank "
+                   "off by one); this exercise divides rank i by log2(i + 1)."),
+    "log2": N_("You divided rank i by log2(i + 1); this exercise uses the Järvelin discount: rank 1 undiscounted, "
+               "then log2(i)."),
 }
-_SHIFT_SENTENCE = ("Your ranks are off by one: you divided rank i by log2(i + 2), as if counting ranks from 2 "
+_SHIFT_SENTENCE = N_("Your ranks are off by one: you divided rank i by log2(i + 2), as if counting ranks from 2 "
                    "(or from 0 with an extra + 1); rank 1 divides by log2(2) = 1.")
-_ROUNDED_SENTENCE = ("You rounded each term to {places} decimal{s} before adding (as document 004 does); the "
+_ROUNDED_SENTENCE = N_("You rounded each term to {places} decimal{s} before adding (as document 004 does); the "
                      "rounding errors add up. Keep fractions and logs exact, or six decimals, until the end.")
 
 
@@ -480,7 +481,7 @@ def _facts(ex: Explanation, context: dict) -> dict:
         rows = ranking if m == "dcg" else ideal_top
         facts.update(gain=gain, discount=discount, ranking=ranking, ideal_top=ideal_top, pool=pool, rows=rows,
                      other_discount="log2" if discount == "jarvelin" else "jarvelin",
-                     what="DCG" if m == "dcg" else "ideal DCG", returned_ctx=list(context.get("grades") or []),
+                     what="DCG" if m == "dcg" else N_("ideal DCG"), returned_ctx=list(context.get("grades") or []),
                      returned=_whole_list(ranking, k, context) if m == "ndcg" else None,
                      grades_seen=ranking + ideal_top)
         if m == "ndcg":
@@ -563,14 +564,14 @@ def _ndcg_rounded(facts):
     for places in (1, 2):
         rounded = _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
                          _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
-        extra = {"places": places, "s": "" if places == 1 else "s", "cut": ""}
+        extra = {"places": places, "s": "" if places == 1 else "s", "cut": ""}  # "s": English plural only
         out.append((rounded, extra))
         # document 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
         # already change the third decimal, else a cut quotient is a guess, not a diagnosis
         if rounded is not sympy.nan and _cut(rounded, 3) != _cut(ex.exact, 3) \
                 and _rounded_text(rounded, 3) != _rounded_text(ex.exact, 3):
-            out.append((_cut(rounded, 3), {**extra, "cut": " You also cut the quotient after three decimals "
-                                                          "instead of rounding it."}))
+            out.append((_cut(rounded, 3), {**extra, "cut": " " + _("You also cut the quotient after three "
+                                                                         "decimals instead of rounding it.")}))
     return out
 
 
@@ -606,8 +607,8 @@ def _all_of(*keys):
 
 _GRADED = ("dcg", "idcg", "ndcg")
 _DCG_IDCG = ("dcg", "idcg")
-_PLAIN_BASE = "You used {name} as the discount; this exercise uses {right}. (The base changes the {what}, though " \
-              "it cancels in NDCG.)"
+_PLAIN_BASE = N_("You used {name} as the discount; this exercise uses {right}. (The base changes the {what}, "
+                 "though it cancels in NDCG.)")
 
 #: The catalogue of usual slips, in the order the feedback names them. One fact lives here once: a new
 #: slip is a new entry (see ARCHITECTURE.md).
@@ -617,246 +618,246 @@ SLIPS = (
                                                      else f["ranking"] + f["ideal_top"]),
          overrides=lambda f: [{"gain": _other_gain(f["gain"])}],
          when=lambda f: f["gain"] != "linear" or _integer_grades(f)),
-    Slip("discount", ("ndcg",), lambda f: _DISCOUNT_SENTENCE[f["other_discount"]],
+    Slip("discount", ("ndcg",), lambda f: translate(_DISCOUNT_SENTENCE[f["other_discount"]]),
          overrides=lambda f: [{"discount": f["other_discount"]}],
          when=lambda f: f["gain"] != "exp2" or _integer_grades(f)),
     Slip("shift", ("ndcg",), _SHIFT_SENTENCE, when=lambda f: f["discount"] != "jarvelin",  # shifted Järvelin = log2
          recompute=lambda f: [(_ratio(_shifted_dcg(f["ranking"], f["gain"], f["discount"]),
                                       _shifted_dcg(f["ideal_top"], f["gain"], f["discount"])), {})]),
-    Slip("rounded_terms", ("ndcg",), _ROUNDED_SENTENCE + "{cut}", recompute=_ndcg_rounded),
-    Slip("dcg_for_ndcg", ("ndcg",), "That is the DCG; NDCG divides it by the ideal DCG (IDCG).",
+    Slip("rounded_terms", ("ndcg",), lambda f: _(_ROUNDED_SENTENCE).format(**f) + f["cut"], recompute=_ndcg_rounded),
+    Slip("dcg_for_ndcg", ("ndcg",), N_("That is the DCG; NDCG divides it by the ideal DCG (IDCG)."),
          recompute=lambda f: [(f["dcg_v"], {})]),
-    Slip("idcg_for_ndcg", ("ndcg",), "That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG.",
+    Slip("idcg_for_ndcg", ("ndcg",), N_("That is the ideal DCG (IDCG); NDCG is DCG divided by IDCG."),
          recompute=lambda f: [(f["idcg_v"], {})]),
-    Slip("inverted", ("ndcg",), "You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1).",
+    Slip("inverted", ("ndcg",), N_("You divided IDCG by DCG; NDCG is DCG / IDCG (at most 1)."),
          recompute=lambda f: [(_ratio(f["idcg_v"], f["dcg_v"]), {})]),
-    Slip("base_dcg", ("ndcg",), "That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
-                                "in which the base of the log cancels.",
+    Slip("base_dcg", ("ndcg",), N_("That is the DCG with {name} discounts; the question asks for NDCG (DCG / IDCG), "
+                                "in which the base of the log cancels."),
          recompute=lambda f: [(f["dcg_v"] * _base_scale(base), {"name": name})
-                              for base, name in ((sympy.E, "the natural log ln"), (Integer(10), "log10"))]),
-    Slip("ideal_unsorted", ("ndcg",), "You divided by the DCG of the grades in the order given, as document 003's "
+                              for base, name in ((sympy.E, _("the natural log ln")), (Integer(10), "log10"))]),
+    Slip("ideal_unsorted", ("ndcg",), N_("You divided by the DCG of the grades in the order given, as document 003's "
                                       "code does (`best = dcg_score(y_true, k, gains)`); the ideal DCG sorts them "
-                                      "best first, so NDCG is 1 only for an ideal order.",
+                                      "best first, so NDCG is 1 only for an ideal order."),
          recompute=_unsorted_ideal),
-    Slip("ideal_from_list", ("ndcg",), "You built the ideal order from the returned list only; the ideal DCG sorts "
+    Slip("ideal_from_list", ("ndcg",), N_("You built the ideal order from the returned list only; the ideal DCG sorts "
                                        "every judged item of the query (the pool), including relevant items the "
-                                       "ranking missed.",
+                                       "ranking missed."),
          overrides=lambda f: [{"ideal": f["returned"], "k": f["k"]}], when=_all_of("pool", "returned")),
-    Slip("ideal_from_top_k", ("ndcg",), "You sorted only the top {k} of the returned list to build the ideal; the "
+    Slip("ideal_from_top_k", ("ndcg",), N_("You sorted only the top {k} of the returned list to build the ideal; the "
                                         "ideal top {k} sorts every judged item of the query (the whole list, or "
-                                        "the pool), including good items ranked below {k}.",
+                                        "the pool), including good items ranked below {k}."),
          recompute=_ideal_from_top_k),
-    Slip("k_ignored", ("ndcg",), "You used the whole list; NDCG@{k} counts only the top {k} ranks, of the ranking "
-                                 "and of the ideal.",
+    Slip("k_ignored", ("ndcg",), N_("You used the whole list; NDCG@{k} counts only the top {k} ranks, of the ranking "
+                                 "and of the ideal."),
          overrides=lambda f: [{"grades": f["returned"], "ideal": f["returned"] if f["pool"] is None else f["pool"]}],
          when=lambda f: f["returned"] and f["k"] is not None and len(f["returned"]) > f["k"]),
-    Slip("ideal_uncut", ("ndcg",), "You did not cut the ideal list at k = {k}: IDCG@{k} sums only the top {k} ideal "
-                                   "ranks.",
+    Slip("ideal_uncut", ("ndcg",), N_("You did not cut the ideal list at k = {k}: IDCG@{k} sums only the top {k} ideal "
+                                   "ranks."),
          overrides=lambda f: [{"ideal": f["pool"] if f["pool"] is not None else (f["returned"] or f["ranking"])}],
          when=lambda f: f["k"] is not None
          and len(f["pool"] if f["pool"] is not None else (f["returned"] or f["ranking"])) > f["k"]),
     Slip("gain", _DCG_IDCG, lambda f: _gain_sentence(f["gain"], f["rows"]),
          overrides=lambda f: [{"gain": _other_gain(f["gain"])}],
          when=lambda f: not (f["gain"] == "linear" and any(int(x) != x for x in f["rows"]))),
-    Slip("discount", _DCG_IDCG, lambda f: _DISCOUNT_SENTENCE[f["other_discount"]],
+    Slip("discount", _DCG_IDCG, lambda f: translate(_DISCOUNT_SENTENCE[f["other_discount"]]),
          overrides=lambda f: [{"discount": f["other_discount"]}]),
     Slip("shift", _DCG_IDCG, _SHIFT_SENTENCE, when=lambda f: f["discount"] != "jarvelin",
          recompute=lambda f: [(_shifted_dcg(f["rows"], f["gain"], f["discount"]), {})]),
     Slip("base", _DCG_IDCG,
-         _PLAIN_BASE.replace("{name}", "the natural log ln(i + 1)").replace("{right}", "log2(i + 1)"),
+         lambda f: _(_PLAIN_BASE).format(name=_("the natural log ln(i + 1)"), right="log2(i + 1)", what=translate(f["what"])),
          overrides={"discount": "ln"}, when=lambda f: f["discount"] == "log2"),
-    Slip("base", _DCG_IDCG, _PLAIN_BASE.replace("{name}", "log10(i + 1)").replace("{right}", "log2(i + 1)"),
+    Slip("base", _DCG_IDCG, lambda f: _(_PLAIN_BASE).format(name="log10(i + 1)", right="log2(i + 1)", what=translate(f["what"])),
          recompute=lambda f: [(f["exact"] * _base_scale(10), {})], when=lambda f: f["discount"] == "log2"),
-    Slip("base", _DCG_IDCG, "You used log2(i + 1) as the discount; this exercise uses the natural log ln(i + 1).",
+    Slip("base", _DCG_IDCG, N_("You used log2(i + 1) as the discount; this exercise uses the natural log ln(i + 1)."),
          overrides={"discount": "log2"}, when=lambda f: f["discount"] == "ln"),
     Slip("rounded_terms", _DCG_IDCG, _ROUNDED_SENTENCE,
          recompute=lambda f: [(_rounded_sum(_col(f["ex"], "contribution"), places),
                                {"places": places, "s": "" if places == 1 else "s"}) for places in (1, 2)]),
-    Slip("no_discount", _DCG_IDCG, "You added the gains without dividing by the discount: that is the cumulative "
-                                   "gain of the gains; DCG divides the gain at rank i by its discount.",
+    Slip("no_discount", _DCG_IDCG, N_("You added the gains without dividing by the discount: that is the cumulative "
+                                   "gain of the gains; DCG divides the gain at rank i by its discount."),
          recompute=lambda f: [(sum((GAINS[f["gain"]].fn(g) for g in f["rows"]), Integer(0)), {})]),
-    Slip("k_ignored", ("dcg",), "You added every rank of the list; DCG@{k} stops at rank {k}.",
+    Slip("k_ignored", ("dcg",), N_("You added every rank of the list; DCG@{k} stops at rank {k}."),
          overrides=lambda f: [{"grades": f["returned_ctx"]}],
          when=lambda f: f["k"] is not None and len(f["returned_ctx"]) > f["k"]),
-    Slip("ideal_from_list", ("idcg",), "You sorted the returned list only; the ideal order sorts every judged item "
-                                       "of the query (the pool), including relevant items the ranking missed.",
+    Slip("ideal_from_list", ("idcg",), N_("You sorted the returned list only; the ideal order sorts every judged item "
+                                       "of the query (the pool), including relevant items the ranking missed."),
          overrides=lambda f: [{"grades": sorted(f["returned_ctx"], reverse=True), "k": f["k"]}],
          when=lambda f: f["pool"] is not None and f["returned_ctx"]),
-    Slip("unsorted", ("idcg",), "That is the DCG of the ranking as returned; the ideal DCG first sorts the grades "
-                                "best first.",
+    Slip("unsorted", ("idcg",), N_("That is the DCG of the ranking as returned; the ideal DCG first sorts the grades "
+                                "best first."),
          overrides=lambda f: [{"grades": f["returned_ctx"], "k": f["k"]}], when=_all_of("returned_ctx")),
     # -- CG --------------------------------------------------------------------------------------------
-    Slip("dcg_for_cg", ("cg",), "You discounted the grades; CG simply adds the grades of the top k, whatever their "
-                                "order.",
+    Slip("dcg_for_cg", ("cg",), N_("You discounted the grades; CG simply adds the grades of the top k, whatever their "
+                                "order."),
          recompute=lambda f: [(graded.dcg(f["grades"], gain="linear").exact, {})]),
-    Slip("gain", ("cg",), "You added gains 2^rel - 1; CG adds the grades themselves.",
+    Slip("gain", ("cg",), N_("You added gains 2^rel - 1; CG adds the grades themselves."),
          recompute=lambda f: [(sum((2**int(g) - 1 for g in f["grades"]), Integer(0)), {})],
          when=_integer_grades),
-    Slip("k", ("cg",), "You added the top {kk} grades; CG@{k} adds exactly the top {k}.",
+    Slip("k", ("cg",), N_("You added the top {kk} grades; CG@{k} adds exactly the top {k}."),
          recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk}) for kk in (f["k"] - 1, f["k"] + 1)
                               if 1 <= kk <= len(f["full"])],
          when=lambda f: f["k"] is not None),
     # -- ERR -------------------------------------------------------------------------------------------
-    Slip("err_reach_r", ("err",), "You multiplied by R_i where the cascade needs 1 − R_i: the user reaches rank r "
+    Slip("err_reach_r", ("err",), N_("You multiplied by R_i where the cascade needs 1 − R_i: the user reaches rank r "
                                   "only if every rank above did not satisfy them, with probability "
-                                  "(1 − R_1)...(1 − R_(r−1)) (document 000's 0.913391 is this slip).",
+                                  "(1 − R_1)...(1 − R_(r−1)) (document 000's 0.913391 is this slip)."),
          recompute=_reach_with_r),
-    Slip("err_dcg_discount", ("err",), "You divided each stopping probability by log2(i + 1), the DCG discount; ERR "
-                                       "divides by the rank i itself (it is the expected reciprocal rank).",
+    Slip("err_dcg_discount", ("err",), N_("You divided each stopping probability by log2(i + 1), the DCG discount; ERR "
+                                       "divides by the rank i itself (it is the expected reciprocal rank)."),
          recompute=lambda f: [(sum((s / DISCOUNTS["log2"].fn(i) for i, s in enumerate(f["stops"], start=1)),
                                    Integer(0)), {})]),
-    Slip("shift", ("err",), "Your ranks are off by one: you divided by i + 1; the first item is rank 1, divided by 1.",
+    Slip("shift", ("err",), N_("Your ranks are off by one: you divided by i + 1; the first item is rank 1, divided by 1."),
          overrides=lambda f: [{"grades": [0] + f["grades"]}]),
-    Slip("err_no_cascade", ("err",), "You left out the cascade: rank i counts only if the user did not stop "
-                                     "earlier, so multiply R_i by (1 - R_1)...(1 - R_(i-1)).",
+    Slip("err_no_cascade", ("err",), N_("You left out the cascade: rank i counts only if the user did not stop "
+                                     "earlier, so multiply R_i by (1 - R_1)...(1 - R_(i-1))."),
          recompute=lambda f: [(sum((r / i for i, r in enumerate(_stop_probabilities(f["grades"], f["g_max"]), 1)),
                                    Integer(0)), {})]),
-    Slip("err_linear", ("err",), "You took R_i = grade / {g_max}; the cascade model uses R_i = (2^grade - 1) / "
-                                 "2^{g_max}.",
+    Slip("err_linear", ("err",), N_("You took R_i = grade / {g_max}; the cascade model uses R_i = (2^grade - 1) / "
+                                 "2^{g_max}."),
          recompute=lambda f: [(_cascade_err(Rational(g, f["g_max"]) for g in f["grades"]), {})]),
-    Slip("err_gmax", ("err",), "You used a maximum grade of 4 (as gdeval does); this scale's maximum grade is "
-                               "{g_max}.",
+    Slip("err_gmax", ("err",), N_("You used a maximum grade of 4 (as gdeval does); this scale's maximum grade is "
+                               "{g_max}."),
          overrides={"g_max": 4}, when=lambda f: f["g_max"] != 4 and max(f["grades"]) <= 4),
-    Slip("err_gmax_minus", ("err",), "You divided 2^grade - 1 by 2^{g_max} - 1; the cascade model divides by "
-                                     "2^{g_max}, so even a perfect item lets some users read on.",
+    Slip("err_gmax_minus", ("err",), N_("You divided 2^grade - 1 by 2^{g_max} - 1; the cascade model divides by "
+                                     "2^{g_max}, so even a perfect item lets some users read on."),
          recompute=lambda f: [(_cascade_err(_stop_probabilities(f["grades"], f["g_max"], 2**f["g_max"] - 1)), {})]),
-    Slip("err_gmax_list", ("err",), "You took the highest grade in the list ({top}) as g_max; R_i divides by "
+    Slip("err_gmax_list", ("err",), N_("You took the highest grade in the list ({top}) as g_max; R_i divides by "
                                     "2^g_max with g_max = {g_max}, the top of the grading scale, whatever grades "
-                                    "this list holds.",
+                                    "this list holds."),
          recompute=lambda f: [(_rerun(f, {"g_max": top}), {"top": top})
                               for top in [max(f["whole"] or f["grades"])]
                               if 1 <= top < f["g_max"] and top != 4]),  # 4 is gdeval's maximum, named above
-    Slip("k_ignored", ("err",), "You added every rank of the list; ERR@{k} stops at rank {k}.",
+    Slip("k_ignored", ("err",), N_("You added every rank of the list; ERR@{k} stops at rank {k}."),
          overrides=lambda f: [{"grades": f["whole"]}],
          when=lambda f: f["whole"] is not None and f["k"] is not None and len(f["whole"]) > f["k"]),
     # -- reciprocal rank and MRR ----------------------------------------------------------------------------
-    Slip("shift", ("reciprocal_rank",), "Your rank is off by one: the first item is rank 1, so the reciprocal rank "
-                                        "is 1 / rank.",
+    Slip("shift", ("reciprocal_rank",), N_("Your rank is off by one: the first item is rank 1, so the reciprocal rank "
+                                        "is 1 / rank."),
          overrides=lambda f: [{"rels": [0] + f["rels"]}]),
-    Slip("rank_not_reciprocal", ("reciprocal_rank",), "That is the rank of the first relevant item; the reciprocal "
-                                                      "rank is 1 / that rank.",
+    Slip("rank_not_reciprocal", ("reciprocal_rank",), N_("That is the rank of the first relevant item; the reciprocal "
+                                                      "rank is 1 / that rank."),
          recompute=lambda f: [(1 / f["exact"], {})], when=lambda f: f["exact"] != 0),
-    Slip("sum_not_mean", ("mrr",), "You added the reciprocal ranks; MRR is their mean: divide the sum by the "
-                                   "{n_queries} queries.",
+    Slip("sum_not_mean", ("mrr",), N_("You added the reciprocal ranks; MRR is their mean: divide the sum by the "
+                                   "{n_queries} queries."),
          recompute=lambda f: [(sum(f["values"], Integer(0)), {})]),
-    Slip("shift", ("mrr",), "Your ranks are off by one: the first item is rank 1, so its reciprocal rank is 1.",
+    Slip("shift", ("mrr",), N_("Your ranks are off by one: the first item is rank 1, so its reciprocal rank is 1."),
          overrides=lambda f: [{"list_of_rels": [[0] + q for q in f["queries"]]}]),
-    Slip("mrr_dropped_miss", ("mrr",), "You left out the {missed_text} without a hit; a query with no relevant result "
-                                       "still counts, with reciprocal rank 0: divide by all {n_queries} queries.",
+    Slip("mrr_dropped_miss", ("mrr",), N_("You left out the {missed_text} without a hit; a query with no relevant result "
+                                       "still counts, with reciprocal rank 0: divide by all {n_queries} queries."),
          recompute=lambda f: [(sum(hit, Integer(0)) / len(hit),
-                               {"missed_text": "query" if len(f["values"]) - len(hit) == 1
-                                else f"{len(f['values']) - len(hit)} queries"})
+                               {"missed_text": _("query") if len(f["values"]) - len(hit) == 1
+                                else _("{n} queries").format(n=len(f["values"]) - len(hit))})
                               for hit in [[v for v in f["values"] if v != 0]] if hit and len(hit) < len(f["values"])]),
-    Slip("mean_rank", ("mrr",), "You averaged the ranks and then took 1 / mean; MRR averages the reciprocal ranks "
-                                "1/rank of each query.",
+    Slip("mean_rank", ("mrr",), N_("You averaged the ranks and then took 1 / mean; MRR averages the reciprocal ranks "
+                                "1/rank of each query."),
          recompute=lambda f: [(len(f["values"]) / sum((1 / v for v in f["values"]), Integer(0)), {})],
          when=lambda f: all(v != 0 for v in f["values"])),
     # -- precision, recall, F ---------------------------------------------------------------------------------
-    Slip("swapped", ("precision_at_k",), "That is the recall (hits / all relevant); precision divides the hits in "
-                                         "the top k by k.",
+    Slip("swapped", ("precision_at_k",), N_("That is the recall (hits / all relevant); precision divides the hits in "
+                                         "the top k by k."),
          recompute=lambda f: [(binary.recall_at_k(f["full"], f["k"], n_relevant=f["context"]["n_relevant"]).exact,
                                {})],
          when=lambda f: f["context"].get("n_relevant")),
-    Slip("k", ("precision_at_k",), "You counted the top {kk}; P@{k} looks at exactly the top {k}.",
+    Slip("k", ("precision_at_k",), N_("You counted the top {kk}; P@{k} looks at exactly the top {k}."),
          recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk})
                               for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
-    Slip("short_list", ("precision_at_k",), "You divided by the {n} items returned; P@{k} always divides by k = {k} "
-                                            "(the empty ranks count as not relevant).",
+    Slip("short_list", ("precision_at_k",), N_("You divided by the {n} items returned; P@{k} always divides by k = {k} "
+                                            "(the empty ranks count as not relevant)."),
          recompute=lambda f: [(Rational(sum(f["rels"]), len(f["rels"])), {"n": len(f["rels"])})],
          when=lambda f: len(f["rels"]) < f["k"]),
-    Slip("swapped", ("recall_at_k",), "That is the precision (hits / k); recall divides the hits by the number of "
-                                      "relevant documents.",
+    Slip("swapped", ("recall_at_k",), N_("That is the precision (hits / k); recall divides the hits by the number of "
+                                      "relevant documents."),
          recompute=lambda f: [(binary.precision_at_k(f["full"], f["k"]).exact, {})]),
-    Slip("retrieved_only", ("recall_at_k",), "You divided by the {found} relevant items in the list; recall divides "
-                                             "by all {n_rel} relevant documents of the collection, found or not.",
+    Slip("retrieved_only", ("recall_at_k",), N_("You divided by the {found} relevant items in the list; recall divides "
+                                             "by all {n_rel} relevant documents of the collection, found or not."),
          overrides={"n_relevant": None}, recompute=None,
          when=lambda f: (f["context"].get("rels") is not None or len(f["rels"]) < f["k"])  # else steps stop at k
          and sum(f["full"]) and f["n_rel"] > sum(f["full"])),
-    Slip("k", ("recall_at_k",), "You counted the top {kk}; R@{k} looks at exactly the top {k}.",
+    Slip("k", ("recall_at_k",), N_("You counted the top {kk}; R@{k} looks at exactly the top {k}."),
          recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk})
                               for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
-    Slip("f_doc000", ("f_beta",), "You used document 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a "
-                                  "product: F = (1 + β²)·P·R / (β²·P + R).",
+    Slip("f_doc000", ("f_beta",), N_("You used document 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a "
+                                  "product: F = (1 + β²)·P·R / (β²·P + R)."),
          recompute=lambda f: [(_ratio((1 + f["b2"]) * (f["p"] + f["r"]), f["b2"] * f["p"] + f["r"]), {})]),
-    Slip("f_doc003", ("f_beta",), "You used document 003's formula (β² + 1)PR / (β²(P + R)); the denominator is "
-                                  "β²·P + R, with β² on P only.",
+    Slip("f_doc003", ("f_beta",), N_("You used document 003's formula (β² + 1)PR / (β²(P + R)); the denominator is "
+                                  "β²·P + R, with β² on P only."),
          recompute=lambda f: [(_ratio((f["b2"] + 1) * f["p"] * f["r"], f["b2"] * (f["p"] + f["r"])), {})]),
-    Slip("f_arithmetic", ("f_beta",), "You took the arithmetic mean (P + R) / 2; F is a harmonic mean: "
-                                      "(1 + β²)·P·R / (β²·P + R).",
+    Slip("f_arithmetic", ("f_beta",), N_("You took the arithmetic mean (P + R) / 2; F is a harmonic mean: "
+                                      "(1 + β²)·P·R / (β²·P + R)."),
          recompute=lambda f: [((f["p"] + f["r"]) / 2, {})]),
-    Slip("f_swapped", ("f_beta",), "You put β² on the recall; F-beta is (1 + β²)·P·R / (β²·P + R): β² multiplies P "
-                                   "in the denominator, so β > 1 favours recall.",
+    Slip("f_swapped", ("f_beta",), N_("You put β² on the recall; F-beta is (1 + β²)·P·R / (β²·P + R): β² multiplies P "
+                                   "in the denominator, so β > 1 favours recall."),
          recompute=lambda f: [(_ratio((1 + f["b2"]) * f["p"] * f["r"], f["b2"] * f["r"] + f["p"]), {})],
          when=lambda f: f["b"] != 1),
-    Slip("f_beta_not_squared", ("f_beta",), "You used β where the formula has β².",
+    Slip("f_beta_not_squared", ("f_beta",), N_("You used β where the formula has β²."),
          recompute=lambda f: [(_ratio((1 + f["b"]) * f["p"] * f["r"], f["b"] * f["p"] + f["r"]), {})],
          when=lambda f: f["b"] != 1),
-    Slip("f1", ("f_beta",), "That is F1; this exercise asks for β = {b}.",
+    Slip("f1", ("f_beta",), N_("That is F1; this exercise asks for β = {b}."),
          recompute=lambda f: [(_ratio(2 * f["p"] * f["r"], f["p"] + f["r"]), {})], when=lambda f: f["b"] != 1),
-    Slip("swapped_p", ("f_beta",), "That is the precision alone; F combines precision and recall.",
+    Slip("swapped_p", ("f_beta",), N_("That is the precision alone; F combines precision and recall."),
          recompute=lambda f: [(f["p"], {})]),
-    Slip("swapped_r", ("f_beta",), "That is the recall alone; F combines precision and recall.",
+    Slip("swapped_r", ("f_beta",), N_("That is the recall alone; F combines precision and recall."),
          recompute=lambda f: [(f["r"], {})]),
     # -- AP and MAP -------------------------------------------------------------------------------------------
-    Slip("ap_retrieved", ("average_precision",), "You divided by the {found} relevant items retrieved; AP divides "
+    Slip("ap_retrieved", ("average_precision",), N_("You divided by the {found} relevant items retrieved; AP divides "
                                                  "by all {n_rel} relevant documents (each one never retrieved adds "
-                                                 "precision 0).",
+                                                 "precision 0)."),
          overrides={"n_relevant": None}, when=lambda f: sum(f["rels"]) and f["n_rel"] > sum(f["rels"])),
-    Slip("shift", ("average_precision",), "Your ranks are off by one: the precision at rank i is hits / i with the "
-                                          "first item at rank 1.",
+    Slip("shift", ("average_precision",), N_("Your ranks are off by one: the precision at rank i is hits / i with the "
+                                          "first item at rank 1."),
          overrides=lambda f: [{"rels": [0] + f["rels"]}]),
-    Slip("ap_all_ranks", ("average_precision",), "You averaged the precision at every rank; AP averages it only at "
-                                                 "the ranks of relevant items.",
+    Slip("ap_all_ranks", ("average_precision",), N_("You averaged the precision at every rank; AP averages it only at "
+                                                 "the ranks of relevant items."),
          recompute=lambda f: [(sum(_col(f["ex"], "precision"), Integer(0)) / len(f["rels"]), {})]),
-    Slip("sum_not_mean", ("average_precision",), "You added the precisions but did not divide by the {n_rel} "
-                                                 "relevant documents.",
+    Slip("sum_not_mean", ("average_precision",), N_("You added the precisions but did not divide by the {n_rel} "
+                                                 "relevant documents."),
          recompute=lambda f: [(f["ex"].steps[-1]["sum"], {})]),
-    Slip("sum_not_mean", ("mean_average_precision",), "You added the average precisions; MAP is their mean: divide "
-                                                      "by the {n_queries} queries.",
+    Slip("sum_not_mean", ("mean_average_precision",), N_("You added the average precisions; MAP is their mean: divide "
+                                                      "by the {n_queries} queries."),
          recompute=lambda f: [(sum(f["values"], Integer(0)), {})]),
-    Slip("ap_retrieved", ("mean_average_precision",), "You divided each AP by the relevant items retrieved; AP "
+    Slip("ap_retrieved", ("mean_average_precision",), N_("You divided each AP by the relevant items retrieved; AP "
                                                       "divides by all relevant documents of the query (each one "
-                                                      "never retrieved adds precision 0).",
+                                                      "never retrieved adds precision 0)."),
          overrides={"n_relevant": None},
          when=lambda f: any(n > sum(q) for n, q in zip(f["counts"], f["queries"]))),
-    Slip("shift", ("mean_average_precision",), "Your ranks are off by one: the precision at rank i is hits / i with "
-                                               "the first item at rank 1.",
+    Slip("shift", ("mean_average_precision",), N_("Your ranks are off by one: the precision at rank i is hits / i with "
+                                               "the first item at rank 1."),
          overrides=lambda f: [{"list_of_rels": [[0] + q for q in f["queries"]]}]),
     # -- interpolated precision -------------------------------------------------------------------------------
-    Slip("not_interpolated", ("interpolated_precision",), "That is the plain (non-interpolated) AP; interpolate "
+    Slip("not_interpolated", ("interpolated_precision",), N_("That is the plain (non-interpolated) AP; interpolate "
                                                           "first: at each relevant rank take the best precision at "
-                                                          "that rank or below it.",
+                                                          "that rank or below it."),
          recompute=lambda f: [(binary.average_precision(f["rels"], n_relevant=f["n_rel"]).exact, {})],
          when=lambda f: f["ex"].params.get("recall") is None),
-    Slip("not_interpolated", ("interpolated_precision",), "That is the precision where the recall first reaches the "
+    Slip("not_interpolated", ("interpolated_precision",), N_("That is the precision where the recall first reaches the "
                                                           "level; interpolated precision takes the best precision at "
-                                                          "any recall >= the level.",
+                                                          "any recall >= the level."),
          recompute=lambda f: [(row["precision"], {}) for row in f["ex"].steps
                               if row["recall"] >= f["ex"].params["recall"]][:1],
          when=lambda f: f["ex"].params.get("recall") is not None),
-    Slip("eleven_ten", ("eleven_point_ap",), "You divided by 10; there are 11 recall levels 0, 0.1, ..., 1.0.",
+    Slip("eleven_ten", ("eleven_point_ap",), N_("You divided by 10; there are 11 recall levels 0, 0.1, ..., 1.0."),
          recompute=lambda f: [(sum(_col(f["ex"], "interpolated"), Integer(0)) / 10, {})]),
-    Slip("eleven_skip0", ("eleven_point_ap",), "You left out recall level 0; the 11 levels are 0, 0.1, ..., 1.0.",
+    Slip("eleven_skip0", ("eleven_point_ap",), N_("You left out recall level 0; the 11 levels are 0, 0.1, ..., 1.0."),
          recompute=lambda f: [(sum(_col(f["ex"], "interpolated")[1:], Integer(0)) / 10, {})]),
-    Slip("not_interpolated", ("eleven_point_ap",), "That is the all-point interpolated AP; the 11-point AP averages "
+    Slip("not_interpolated", ("eleven_point_ap",), N_("That is the all-point interpolated AP; the 11-point AP averages "
                                                    "the interpolated precision at the 11 recall levels 0, 0.1, ..., "
-                                                   "1.0.",
+                                                   "1.0."),
          recompute=lambda f: [(f["ex"].parts["pr"].exact, {})]),
     # -- ROC and AUC ------------------------------------------------------------------------------------------
-    Slip("ties_zero", ("roc_curve", "auc"), "You counted a tied positive-negative pair as 0; a tie is worth 1/2 "
-                                            "(the ROC curve crosses a tied block diagonally).",
+    Slip("ties_zero", ("roc_curve", "auc"), N_("You counted a tied positive-negative pair as 0; a tie is worth 1/2 "
+                                            "(the ROC curve crosses a tied block diagonally)."),
          recompute=lambda f: [(f["exact"] - _tied_credit(f["ex"]), {})]),
-    Slip("ties_one", ("roc_curve", "auc"), "You counted a tied positive-negative pair as a win (1); a tie is worth "
-                                           "1/2.",
+    Slip("ties_one", ("roc_curve", "auc"), N_("You counted a tied positive-negative pair as a win (1); a tie is worth "
+                                           "1/2."),
          recompute=lambda f: [(f["exact"] + _tied_credit(f["ex"]), {})]),
-    Slip("reversed", ("roc_curve", "auc"), "You counted the pairs where the negative scores higher: AUC counts the "
-                                           "pairs where the positive scores higher.",
+    Slip("reversed", ("roc_curve", "auc"), N_("You counted the pairs where the negative scores higher: AUC counts the "
+                                           "pairs where the positive scores higher."),
          recompute=lambda f: [(1 - f["exact"], {})]),
-    Slip("not_divided", ("roc_curve", "auc"), "You counted the pairs won but did not divide by the {pairs} "
-                                              "positive-negative pairs.",
+    Slip("not_divided", ("roc_curve", "auc"), N_("You counted the pairs won but did not divide by the {pairs} "
+                                              "positive-negative pairs."),
          recompute=lambda f: [(f["exact"] * f["pairs"], {})]),
     # -- every metric ----------------------------------------------------------------------------------------
-    Slip("percent", ("*",), "You gave a percentage without the % sign: add % or divide by 100.",
+    Slip("percent", ("*",), N_("You gave a percentage without the % sign: add % or divide by 100."),
          recompute=lambda f: [(f["exact"] * 100, {})]),
 )
 
@@ -963,12 +964,13 @@ class Feedback:
 
     def _details(self) -> list[tuple[str, str]]:
         """The ``(label, text)`` lines shown under the verdict, those that are set."""
-        details = (("likely mistake", self.diagnosis), ("hint", self.hint), ("expected", self.expected))
-        return [(label, text) for label, text in details if text]
+        details = ((N_("likely mistake"), self.diagnosis), (N_("hint"), self.hint), (N_("expected"), self.expected))
+        return [(_(label), text) for label, text in details if text]
 
     def __str__(self) -> str:
-        lines = [f"{self._mark()} {self.target}: {self.message}"]
-        lines += [f"  {label}: {text}" for label, text in self._details()]
+        colon = _(": ")  # a full-width colon in Chinese
+        lines = [f"{self._mark()} {self.target}{colon}{self.message}"]
+        lines += [f"  {label}{colon}{text}" for label, text in self._details()]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -980,8 +982,10 @@ class Feedback:
             "too coarse": ("#8d6e00", "#fff8e1"),
         }.get(self.status, ("#b71c1c", "#ffebee"))
         esc = html.escape
-        rows = [f"<b>{self._mark()} {esc(self.target)}</b>: {esc(self.message)}"]
-        rows += [f"<b>{label.capitalize()}:</b> {esc(text)}" for label, text in self._details()]
+        colon = _(": ")
+        rows = [f"<b>{self._mark()} {esc(self.target)}</b>{colon}{esc(self.message)}"]
+        rows += [f"<b>{esc(label[:1].upper() + label[1:])}{colon.rstrip()}</b> {esc(text)}"
+                 for label, text in self._details()]
         body = "".join(f"<div style='margin:2px 0'>{r}</div>" for r in rows)
         return (f"<div class='ltr-teach-feedback' style='border-left:4px solid {colour};background:{background};"
                 f"color:{colour};padding:6px 10px;margin:4px 0'>{body}</div>")
@@ -1028,36 +1032,44 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
     target = target or ex.name
     expected = expected_text(ex.exact) if reveal else None
     if answer is None or (isinstance(answer, str) and not answer.strip()):
-        return Feedback(False, "not answered", "not answered yet: write your answer as text (a fraction, a decimal "
-                        "or a percentage) and run the cell again.", target, expected=expected)
+        return Feedback(False, "not answered", _("not answered yet: write your answer as text (a fraction, a decimal "
+                                                 "or a percentage) and run the cell again."), target, expected=expected)
     shown = answer if isinstance(answer, str) else repr(answer)
     try:
         parsed = parse_answer(answer)
     except UnreadableAnswer as exc:
-        return Feedback(False, "unreadable", f"could not read that answer: {exc}. Write for example {EXAMPLES}.",
-                        target, answer=shown[:80], expected=expected)
+        return Feedback(False, "unreadable", _("could not read that answer: {reason}. Write for example {examples}.")
+                        .format(reason=exc, examples=EXAMPLES), target, answer=shown[:80], expected=expected)
     right = ex.exact
     if right is sympy.nan:
-        return Feedback(False, "wrong", f"{ex.name} is undefined (NaN) for this input, so no number is right: "
-                        f"{' '.join(ex.notes)}", target, answer=shown, expected=expected)
+        return Feedback(False, "wrong", _("{name} is undefined (NaN) for this input, so no number is right: {notes}")
+                        .format(name=ex.name, notes=" ".join(_(n) for n in ex.notes)), target, answer=shown,
+                        expected=expected)
     if matches(parsed, right):
         if equal(parsed.value, right):
-            how = "exactly"
+            how = _("right: {answer} is {name} exactly.")
         elif is_the_double(parsed, right):
-            how = "as exactly as a float can hold it"
+            how = _("right: {answer} is {name} as exactly as a float can hold it.")
+        elif parsed.decimals == 1:
+            how = _("right: {answer} is {name} to 1 decimal place.")
         else:
-            how = f"to {parsed.decimals} decimal place{'' if parsed.decimals == 1 else 's'}"
-        return Feedback(True, "right", f"right: {parsed.text} is {ex.name} {how}.", target, answer=shown,
-                        expected=expected)
+            how = _("right: {answer} is {name} to {places} decimal places.")
+        return Feedback(True, "right", how.format(answer=parsed.text, name=ex.name, places=parsed.decimals), target,
+                        answer=shown, expected=expected)
     if parsed.is_rounded and parsed.significant >= MIN_SIGNIFICANT and truncates_to(right, parsed):
         rounded = _rounded_text(right, parsed.decimals)
-        return Feedback(True, "right", f"right: {parsed.text} is {ex.name} to the {parsed.decimals} decimals written, "
-                        f"but cut rather than rounded: rounded, it is {rounded}.", target, answer=shown,
-                        expected=expected)
+        return Feedback(True, "right", _("right: {answer} is {name} to the {places} decimals written, but cut rather "
+                                         "than rounded: rounded, it is {rounded}.").format(
+                            answer=parsed.text, name=ex.name, places=parsed.decimals, rounded=rounded),
+                        target, answer=shown, expected=expected)
     if parsed.is_rounded and rounds_to(right, parsed):
-        return Feedback(False, "too coarse", f"{parsed.text} is too coarse: it has {parsed.significant} significant "
-                        f"digit{'s' if parsed.significant > 1 else ''}; give at least {MIN_SIGNIFICANT} "
-                        "(or the exact fraction).", target, answer=shown, expected=expected)
+        coarse = (_("{answer} is too coarse: it has 1 significant digit; give at least {least} (or the exact "
+                    "fraction).") if parsed.significant == 1 else
+                  _("{answer} is too coarse: it has {digits} significant digits; give at least {least} (or the "
+                    "exact fraction)."))
+        return Feedback(False, "too coarse", coarse.format(answer=parsed.text, digits=parsed.significant,
+                                                           least=MIN_SIGNIFICANT),
+                        target, answer=shown, expected=expected)
     found = []
     for mistake in _candidate_slips(ex, context or {}):
         if matches(parsed, mistake.value) and mistake.sentence not in [m.sentence for m in found]:
@@ -1065,17 +1077,18 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
     if len(found) == 1:
         diagnosis = found[0].sentence
     elif found:
-        diagnosis = f"{len(found)} different slips give this number. " + " ".join(
+        diagnosis = _("{count} different slips give this number.").format(count=len(found)) + " " + " ".join(
             f"({n}) {m.sentence}" for n, m in enumerate(found, start=1))
     else:
         diagnosis = None
-    message = f"not right: {parsed.text} is not {ex.name}."
+    message = _("not right: {answer} is not {name}.").format(answer=parsed.text, name=ex.name)
     if diagnosis is None and parsed.has_decimal_inside and _close(parsed.value, right):
-        message += (" It is close, but decimals inside an expression are taken literally (0.33 is 33/100): "
-                    "keep fractions and logs exact, or give the final decimal alone.")
+        message += " " + _("It is close, but decimals inside an expression are taken literally (0.33 is 33/100): "
+                           "keep fractions and logs exact, or give the final decimal alone.")
     elif diagnosis is None and parsed.value.is_Integer and not right.is_Integer and _close(parsed.value, right, 0.5):
-        message += " If you rounded, give at least three significant digits."
-    hint = None if diagnosis else (hints[0] if hints else GENERIC_HINTS.get(ex.metric))
+        message += " " + _("If you rounded, give at least three significant digits.")
+    generic = GENERIC_HINTS.get(ex.metric)
+    hint = None if diagnosis else translate(hints[0] if hints else generic or "") or None
     return Feedback(False, "wrong", message, target, answer=shown, diagnosis=diagnosis, hint=hint,
                     expected=expected, mistakes=tuple(m.key for m in found))
 

@@ -28,6 +28,8 @@ from fractions import Fraction
 
 import sympy
 
+from ..core.glossary import TERMS, zh, zh_all
+from ..core.i18n import N_
 from ..core.exact import fmt_decimal, fmt_exact, log2, terminates, to_float
 from ..core.explanation import Column, Explanation
 from ..core.table import aligned_lines
@@ -277,7 +279,7 @@ class Erratum:
     @property
     def correct_label(self) -> str:
         """How :attr:`correct` is labelled: ``"usual"`` for a convention (the document is not wrong)."""
-        return "usual" if self.kind == "convention" else "correct"
+        return N_("usual") if self.kind == "convention" else N_("correct")  # English message ids
 
     @property
     def verdict(self) -> str:
@@ -463,7 +465,7 @@ ERRATA = (
         "In LaTeX bare braces only group, so the set braces vanish from the rendered formula; write \\{ \\}."),
     _er("000", "precision-recall-names", "terminology", "1.5 AUC: 查全率 precision = TP/(TP+FP), 召回率(查准率) recall = TP/(TP+FN) (formulas)",
         "precision called 查全率, recall called 查准率",
-        "precision = 精确率/查准率 = TP/(TP+FP); recall = 召回率/查全率 = TP/(TP+FN)",
+        f"precision = {zh_all('precision')} = TP/(TP+FP); recall = {zh_all('recall')} = TP/(TP+FN)",
         "The Chinese names are swapped: 查准率 (how accurate the retrieved set is) is precision, 查全率 (how "
         "complete) is recall; the section's own earlier sentence pairs them correctly."),
     _er("000", "f-beta-formula", "error", "1.5 AUC: F_β = (1+β²)(Precision+Recall) / (β²·Precision + Recall) (formula)",
@@ -591,13 +593,14 @@ ERRATA = (
         "R_r = (2^l − 1)/2^{l_m} with 1/log2(r+1) gives DCG / 2^{l_m}. (log2 r + 1 also differs from "
         "log2(r+1) from rank 2 on.)", Call("dcg", ([3, 2, 3, 1],))),
     _er("003", "precision-term", "terminology", "简介: “准确率(Precesion, P)”; Average precision: “将准确率与召回率联立”",
-        "准确率 for precision", "精确率 or 查准率 for precision; 准确率 is accuracy",
+        "准确率 for precision",
+        f"{zh('precision')} or {TERMS['precision'].alternatives[0]} for precision; {zh('accuracy')} is accuracy",
         "准确率 usually names accuracy, (TP+TN)/all; precision, TP/(TP+FP), is 精确率/查准率, as the document "
         "itself writes in “Precision(精确度,P)” and “召回率和精确率”."),
     _er("003", "err-name", "terminology", "简介: “期望倒数排序(Expected reciprocal rank, ERR)”", "期望倒数排序",
-        "期望倒数排名 (rank, not sorting)", "排序 is sorting or ranking as a process; the reciprocal rank is 倒数排名, "
+        f"{TERMS['err'].alternatives[0]} (rank, not sorting)", "排序 is sorting or ranking as a process; the reciprocal rank is 倒数排名, "
         "as the document writes later (“预期的倒数排名”)."),
-    _er("003", "cascade-name", "terminology", "ERR: “Cascade Model（瀑布模型）”", "瀑布模型", "级联模型 (cascade model)",
+    _er("003", "cascade-name", "terminology", "ERR: “Cascade Model（瀑布模型）”", "瀑布模型", f"{zh('cascade_model')} (cascade model)",
         "瀑布模型 is the waterfall model of software engineering; the click model of Craswell et al. (2008) is "
         "the cascade model, 级联模型, as document 000 calls it."),
     _er("003", "intersection-of-sizes", "error",

@@ -1,0 +1,142 @@
+"""The course's language: English or Chinese (zh-CN), through stdlib ``gettext`` catalogues.
+
+Student-facing strings are English message ids; ``_()`` looks them up in the catalogue of the
+current language (``ltr_teach/locale/<lang>/LC_MESSAGES/ltr_teach.mo``) when the text is shown, so
+``lt.set_language("zh")`` after an explanation was computed still shows it in Chinese. ``N_()``
+only marks a string for extraction (a constant defined at import time, translated later by
+``_()``). Babel extracts and compiles the catalogues (``make catalogs``, ``tools/catalogs.py``);
+at run time only the standard library is used.
+
+The language is, in this order: the last :func:`set_language` call, the ``LTR_TEACH_LANG``
+environment variable, then the locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as
+gettext reads them): ``zh_*`` is Chinese, anything else English.
+
+Examples
+--------
+>>> set_language("zh"); _("hint")
+'提示'
+>>> set_language("en"); _("hint")
+'hint'
+>>> set_language(None)  # back to LTR_TEACH_LANG, then the locale
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+DOMAIN = "ltr_teach"
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
+#: The languages the course exists in, and the catalogue (gettext locale name) of each.
+LANGUAGES = {"en": "en", "zh": "zh_CN"}
+_LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+_chosen: str | None = None
+_translations: dict[str, gettext.NullTranslations] = {}
+
+
+def _normalise(name: str) -> str | None:
+    """``"zh"`` for zh, zh_CN, zh-CN.UTF-8 ...; ``"en"`` for en, en_US ...; None for anything else."""
+    head = name.strip().replace("-", "_").split(".")[0].split("_")[0].lower()
+    return head if head in LANGUAGES else None
+
+
+def set_language(language: str | None) -> None:
+    """Choose the course's language: ``"zh"`` (Chinese) or ``"en"`` (English).
+
+    Parameters
+    ----------
+    language : {"zh", "en"} or None
+        ``"zh"`` (``"zh_CN"``, ``"zh-CN"`` too) or ``"en"``; ``None`` forgets the choice, so
+        ``LTR_TEACH_LANG`` and then the locale decide again.
+
+    Raises
+    ------
+    ValueError
+        For any other language.
+
+    Examples
+    --------
+    >>> set_language("zh-CN"); get_language()
+    'zh'
+    >>> set_language(None)
+    """
+    global _chosen
+    if language is None:
+        _chosen = None
+        return
+    normal = _normalise(language) if isinstance(language, str) else None
+    if normal is None:
+        raise ValueError(f"language must be one of {sorted(LANGUAGES)} (or None), got {language!r}")
+    _chosen = normal
+
+
+def get_language() -> str:
+    """The current language, ``"zh"`` or ``"en"`` (see the module's resolution order).
+
+    Examples
+    --------
+    >>> set_language("en"); get_language()
+    'en'
+    >>> set_language(None)
+    """
+    if _chosen is not None:
+        return _chosen
+    from_env = _normalise(os.environ.get("LTR_TEACH_LANG", ""))
+    if from_env is not None:
+        return from_env
+    for variable in _LOCALE_VARIABLES:
+        value = os.environ.get(variable)
+        if value:  # the first one set decides, as in gettext; LANGUAGE may list several: take the first
+            return "zh" if value.split(":")[0].lower().startswith("zh") else "en"
+    return "en"
+
+
+@contextmanager
+def using_language(language: str | None):
+    """Within the ``with`` block the language is ``language`` (None: no change); then as before.
+
+    Examples
+    --------
+    >>> with using_language("zh"):
+    ...     print(_("expected"))
+    应为
+    """
+    global _chosen
+    previous = _chosen
+    if language is not None:
+        set_language(language)
+    try:
+        yield
+    finally:
+        _chosen = previous
+
+
+def translations(language: str | None = None) -> gettext.NullTranslations:
+    """The gettext catalogue of ``language`` (default: the current one), loaded once."""
+    language = language or get_language()
+    if language not in _translations:
+        _translations[language] = gettext.translation(DOMAIN, localedir=str(LOCALE_DIR),
+                                                      languages=[LANGUAGES[language]], fallback=True)
+    return _translations[language]
+
+
+def _(message: str) -> str:
+    """``message`` (an English message id) in the current language; itself when not translated."""
+    return translations().gettext(message) if message else message
+
+
+def translate(message: str) -> str:
+    """``_()`` for a message id held in a variable or a data structure (``pybabel extract`` reads only
+    the literals written inside ``_()``, so a lookup such as ``_(table[key])`` would extract ``key``)."""
+    return _(message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue without translating it (``_()`` translates it when shown)."""
+    return message
+
+
+__all__ = ["set_language", "get_language", "using_language", "translations", "_", "N_", "translate", "LANGUAGES"]
