@@ -282,6 +282,7 @@ class _Pools:
         self.grades = np.fromiter(chain.from_iterable(map(dict.values, qrels.values())), dtype=np.float64,
                                   count=int(sizes.sum()))
         ends = np.cumsum(sizes)
+        self.qrels = qrels
         self.first = dict(zip(qrels, (ends - sizes).tolist()))
         self.size = dict(zip(qrels, sizes.tolist()))
 
@@ -728,10 +729,14 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
                 "judged_only": bool(judged_only), "depth": None if depth is None else as_count(depth, "depth", 1)}
     if relevance_level is not None:
         settings["threshold"] = as_count(relevance_level, "relevance_level", 1)
+    pooled = _Pools.read(qrels)  # every grade once, as floats (None when one is not a finite number)
+    # with every grade read, no grade below 0 is a NumPy test rather than a Python pass over the qrels
+    no_negative = pooled is not None and not (pooled.grades < 0).any()
     if conv.negative_grades == "unjudged":
-        qrels = _without_negative_grades(qrels)
+        qrels = qrels if no_negative else _without_negative_grades(qrels)
     else:
-        _refuse_negative_grades(qrels, conv.name)
+        if not no_negative:
+            _refuse_negative_grades(qrels, conv.name)
     names = {spec.name for spec in parsed.values()}
     exp2_gain = settings["gain"] == "exp2" and bool(names & {"ndcg", "dcg"})
     # the top grade is needed for exponential gain (2^1024 overflows) and ERR's default g_max only
@@ -777,7 +782,8 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         # a batch's dense matrices are queries x longest list: keep them near _BATCH_ITEMS cells
         longest = max(stop - first for first, stop, _ in rows.values())
         chunk_size = max(1, min(chunk_size, _BATCH_ITEMS // max(longest, 1)))
-    pooled = _Pools.read(qrels) if run_columns is None else None
+    if pooled is not None and pooled.qrels is not qrels:  # negative grades or topics were dropped
+        pooled = _Pools.read(qrels)
     for start in range(0, len(scored), chunk_size):
         chunk = scored[start:start + chunk_size]
         try:
@@ -786,7 +792,8 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         except _RepeatedDocument:
             read_lines(run_path, "run")  # raises the same error, naming the file and line
             raise
-        values = _chunk_metrics(chunk, qrels, run, parsed, conv, settings, ordered=ordered, pooled=pooled)
+        values = _chunk_metrics(chunk, qrels, run, parsed, conv, settings, ordered=ordered,
+                                pooled=pooled if run_columns is None else None)
         for m in parsed:
             per_metric[m].append(values[m])
         bar.update(start + len(chunk))
