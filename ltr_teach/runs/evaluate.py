@@ -233,16 +233,17 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
     elif ties == "optimistic":
         order = np.lexsort((-grades, -scores, q_of))
     else:
-        order = _by_score(scores, q_of, n_ranked)
+        # under docid_desc every tie whose documents differ is sorted again below: its first order is free
+        order = _by_score(scores, q_of, n_ranked, stable=ties != "docid_desc")
     q_sorted, s_sorted = q_of[order], scores[order]
     new_group = np.ones(len(order), dtype=bool)
     new_group[1:] = (q_sorted[1:] != q_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
     group = np.cumsum(new_group) - 1
     if ties == "docid_desc" and len(group):
-        # Only a tie whose documents differ in judgment can change a value: reorder just those groups,
-        # by (group, docid descending) in one lexsort. Python compares str by code point, the same order
-        # as trec_eval's strcmp on UTF-8 bytes.
-        in_order = judgment[order]
+        # Only a tie whose documents differ in what is returned (the grade, and whether judged when that
+        # is asked) can change a value: reorder just those groups, by (group, docid descending) in one
+        # lexsort. Python compares str by code point, the same order as trec_eval's strcmp on UTF-8 bytes.
+        in_order = (judgment if with_judged else grades)[order]
         mixed = np.zeros(int(group[-1]) + 1, dtype=bool)  # each group is a contiguous run of the order
         mixed[group[1:][(in_order[1:] != in_order[:-1]) & ~new_group[1:]]] = True
         tied_pos = np.flatnonzero(mixed[group])
@@ -256,19 +257,23 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
     return q_sorted, grades[order], group, pools, pool_of, judged_flags
 
 
-def _by_score(scores, q_of, n_ranked):
+def _by_score(scores, q_of, n_ranked, stable=True):
     """The order of ``np.lexsort((-scores, q_of))`` for items grouped by query: score descending within
-    each query, ties in input order. Short rankings are sorted row by row in a padded matrix (many small
-    stable sorts are cheaper than one lexsort of everything)."""
+    each query, ties in input order. Short rankings are sorted row by row in a matrix (many small sorts
+    are cheaper than one lexsort of everything). ``stable=False`` leaves the order inside a tie to the
+    sort, for a caller that reorders or ignores it (a quicksort of short rows is much faster)."""
     n_q = len(n_ranked)
     width = int(n_ranked.max()) if n_q else 0
     if n_q == 0 or n_q * width > 2 * len(scores) + 1024:
         return np.lexsort((-scores, q_of))
+    kind = "stable" if stable else None
     starts = np.zeros(n_q, dtype=np.int64)
     starts[1:] = np.cumsum(n_ranked)[:-1]
+    if n_q * width == len(scores):  # every ranking has the same length: the flat array is the matrix
+        return (np.argsort(-scores.reshape(n_q, width), axis=1, kind=kind) + starts[:, None]).reshape(-1)
     padded = np.full((n_q, width), np.inf)  # scores are finite: the padding sorts after every document
     padded[q_of, np.arange(len(q_of)) - starts[q_of]] = -scores
-    within = np.argsort(padded, axis=1, kind="stable")
+    within = np.argsort(padded, axis=1, kind=kind)
     return (within + starts[:, None])[np.arange(width) < n_ranked[:, None]]
 
 
