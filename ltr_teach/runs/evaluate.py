@@ -249,8 +249,14 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
         tied_pos = np.flatnonzero(mixed[group])
         if len(tied_pos):
             items = order[tied_pos]
-            docs = list(chain.from_iterable(ranked))
-            tied_docs = np.array(itemgetter(*items.tolist())(docs))  # a tie has two or more items
+            # the document ids of the queries with such a tie only, and where each tied item sits in them
+            tied_q = q_of[items]
+            queries = np.unique(tied_q)
+            first = np.zeros(len(queries), dtype=np.int64)
+            first[1:] = np.cumsum(n_ranked[queries])[:-1]
+            docs = list(chain.from_iterable(map(ranked.__getitem__, queries.tolist())))
+            at = first[np.searchsorted(queries, tied_q)] + items - (np.cumsum(n_ranked) - n_ranked)[tied_q]
+            tied_docs = np.array(itemgetter(*at.tolist())(docs))  # a tie has two or more items
             _, doc_rank = np.unique(tied_docs, return_inverse=True)
             order[tied_pos] = items[np.lexsort((-doc_rank.reshape(-1), group[tied_pos]))]
     judged_flags = ~unjudged[order] if with_judged else None
@@ -804,8 +810,9 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         bar.update(start + len(chunk))
     columns = {m: (np.concatenate(v) if v else np.zeros(0)) for m, v in per_metric.items()}
     order = sorted(range(len(scored)), key=lambda i: scored[i])
-    as_lists = {m: col.tolist() for m, col in columns.items()}
-    per_query = {scored[i]: {m: as_lists[m][i] for m in parsed} for i in order}
+    names = list(parsed)
+    rows = list(zip(*(columns[m].tolist() for m in names)))  # one tuple of values per scored query
+    per_query = {scored[i]: dict(zip(names, rows[i])) for i in order}
     mean = {}
     for m, col in columns.items():
         defined = col[~np.isnan(col)] if parsed[m].name == "auc" else col
