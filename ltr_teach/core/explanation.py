@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import math
 import numbers
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -20,15 +19,7 @@ from typing import Any
 import sympy
 
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
-
-
-def display_width(text: str) -> int:
-    """Terminal columns taken by ``text``: wide (CJK) characters take two, so 眼霜 is 4 wide."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
-def _rjust(text: str, width: int) -> str:
-    return " " * max(0, width - display_width(text)) + text
+from .table import aligned_lines, display_width, html_table  # noqa: F401 - display_width kept at its documented path
 
 
 def _jsonable(v):
@@ -154,14 +145,7 @@ class Explanation:
         return rows
 
     def __str__(self) -> str:
-        headers = [c.header for c in self.columns]
-        rows = self.table_rows()
-        widths = [max([display_width(h)] + [display_width(r[i]) for r in rows]) for i, h in enumerate(headers)]
-        lines = [self.name, ""]
-        lines.append("  ".join(_rjust(h, w) for h, w in zip(headers, widths)).rstrip())
-        lines.append("  ".join("-" * w for w in widths))
-        for r in rows:
-            lines.append("  ".join(_rjust(c, w) for c, w in zip(r, widths)).rstrip())
+        lines = [self.name, ""] + aligned_lines([c.header for c in self.columns], self.table_rows(), left=0)
         lines.append("")
         for note in self.notes:
             lines.append(f"note: {note}")
@@ -176,11 +160,7 @@ class Explanation:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-        head = "".join(f"<th style='text-align:right;padding:2px 8px'>{esc(c.header)}</th>" for c in self.columns)
-        body = "".join(
-            "<tr>" + "".join(f"<td style='text-align:right;padding:2px 8px'>{esc(c)}</td>" for c in row) + "</tr>"
-            for row in self.table_rows()
-        )
+        table = html_table([c.header for c in self.columns], self.table_rows(), left=0)
         notes = "".join(f"<p style='margin:2px 0'><i>note:</i> {esc(n)}</p>" for n in self.notes)
         parts = "".join(
             f"<p style='margin:2px 0'>{esc(k)}: <code>{esc(p.result_line())}</code></p>"
@@ -192,8 +172,7 @@ class Explanation:
         formula = f"<p>$${tex}$$</p>" if self.formula else ""
         return (
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
-            f"<table style='border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            f"{notes}{parts}<p style='font-size:110%'><b>{esc(self.result_line())}</b></p></div>"
+            f"{table}{notes}{parts}<p style='font-size:110%'><b>{esc(self.result_line())}</b></p></div>"
         )
 
     def latex(self) -> str:

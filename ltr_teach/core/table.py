@@ -2,7 +2,8 @@
 
 The teaching tables (worked examples side by side, metrics on several rankings, agreement shares)
 are built from numbers the library computed; this class only lays them out, so notebooks print
-them instead of formatting them by hand.
+them instead of formatting them by hand. :func:`aligned_lines` is the one text layout every aligned
+table of the package prints through, :func:`html_table` its HTML form.
 """
 
 from __future__ import annotations
@@ -12,14 +13,90 @@ import unicodedata
 from dataclasses import dataclass
 
 
-def _width(text: str) -> int:
-    """Display width: a CJK character takes two columns in a monospaced terminal."""
+def display_width(text: str) -> int:
+    """Terminal columns taken by ``text``: wide (CJK) characters take two, so 眼霜 is 4 wide.
+
+    Examples
+    --------
+    >>> display_width("NDCG"), display_width("眼霜")
+    (4, 4)
+    """
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _pad(text: str, width: int, right: bool) -> str:
-    fill = " " * (width - _width(text))
+    fill = " " * max(0, width - display_width(text))
     return fill + text if right else text + fill
+
+
+def aligned_lines(header, rows, left: int = 1) -> list:
+    """The header, a rule of dashes and the rows, each column as wide as its widest cell.
+
+    The one text-table layout of the package: explanations' step tables, :class:`Table`, the
+    convention comparison, the worked examples and the run comparison all print through it. Widths
+    count a CJK character as two columns (:func:`display_width`), so Chinese item names stay aligned.
+
+    Parameters
+    ----------
+    header : sequence of str
+        The column titles.
+    rows : sequence of sequence of str
+        The cells, row by row.
+    left : int
+        How many leading columns are left-aligned; the others are right-aligned (``0``: all right,
+        ``len(header)``: all left).
+
+    Returns
+    -------
+    list of str
+        One line for the header, one for the rule, one per row; trailing blanks stripped.
+
+    Examples
+    --------
+    >>> for line in aligned_lines(("query", "RR"), (("眼霜", "1/2"), ("神仙水", "1"))):
+    ...     print(line)
+    query    RR
+    ------  ---
+    眼霜    1/2
+    神仙水    1
+    """
+    widths = [max([display_width(h)] + [display_width(r[i]) for r in rows]) for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(_pad(c, w, i >= left) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return [line(header), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+
+
+def html_table(header, rows, left: int = 1, attributes: str = "style='border-collapse:collapse'",
+               align_header: bool = True) -> str:
+    """The same table as :func:`aligned_lines`, as an HTML ``<table>`` (cells escaped).
+
+    Parameters
+    ----------
+    header, rows, left
+        As in :func:`aligned_lines`.
+    attributes : str
+        The ``<table>`` tag's attributes.
+    align_header : bool
+        Whether the header cells carry the columns' alignment (otherwise the browser centres them).
+
+    Examples
+    --------
+    >>> html_table(("k",), (("1",),), left=0, attributes="")
+    "<table><thead><tr><th style='text-align:right;padding:2px 8px'>k</th></tr></thead><tbody><tr><td style='text-align:right;padding:2px 8px'>1</td></tr></tbody></table>"
+    """
+    esc = html.escape
+
+    def style(i):
+        return f"text-align:{'left' if i < left else 'right'};padding:2px 8px"
+
+    head = "".join(f"<th style='{style(i) if align_header else 'padding:2px 8px'}'>{esc(h)}</th>"
+                   for i, h in enumerate(header))
+    body = "".join("<tr>" + "".join(f"<td style='{style(i)}'>{esc(c)}</td>" for i, c in enumerate(row)) + "</tr>"
+                   for row in rows)
+    tag = f"<table {attributes}>" if attributes else "<table>"
+    return f"{tag}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 @dataclass(frozen=True)
@@ -68,15 +145,8 @@ class Table:
         return [row[at] for row in self.rows]
 
     def __str__(self) -> str:
-        widths = [max([_width(h)] + [_width(r[i]) for r in self.rows]) for i, h in enumerate(self.header)]
         lines = [self.title] if self.title else []
-
-        def line(cells):
-            return "  ".join(_pad(c, w, i >= self.left) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-        lines.append(line(self.header))
-        lines.append("  ".join("-" * w for w in widths))
-        lines += [line(r) for r in self.rows]
+        lines += aligned_lines(self.header, self.rows, self.left)
         lines += list(self.notes)
         return "\n".join(lines)
 
@@ -84,18 +154,9 @@ class Table:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-
-        def align(i):
-            return "left" if i < self.left else "right"
-
-        head = "".join(f"<th style='text-align:{align(i)};padding:2px 8px'>{esc(h)}</th>"
-                       for i, h in enumerate(self.header))
-        body = "".join("<tr>" + "".join(f"<td style='text-align:{align(i)};padding:2px 8px'>{esc(c)}</td>"
-                                        for i, c in enumerate(row)) + "</tr>" for row in self.rows)
         title = f"<p style='margin:2px 0'><b>{esc(self.title)}</b></p>" if self.title else ""
         notes = "".join(f"<p style='margin:2px 0'>{esc(n)}</p>" for n in self.notes)
-        return (f"<div class='ltr-teach-table'>{title}<table style='border-collapse:collapse'><thead><tr>{head}"
-                f"</tr></thead><tbody>{body}</tbody></table>{notes}</div>")
+        return f"<div class='ltr-teach-table'>{title}{html_table(self.header, self.rows, self.left)}{notes}</div>"
 
 
-__all__ = ["Table"]
+__all__ = ["Table", "aligned_lines", "display_width", "html_table"]

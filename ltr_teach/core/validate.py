@@ -74,7 +74,7 @@ def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: 
     for i, v in enumerate(as_sequence(values, name, allow_empty)):
         g = to_exact(v, f"{name}[{i}]")
         if g < 0:
-            raise ValueError(f"{name}[{i}] = {v} is negative; grades must be non-negative numbers")
+            raise ValueError(f"{name}[{i}] = {v} is negative; grades must be non-negative numbers ({_NEGATIVE_HINT})")
         if integer and not g.is_Integer:
             raise ValueError(f"{name}[{i}] = {v} is not a whole number; {integer_reason}")
         if integer and g > MAX_EXPONENT:
@@ -84,6 +84,68 @@ def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: 
             )
         out.append(g)
     return out
+
+
+#: How a negative grade (TREC Web track qrels: -1 judged non-relevant, -2 spam) may be read: what the refusal says.
+_NEGATIVE_HINT = "TREC's -1 and -2 judgments are read as trec_eval reads them under convention='trec_eval'"
+
+#: What trec_eval makes of a negative judgment at each place (form_res_rels.c: the document is in the pool
+#: but unjudged): in a ranking it is not relevant, in the ideal pool it is left out, for bpref and judged@k
+#: it is not judged.
+NEGATIVE_READINGS = {
+    "not_relevant": "not relevant (it adds nothing)",
+    "unjudged": "not judged (neither relevant nor judged non-relevant)",
+    "dropped": "left out of the ideal list (not a judged grade)",
+}
+
+
+def read_negative_grades(values, name: str, rule: str, reading: str, allow_empty: bool = False):
+    """The values with TREC's negative judgments read as trec_eval reads them, and a note saying so.
+
+    Parameters
+    ----------
+    values : sequence of numbers (or None)
+        Grades in ranked order, or a judged pool.
+    name : str
+        The argument's name, for the note and the messages.
+    rule : {"error", "unjudged"}
+        A convention's ``negative_grades``: ``"error"`` leaves the values alone (the grade checks then
+        refuse a negative grade); ``"unjudged"`` (trec_eval's conventions) reads each negative number as
+        ``reading`` says.
+    reading : {"not_relevant", "unjudged", "dropped"}
+        What a negative grade becomes (:data:`NEGATIVE_READINGS`): 0, ``None``, or nothing.
+
+    Returns
+    -------
+    (list, tuple of str)
+        The values and the notes (empty when no grade was negative).
+
+    Examples
+    --------
+    >>> read_negative_grades([2, -1, 1], "grades", "unjudged", "not_relevant")[0]
+    [2, 0, 1]
+    >>> read_negative_grades([3, -2, 1], "ideal", "unjudged", "dropped")[0]
+    [3, 1]
+    """
+    values = as_sequence(values, name, allow_empty=allow_empty)
+    if rule != "unjudged":
+        return values, ()
+    out, negative = [], []
+    for i, v in enumerate(values):
+        if v is not None and to_exact(v, f"{name}[{i}]") < 0:
+            negative.append(f"{name}[{i}] = {v}")
+            if reading == "not_relevant":
+                out.append(0)
+            elif reading == "unjudged":
+                out.append(None)
+            continue
+        out.append(v)
+    if not negative:
+        return values, ()
+    shown = ", ".join(negative[:5]) + (f" and {len(negative) - 5} more" if len(negative) > 5 else "")
+    note = (f"{shown}: a negative grade (TREC: -1 judged non-relevant, -2 spam) is read as trec_eval reads it "
+            f"(in the pool but unjudged): {NEGATIVE_READINGS[reading]}")
+    return out, (note,)
 
 
 _BINARY_ALLOWED = "binary metrics take 0/1 relevance (pass threshold=1 to treat grades >= 1 as relevant)"
@@ -192,5 +254,6 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
     return items
 
 
-__all__ = ["MAX_ITEMS", "MAX_TOTAL_ITEMS", "as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
+__all__ = ["MAX_ITEMS", "MAX_TOTAL_ITEMS", "NEGATIVE_READINGS", "read_negative_grades",
+           "as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
            "_short"]

@@ -16,6 +16,7 @@ import ipywidgets as W
 from ..metrics.compare import ConventionTable
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
+from .widgets import _ShowsWidget
 
 _LABEL_STYLE = "text-align:right;vertical-align:top;padding:2px 8px;color:#555;white-space:nowrap"
 
@@ -127,16 +128,7 @@ def errata_panel(document: str) -> HTMLPanel:
     return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({e.kind})" for e in records]))
 
 
-class _WidgetPanel:
-    """Shows ``self.widget`` in a notebook, with a short deterministic text form for nbval."""
-
-    def _repr_mimebundle_(self, **kwargs):
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
-        return bundle
-
-
-class ErratumBrowser(_WidgetPanel):
+class ErratumBrowser(_ShowsWidget):
     """A drop-down of every erratum; the chosen record's card, and the full explanation table of its
     library call where it has one.
 
@@ -175,7 +167,7 @@ class ErratumBrowser(_WidgetPanel):
         return f"<ErratumBrowser: {len(self.picker.options)} errata, showing {self.picker.value}>"
 
 
-class ConventionSwitcher(_WidgetPanel):
+class ConventionSwitcher(_ShowsWidget):
     """Toggle buttons, one per convention of a :class:`~ltr_teach.metrics.compare.ConventionTable`; the
     panel shows the chosen tool's settings and the full step table they imply.
 
@@ -232,7 +224,7 @@ class ConventionSwitcher(_WidgetPanel):
         return f"<ConventionSwitcher: {self.choice.value}, {self.explanation.result_line()}>"
 
 
-class MetricsDashboard(_WidgetPanel):
+class MetricsDashboard(_ShowsWidget):
     """A live table of several metrics above a ranking editor: it follows every change of the editor.
 
     Parameters

@@ -28,6 +28,7 @@ redraw), ``ltr-legend``, ``ltr-table``; ``ltr-multi-editor`` and ``ltr-query-tab
 from __future__ import annotations
 
 import html
+import inspect
 import numbers
 import unicodedata
 from collections import Counter
@@ -45,8 +46,11 @@ from .plots import legend_html, render_png
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
 _BINARY = "rels"
 _BETAS = (0.5, 1, 2, 3)
-#: Metrics whose cut-off k cannot be None; their editors start at k = the length of the list.
-_K_REQUIRED = ("precision_at_k", "recall_at_k", "f_beta")
+def _k_required(info) -> bool:
+    """Whether the metric's cut-off k cannot be None (its ``k`` has no default); its editor starts at k = the
+    length of the list. Read from the function, so no second list of such metrics is kept."""
+    k = inspect.signature(info.func).parameters.get("k")
+    return k is not None and k.default is inspect.Parameter.empty
 
 # -- layout: sized for a JupyterLab notebook column about 850 px wide (1280 px window, file browser open) --
 #: Labels of the option controls share one width so their controls line up ("IDCG = 0 gives" is the longest).
@@ -76,7 +80,17 @@ def _name_width(names) -> str:
     return f"{max(4.0, max(ems(n) for n in names)) + 1.0:.1f}em"
 
 
-class _ExplanationView:
+class _ShowsWidget:
+    """Shows ``self.widget`` in a notebook, with a short deterministic text form (its ``repr``) for nbval,
+    which compares text/plain, not the view; the editors and the panels share it."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+
+class _ExplanationView(_ShowsWidget):
     """What both editors share: an explanation shown as a result line, a table and a plot."""
 
     def _show(self, ex, names=None) -> None:
@@ -84,12 +98,6 @@ class _ExplanationView:
         self.table.value = ex._repr_html_()
         self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
         self._legend.value = legend_html(self._figure)
-
-    def _repr_mimebundle_(self, **kwargs):
-        # The widget view plus a short, deterministic text form (nbval compares text/plain, not the view).
-        bundle = self.widget._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
-        return bundle
 
 
 class RankingEditor(_ExplanationView):
@@ -239,7 +247,7 @@ class RankingEditor(_ExplanationView):
                     f"n_relevant = {n_rel!r} must be an integer >= {found}, the relevant items already in the ranking"
                 )
             self._missing_relevant = 0 if n_rel is None else int(n_rel) - found
-        if self._info.name in _K_REQUIRED and options.get("k") is None:
+        if _k_required(self._info) and options.get("k") is None:
             options["k"] = len(self._items)
         if self._info.name == "err" and "g_max" not in options:
             options["g_max"] = max(3, max(self._grades))
@@ -503,7 +511,7 @@ class RankingEditor(_ExplanationView):
                                                    tooltips=[d.description for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
-            required = self._info.name in _K_REQUIRED
+            required = _k_required(self._info)
             # 0 stands for "all" (k=None): a Dropdown shows the value None as an empty selection
             choices = ([] if required else [("all", 0)]) + [(str(i), i) for i in range(1, max(n, k or 0) + 1)]
             controls["k"] = W.Dropdown(options=choices, value=k or 0, description="k (cut-off)",

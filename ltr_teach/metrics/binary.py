@@ -7,6 +7,7 @@ collection, retrieved or not; by default, the relevant items in the list.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from collections.abc import Mapping
@@ -16,25 +17,39 @@ from sympy import Integer, Rational
 
 from ..core.exact import fmt_decimal, fmt_value, to_exact, to_float
 from ..core.explanation import Column, Explanation
-from ..core.validate import as_choice, as_count, as_k, as_queries, as_rels, as_sequence, by_query_name
-from .conventions import get_convention, is_given, resolve
+from ..core.validate import (
+    as_choice,
+    as_count,
+    as_k,
+    as_queries,
+    as_rels,
+    as_sequence,
+    by_query_name,
+    read_negative_grades,
+)
+from .conventions import get_convention, is_given, negative_rule, resolve
 from .ordering import annotate, ranked_from_scores
 
 
 def _scored_rels(rels, threshold, scores, docids, ties, convention, metric, averaging=False):
-    """Relevance in ranked order (ordered by ``scores`` when given) and the ordering used; ``averaging``
-    says whether the metric defines a tie rule that averages over tied groups (AP does, as scikit-learn)."""
+    """Relevance in ranked order (ordered by ``scores`` when given), the ordering used, the threshold and
+    the notes on how negative grades were read; ``averaging`` says whether the metric defines a tie rule
+    that averages over tied groups (AP does, as scikit-learn)."""
     s = resolve(convention, threshold=threshold, ties=ties)
+    rels, read_notes = read_negative_grades(rels, "rels", negative_rule(convention), "not_relevant")
     rels = as_rels(rels, threshold=s["threshold"])
     tie_rule = s["ties"] if scores is not None else ties
     if convention is not None and not is_given(ties) and get_convention(convention).binary_ties:
         tie_rule = get_convention(convention).binary_ties  # torchmetrics averages ties for NDCG only
     ranked = ranked_from_scores(rels, scores, docids, tie_rule if scores is not None else ties, metric,
                                 additive=averaging)
-    return (list(ranked.grades) if ranked else rels), ranked, s["threshold"]
+    return (list(ranked.grades) if ranked else rels), ranked, s["threshold"], read_notes
 
 
-def _finish(ex: Explanation, ranked) -> Explanation:
+def _finish(ex: Explanation, ranked, read_notes=()) -> Explanation:
+    """The explanation with its document columns (when ranked by scores) and the notes on negative grades."""
+    if read_notes:
+        ex = dataclasses.replace(ex, notes=tuple(read_notes) + ex.notes)
     return annotate(ex, ranked) if ranked else ex
 
 
@@ -105,7 +120,8 @@ def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, t
     >>> lt.reciprocal_rank([1, 0], scores=[0.7, 0.7], docids=["a", "b"], convention="trec_eval").exact
     1/2
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "reciprocal_rank")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "reciprocal_rank")
     k = as_k(k)
     rows, first = [], None
     for row in _prefix_rows(rels, k):
@@ -124,7 +140,7 @@ def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, t
         formula=r"\mathrm{RR} = \frac{1}{\mathrm{rank}_{\text{first relevant}}}",
         substitution=r"\frac{1}{%d}" % first if first else "0",
         notes=() if first else ("no relevant item in the list: the reciprocal rank is 0",),
-    ), ranked)
+    ), ranked, read_notes)
 
 
 def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
@@ -219,7 +235,8 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     >>> lt.precision_at_k([1, 0], k=4).exact    # one hit in four slots
     1/4
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "precision_at_k")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "precision_at_k")
     k = as_k(k, allow_none=False)
     notes = []
     _cut(k, len(rels), notes)
@@ -239,7 +256,7 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
         steps=tuple(rows), params={"k": k, "threshold": threshold},
         formula=r"P@k = \frac{|\{\text{relevant in top } k\}|}{k}",
         substitution=r"\frac{%d}{%d}" % (hits, divisor), notes=tuple(notes),
-    ), ranked)
+    ), ranked, read_notes)
 
 
 def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids=None, ties=None,
@@ -274,7 +291,8 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
     >>> lt.recall_at_k([1, 0, 1, 1], k=3, n_relevant=4).exact
     1/2
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "recall_at_k")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "recall_at_k")
     k = as_k(k, allow_none=False)
     n_rel = _n_relevant(n_relevant, rels)
     notes = []
@@ -293,7 +311,7 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
         steps=tuple(rows), params={"k": k, "n_relevant": n_rel, "threshold": threshold},
         formula=r"R@k = \frac{|\{\text{relevant in top } k\}|}{|\{\text{relevant}\}|}",
         substitution=r"\frac{%d}{%d}" % (hits, n_rel), notes=tuple(notes),
-    ), ranked)
+    ), ranked, read_notes)
 
 
 def _f(beta2, p, r):
@@ -425,7 +443,8 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     >>> lt.average_precision([0, 3, 2, 1, 0], k=3, scores=[1.0, 0.8, 0.8, 0.5, 0.4], convention="lightgbm").exact
     7/18
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "average_precision",
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "average_precision",
                                            averaging=True)
     k = as_k(k)
     blocks = ranked is not None and ranked.averaged
@@ -465,7 +484,7 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
         formula=r"\mathrm{AP} = \frac{1}{m}\sum_{i:\,rel_i=1} P@i",
         substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["counted"]) for r in rows if r["rel"]) or "0", n_rel),
         notes=tuple(notes),
-    ), ranked)
+    ), ranked, read_notes)
 
 
 def _per_query(n_relevant, queries):
@@ -526,7 +545,8 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
     )
 
 
-def _pr_rows(rels, n_relevant):
+def _pr_rows(rels, n_relevant, convention=None):
+    rels, read_notes = read_negative_grades(rels, "rels", negative_rule(convention), "not_relevant")
     rels = as_rels(rels)
     n_rel = _n_relevant(n_relevant, rels)
     if n_rel == 0:
@@ -545,7 +565,7 @@ def _pr_rows(rels, n_relevant):
             block_best = row["interpolated"]
         elif block_best is not None:
             row["interpolated"] = block_best
-    return rows, n_rel
+    return rows, n_rel, read_notes
 
 
 def _p_interp(rows, needed: int):
@@ -597,7 +617,7 @@ def interpolated_precision(rels, n_relevant=None, recall=None, rule=None, *, con
     >>> lt.interpolated_precision([1, 1, 0, 0, 1, 0, 0], recall=0.9).exact
     3/5
     """
-    rows, n_rel = _pr_rows(rels, n_relevant)
+    rows, n_rel, read_notes = _pr_rows(rels, n_relevant, convention)
     if recall is None:
         total = sum((r["interpolated"] for r in rows if r["rel"]), Integer(0))
         exact = total / n_rel
@@ -622,7 +642,7 @@ def interpolated_precision(rels, n_relevant=None, recall=None, rule=None, *, con
                  Column("recall", "recall"), Column("interpolated", "interpolated precision")),
         steps=tuple(rows), params=params,
         formula=r"P_{\text{interp}}(r) = \max_{i:\ R@i \ge r} P@i",
-        substitution=substitution, notes=notes,
+        substitution=substitution, notes=tuple(read_notes) + notes,
     )
 
 
@@ -658,7 +678,7 @@ def eleven_point_ap(rels, n_relevant=None, rule=None, *, convention=None) -> Exp
     1/2
     """
     rule = _recall_rule(rule, convention)
-    base = interpolated_precision(rels, n_relevant=n_relevant)
+    base = interpolated_precision(rels, n_relevant=n_relevant, convention=convention)  # its notes: negative grades
     rows_pr = list(base.steps)
     n_rel = base.params["n_relevant"]
     rows, total, differs = [], Integer(0), []
@@ -681,7 +701,7 @@ def eleven_point_ap(rels, n_relevant=None, rule=None, *, convention=None) -> Exp
                  + ("; ".join(differs) if differs else "every level needs the same count as the textbook rule"),)
     return Explanation(
         metric="eleven_point_ap", name="11-point AP", exact=exact,
-        columns=columns, notes=notes,
+        columns=columns, notes=base.notes + notes,
         steps=tuple(rows), parts={"pr": base}, params={"n_relevant": n_rel, "rule": rule},
         formula=r"\mathrm{AP}_{11} = \frac{1}{11}\sum_{r \in \{0, 0.1, \dots, 1\}} P_{\text{interp}}(r)",
         substitution=r"\frac{%s}{11}" % " + ".join(sympy.latex(r["interpolated"]) for r in rows),
@@ -729,7 +749,8 @@ def r_precision(rels, n_relevant=None, threshold=None, *, scores=None, docids=No
     >>> lt.r_precision([0, 1, 1, 1, 0], n_relevant=4).exact
     3/4
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "r_precision")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "r_precision")
     n_rel = _n_relevant(n_relevant, rels)
     notes = []
     if n_rel == 0:
@@ -748,7 +769,7 @@ def r_precision(rels, n_relevant=None, threshold=None, *, scores=None, docids=No
         steps=tuple(rows), params={"n_relevant": n_rel, "threshold": threshold},
         formula=r"\mathrm{R\text{-}prec} = \frac{|\{\text{relevant in top } R\}|}{R}",
         substitution=r"\frac{%d}{%d}" % (rows[-1]["hits"], n_rel) if n_rel else "0", notes=tuple(notes),
-    ), ranked)
+    ), ranked, read_notes)
 
 
 def success_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None, convention=None) -> Explanation:
@@ -780,7 +801,8 @@ def success_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None
     >>> lt.success_at_k([0, 0, 1], k=2).exact, lt.success_at_k([0, 0, 1], k=3).exact
     (0, 1)
     """
-    rels, ranked, threshold = _scored_rels(rels, threshold, scores, docids, ties, convention, "success_at_k")
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "success_at_k")
     k = as_k(k, allow_none=False)
     notes = []
     _cut(k, len(rels), notes)
@@ -794,19 +816,21 @@ def success_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None
         steps=tuple(rows), params={"k": k, "threshold": threshold},
         formula=r"\mathrm{success}@k = [\,|\{\text{relevant in top } k\}| \ge 1\,]",
         substitution=str(exact), notes=tuple(notes),
-    ), ranked)
+    ), ranked, read_notes)
 
 
-def _judged_rels(judgments, threshold, name="judgments"):
-    """0/1 relevance with ``None`` for an unjudged document: ``(relevance, judged flags)``."""
-    values = as_sequence(judgments, name)
+def _judged_rels(judgments, threshold, name="judgments", convention=None):
+    """0/1 relevance with ``None`` for an unjudged document: ``(relevance, judged flags, notes)``; under a
+    convention that reads TREC's negative judgments (trec_eval's), a negative grade is not judged."""
+    values, read_notes = read_negative_grades(judgments, name, negative_rule(convention), "unjudged")
     judged = [v is not None for v in values]
     filled = [0 if v is None else v for v in values]
     return as_rels(filled, name, threshold=threshold,
-                   allowed="give 0/1 relevance (None for an unjudged document), or grades with threshold="), judged
+                   allowed="give 0/1 relevance (None for an unjudged document), or grades with threshold="), judged, \
+        read_notes
 
 
-def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None) -> Explanation:
+def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None, *, convention=None) -> Explanation:
     """bpref: how often judged relevant documents are ranked above judged non-relevant ones.
 
     Unjudged documents (``None``) are skipped, so bpref is robust to incomplete judgments
@@ -826,6 +850,9 @@ def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None) -> Exp
         N, the judged non-relevant documents of the query (default: those in the list).
     threshold : number, optional
         Read ``rels`` as grades: grade >= threshold is relevant.
+    convention : str, optional
+        A preset of ``lt.CONVENTIONS`` supplying ``threshold``; under trec_eval's conventions a negative
+        grade (TREC's -1 judged non-relevant, -2 spam) is not judged, as trec_eval reads it.
 
     Returns
     -------
@@ -843,8 +870,15 @@ def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None) -> Exp
     >>> import ltr_teach as lt
     >>> lt.bpref([1, 0, None, 1], n_relevant=3, n_nonrelevant=2).exact
     1/2
+
+    trec_eval reads a -1 (TREC: judged non-relevant) as in the pool but unjudged, so it is skipped like
+    the None: grades 2, -1, 0, 1 give R = 2, N = 1 and bpref = (1 + (1 - 1/1)) / 2 = 1/2.
+
+    >>> lt.bpref([2, -1, 0, 1], convention="trec_eval").exact
+    1/2
     """
-    rels, judged = _judged_rels(judgments, threshold)
+    threshold = resolve(convention, threshold=threshold)["threshold"]
+    rels, judged, read_notes = _judged_rels(judgments, threshold, convention=convention)
     found_rel = sum(int(r) for r, j in zip(rels, judged) if j)
     found_non = sum(1 for r, j in zip(rels, judged) if j and not r)
     n_rel = _n_relevant(n_relevant, rels)
@@ -878,11 +912,11 @@ def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None) -> Exp
                 r"{\min(N, R)}\right)",
         substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["term"]) for r in rows if "term" in r) or "0",
                                          n_rel),
-        notes=tuple(notes),
+        notes=tuple(read_notes) + tuple(notes),
     )
 
 
-def judged_at_k(judgments, k=None) -> Explanation:
+def judged_at_k(judgments, k=None, *, convention=None) -> Explanation:
     """Judged@k: the share of the top ``k`` that has a judgment (``None`` marks an unjudged document).
 
     A low value warns that the other metrics treat many unjudged documents as not relevant. A list
@@ -894,6 +928,9 @@ def judged_at_k(judgments, k=None) -> Explanation:
         The judgment of each ranked document (any grade), ``None`` when it has none.
     k : int >= 1 or None
         Cut-off; ``None`` means the whole list.
+    convention : str, optional
+        Under trec_eval's conventions a negative grade (TREC's -1 judged non-relevant, -2 spam) is not
+        judged, as trec_eval reads it; elsewhere a negative grade is refused.
 
     Returns
     -------
@@ -908,11 +945,12 @@ def judged_at_k(judgments, k=None) -> Explanation:
     >>> lt.judged_at_k([1, None, 0, 2, None], k=4).exact
     3/4
     """
-    values = as_sequence(judgments, "judgments")
+    values, read_notes = read_negative_grades(judgments, "judgments", negative_rule(convention), "unjudged")
     k = as_k(k)
     for i, v in enumerate(values):
-        if v is not None:
-            to_exact(v, f"judgments[{i}]")
+        if v is not None and to_exact(v, f"judgments[{i}]") < 0:
+            raise ValueError(f"judgments[{i}] = {v} is negative; a judgment is a grade >= 0 or None (unjudged); "
+                             "TREC's -1 and -2 are read as not judged under convention='trec_eval'")
     n = len(values) if k is None else min(k, len(values))
     rows, judged = [], 0
     for i, v in enumerate(values[:n], start=1):
@@ -926,7 +964,7 @@ def judged_at_k(judgments, k=None) -> Explanation:
         columns=(Column("rank", "rank"), Column("judged", "judged"), Column("count", "judged so far")),
         steps=tuple(rows), params={"k": k},
         formula=r"\mathrm{judged}@k = \frac{|\{\text{judged in top } k\}|}{\min(k, n)}",
-        substitution=r"\frac{%d}{%d}" % (judged, n), notes=tuple(notes),
+        substitution=r"\frac{%d}{%d}" % (judged, n), notes=tuple(read_notes) + tuple(notes),
     )
 
 

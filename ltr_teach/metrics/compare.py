@@ -6,10 +6,10 @@ presets module stays a plain table that the metrics themselves can read.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, fields
 
 from ..core.exact import fmt_cell, fmt_decimal, to_float
+from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice, as_sequence
 from . import graded
 from .conventions import CONVENTIONS, get_convention
@@ -47,11 +47,7 @@ class ConventionTable:
 
     def __str__(self) -> str:
         header, body = self._cells()
-        widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)).rstrip(),
-                 "  ".join("-" * w for w in widths)]
-        lines += ["  ".join(c.ljust(w) for c, w in zip(b, widths)).rstrip() for b in body]
-        return "\n".join(lines)
+        return "\n".join(aligned_lines(header, body, left=len(header)))
 
     def __repr__(self) -> str:
         return f"<ConventionTable {self.metric}: " + ", ".join(
@@ -59,11 +55,7 @@ class ConventionTable:
 
     def _repr_html_(self) -> str:
         header, body = self._cells()
-        esc = html.escape
-        head = "".join(f"<th style='text-align:left;padding:2px 8px'>{esc(h)}</th>" for h in header)
-        rows = "".join("<tr>" + "".join(f"<td style='text-align:left;padding:2px 8px'>{esc(c)}</td>" for c in b)
-                       + "</tr>" for b in body)
-        return f"<table class='ltr-teach-conventions'><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        return html_table(header, body, left=len(header), attributes="class='ltr-teach-conventions'")
 
 
 def compare_conventions(grades, scores=None, docids=None, ideal=None, k=None, metric="ndcg",

@@ -122,8 +122,9 @@ class Convention:
         The tie rule of the binary metrics (AP, RR, P, R ...) when ``ties`` averages for NDCG only
         (torchmetrics: its binary metrics take ``torch.topk``'s order); empty when ``ties`` applies.
     negative_grades : {"error", "unjudged"}
-        What a negative grade in the qrels means to ``lt.evaluate``: a mistake, or (trec_eval) a
-        document in the pool but unjudged, neither relevant nor judged non-relevant.
+        What a negative grade means to ``lt.evaluate`` and to the exact metrics: a mistake, or
+        (trec_eval) a document in the pool but unjudged, neither relevant nor judged non-relevant: not
+        relevant in a ranking, left out of an ideal pool, not judged for bpref and judged@k.
     """
 
     name: str
@@ -340,6 +341,17 @@ def get_convention(convention) -> Convention:
     return CONVENTIONS[as_choice(convention, "convention", CONVENTIONS)]
 
 
+def negative_rule(convention) -> str:
+    """What a negative grade means under ``convention`` (its ``negative_grades``; ``"error"`` without one).
+
+    Examples
+    --------
+    >>> negative_rule("trec_eval"), negative_rule("sklearn"), negative_rule(None)
+    ('unjudged', 'error', 'error')
+    """
+    return "error" if convention is None else get_convention(convention).negative_grades
+
+
 def resolve(convention, **given) -> dict:
     """Each keyword's value: given by the caller, else the convention's, else the default.
 
@@ -382,4 +394,5 @@ def resolve(convention, **given) -> dict:
     return out
 
 
-__all__ = ["Convention", "CONVENTIONS", "IDEAL_SOURCES", "get_convention", "resolve", "unset", "is_given"]
+__all__ = ["Convention", "CONVENTIONS", "IDEAL_SOURCES", "get_convention", "negative_rule", "resolve", "unset",
+           "is_given"]

@@ -22,8 +22,8 @@ from sympy import Integer
 
 from ..core.exact import RunningSum, fmt_latex, fmt_value, over
 from ..core.explanation import Column, Explanation
-from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, as_sequence
-from .conventions import resolve, unset
+from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, read_negative_grades
+from .conventions import negative_rule, resolve, unset
 
 # GAINS and DISCOUNTS are re-exported: lt.GAINS, the widgets and the checker read them from here
 from .gains import DISCOUNTS, GAINS, Discount, Gain, as_discount, as_gain  # noqa: F401
@@ -196,19 +196,20 @@ def dcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), *, scores=No
     1/(2*log2(3)) + 1/2
     """
     s = resolve(convention, gain=gain, discount=discount, ties=ties)
+    grades, read_notes = read_negative_grades(grades, "grades", negative_rule(convention), "not_relevant")
     grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
     ranked = ranked_from_scores(grades, scores, docids, s["ties"] if scores is not None else ties, "dcg")
-    return _dcg_explanation(grades, k, g, d, ranked)
+    return _dcg_explanation(grades, k, g, d, ranked, read_notes)
 
 
-def _dcg_explanation(grades, k, g: Gain, d: Discount, ranked) -> Explanation:
+def _dcg_explanation(grades, k, g: Gain, d: Discount, ranked, read_notes=()) -> Explanation:
     rows = _dcg_rows(list(ranked.grades) if ranked else grades, k, g, d, ranked)
     name = _at("DCG", k)
     ex = Explanation(
         metric="dcg", name=name, exact=rows[-1]["cumulative"], columns=_DCG_COLUMNS, steps=tuple(rows),
         params={"k": k, "gain": g.name, "discount": d.name},
         formula=_dcg_formula(name, k, g, d), substitution=_sum_latex(rows),
-        notes=_average_note(ranked),
+        notes=tuple(read_notes) + _average_note(ranked),
     )
     return annotate(ex, ranked) if ranked else ex
 
@@ -269,7 +270,16 @@ def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     46.4165
     """
     s = resolve(convention, gain=gain, discount=discount)
+    rule = negative_rule(convention)
+    grades, read_notes = read_negative_grades(grades, "grades", rule, "not_relevant")
+    if ideal is not None:
+        ideal, ideal_notes = read_negative_grades(ideal, "ideal", rule, "dropped", allow_empty=True)
+        read_notes += ideal_notes
     grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
+    return _idcg_explanation(grades, k, g, d, ideal, read_notes)
+
+
+def _idcg_explanation(grades, k, g: Gain, d: Discount, ideal, read_notes=()) -> Explanation:
     # best gain first: a per-grade gain table need not grow with the grade (trec_eval sorts by gain too)
     pool = sorted(_ideal_pool(grades, ideal, g.integer_grades), key=g.exact, reverse=True)
     rows = _dcg_rows(pool, k, g, d)
@@ -279,7 +289,8 @@ def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
         columns=_DCG_COLUMNS[:-1] + (Column("cumulative", "IDCG so far", exact=False),), steps=tuple(rows),
         params={"k": k, "gain": g.name, "discount": d.name, "ideal": None if ideal is None else tuple(pool)},
         formula=_dcg_formula(name, k, g, d, star="*"), substitution=_sum_latex(rows),
-        notes=() if ideal is None else ("the ideal order comes from the judged pool (ideal=), not from the ranking",),
+        notes=tuple(read_notes) + (() if ideal is None else
+                                    ("the ideal order comes from the judged pool (ideal=), not from the ranking",)),
     )
 
 
@@ -337,12 +348,16 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     """
     s = resolve(convention, gain=gain, discount=discount, zero=zero, ties=ties)
     zero = as_choice(s["zero"], "zero", ZERO_RULES)
-    grades = as_sequence(grades, "grades")  # read once: an iterator would be empty for the IDCG
-    exact_grades, k_checked, g, d = _setup(grades, k, s["gain"], s["discount"])
+    rule = negative_rule(convention)
+    # read once (an iterator would be empty for the IDCG); TREC's negative judgments as trec_eval reads them
+    grades, read_notes = read_negative_grades(grades, "grades", rule, "not_relevant")
+    ideal_notes = ()
+    if ideal is not None:
+        ideal, ideal_notes = read_negative_grades(ideal, "ideal", rule, "dropped", allow_empty=True)
+    exact_grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
     ranked = ranked_from_scores(exact_grades, scores, docids, s["ties"] if scores is not None else ties, "ndcg")
-    d_ex = _dcg_explanation(exact_grades, k_checked, g, d, ranked)
-    i_ex = idcg(grades, k=k, gain=g, discount=d, ideal=ideal)
-    k = d_ex.params["k"]
+    d_ex = _dcg_explanation(exact_grades, k, g, d, ranked)
+    i_ex = _idcg_explanation(exact_grades, k, g, d, ideal)
     rows = []
     for i in range(max(len(d_ex.steps), len(i_ex.steps))):
         row = {"rank": i + 1}
@@ -357,7 +372,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
         rows.append(row)
     dcg_value = d_ex.steps[-1]["cumulative"]
     idcg_value = i_ex.steps[-1]["cumulative"] if i_ex.steps else Integer(0)
-    notes = list(i_ex.notes)
+    notes = list(read_notes) + list(ideal_notes) + list(i_ex.notes)
     if idcg_value == 0:
         notes.append(f"IDCG is 0 (no relevant item); zero={zero!r}: {ZERO_RULES[zero]}")
         if zero == "raise":
@@ -458,6 +473,7 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
     if g_max > MAX_EXPONENT:
         raise ValueError(f"g_max = {g_max} is too large for an exponent 2^g_max (at most {MAX_EXPONENT})")
     k = as_k(k)
+    grades, read_notes = read_negative_grades(grades, "grades", negative_rule(convention), "not_relevant")
     grades = as_grades(grades, integer=True, integer_reason="ERR grades are whole numbers in 0..g_max")
     for i, g in enumerate(grades):
         if g > g_max:
@@ -503,5 +519,6 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
         substitution=" + ".join(
             r"\frac{1}{%d}\cdot %s" % (r["rank"], fmt_latex(r["stop"])) for r in rows
         ),
+        notes=read_notes,
     )
     return annotate(ex, ranked) if ranked else ex

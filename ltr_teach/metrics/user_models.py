@@ -20,8 +20,8 @@ from sympy import Integer
 
 from ..core.exact import to_exact
 from ..core.explanation import Column, Explanation
-from ..core.validate import as_choice, as_k, as_sequence
-from .conventions import resolve, unset
+from ..core.validate import as_choice, as_k, as_sequence, read_negative_grades
+from .conventions import negative_rule, resolve, unset
 
 #: The default persistence: a user reads on with probability 4/5 (Moffat & Zobel's middle value).
 PERSISTENCE = sympy.Rational(4, 5)
@@ -74,7 +74,9 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
         What a relevant document adds (:data:`RBP_WEIGHTS`): 1 (Moffat & Zobel, default) or its
         grade (ranx).
     convention : str, optional
-        A preset of ``lt.CONVENTIONS`` supplying ``weight`` and ``threshold``.
+        A preset of ``lt.CONVENTIONS`` supplying ``weight`` and ``threshold``; under trec_eval's
+        conventions a negative grade (TREC's -1 judged non-relevant, -2 spam) is unjudged, as trec_eval
+        reads it (it adds nothing and counts in the residual).
 
     Returns
     -------
@@ -102,6 +104,7 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
     threshold = 1 if s["threshold"] is None else s["threshold"]
     p = _persistence(p)
     k = as_k(k)
+    grades, read_notes = read_negative_grades(grades, "grades", negative_rule(convention), "unjudged")
     values = _weights(grades, threshold, weight)
     n = len(values) if k is None else min(k, len(values))
     rows, total = [], Integer(0)
@@ -124,7 +127,7 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
         substitution=r"(1-%s)\left(%s\right)" % (sympy.latex(p), " + ".join(
             r"%s\cdot %s" % (sympy.latex(r["rel"]), sympy.latex(r["reach"])) for r in rows
             if r["rel"] != "unjudged" and r["rel"] != 0) or "0"),
-        notes=((f"residual {sympy.sstr(residual.exact)}: RBP lies between {sympy.sstr(total)} and "
+        notes=tuple(read_notes) + ((f"residual {sympy.sstr(residual.exact)}: RBP lies between {sympy.sstr(total)} and "
                 f"{sympy.sstr(total + residual.exact)} whatever the unjudged and unseen documents are"),),
     )
 

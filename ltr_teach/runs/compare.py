@@ -42,6 +42,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice
 from .evaluate import evaluate, parse_metric
 
@@ -186,14 +187,11 @@ class RunComparison:
 
     def __str__(self) -> str:
         rows = self.rows()
-        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         n = len(next(iter(self.pairs.values())).queries)
         title = (f"{self.metric} over {n} queries, convention {self.convention}, {self.alternative} tests "
                  f"(H1: {ALTERNATIVES[self.alternative]})")
         lines = [title, ""]
-        lines.append("  ".join(h.ljust(w) for h, w in zip(rows[0], widths)).rstrip())
-        lines.append("  ".join("-" * w for w in widths))
-        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows[1:]]
+        lines += aligned_lines(rows[0], rows[1:], left=len(rows[0]))
         lines.append("")
         lines += self.details()
         lines += [f"note: {note}" for note in self.notes]
@@ -206,14 +204,11 @@ class RunComparison:
     def _repr_html_(self) -> str:
         esc = html.escape
         rows = self.rows()
-        head = "".join(f"<th style='padding:2px 8px'>{esc(h)}</th>" for h in rows[0])
-        body = "".join("<tr>" + "".join(f"<td style='text-align:right;padding:2px 8px'>{esc(c)}</td>" for c in r)
-                       + "</tr>" for r in rows[1:])
+        table = html_table(rows[0], rows[1:], left=0, align_header=False)
         details = "".join(f"<li>{esc(line)}</li>" for line in self.details())
         notes = "".join(f"<p style='margin:2px 0'><i>note:</i> {esc(n)}</p>" for n in self.notes)
         return (f"<div class='ltr-teach-comparison'><b>{esc(self.metric)}</b>, {esc(self.alternative)} tests "
-                f"against {esc(self.baseline)}<table style='border-collapse:collapse'><thead><tr>{head}</tr></thead>"
-                f"<tbody>{body}</tbody></table><ul style='margin:4px 0'>{details}</ul>{notes}</div>")
+                f"against {esc(self.baseline)}{table}<ul style='margin:4px 0'>{details}</ul>{notes}</div>")
 
     def to_dict(self) -> dict:
         """Plain data (exact p-values as ``"3/64"`` strings beside their floats); NaN becomes None."""

@@ -320,7 +320,8 @@ def parse_exercise_list(text) -> list[tuple[str, int]]:
     Examples
     --------
     >>> parse_exercise_list("map-doc000:2,err")
-    [('map-doc000', 2), ('err-lipstick', 1), ('err-doc003', 1), ('err-k3', 1), ('err-gdeval', 1)]
+    [('map-doc000', 2), ('err-lipstick', 1), ('err-doc003', 1), ('err-k3', 1), ('err-gdeval', 1), ('rbp-half', 1),
+     ('rbp-residual', 1)]
     """
     pieces = text.split(",") if isinstance(text, str) else list(text)
     chosen: dict[str, int] = {}

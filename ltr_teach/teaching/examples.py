@@ -30,6 +30,7 @@ import sympy
 
 from ..core.exact import fmt_decimal, fmt_exact, log2, terminates, to_float
 from ..core.explanation import Column, Explanation
+from ..core.table import aligned_lines
 from ..core.validate import as_queries
 from ..metrics import binary, graded, roc
 
@@ -699,14 +700,6 @@ def _exact_and_decimal(ex: WorkedExample) -> str:
     return f"≈ {decimal}"
 
 
-def _table(headers, rows) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(lines)
-
-
 def format_examples() -> str:
     """The worked examples as an aligned text table, one line each, mismatches flagged.
 
@@ -721,7 +714,7 @@ def format_examples() -> str:
     head = ["id", "document", "quantity", "printed", "exact", "agrees"]
     mismatches = sum(not ex.matches for ex in WORKED_EXAMPLES)
     code = wrong_code_outputs()
-    return _table(head, rows) + (f"\n\n{len(WORKED_EXAMPLES)} worked examples, {mismatches} printed values "
+    return "\n".join(aligned_lines(head, rows, left=len(head))) + (f"\n\n{len(WORKED_EXAMPLES)} worked examples, {mismatches} printed values "
                                  f"disagree with the exact value; document 004's code comments print {len(code)} "
                                  f"more wrong outputs ({', '.join(e.printed for e in code)}): "
                                  f"{mismatches + len(code)} printed values disagree in all (see `ltr-teach errata`)")

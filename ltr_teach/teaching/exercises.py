@@ -27,6 +27,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from ..core.explanation import Explanation
+from ..metrics.gains import DISCOUNTS, GAINS
 from ..metrics.registry import METRICS
 from . import examples
 from .hints import GENERIC_HINTS, expected_text
@@ -369,12 +370,11 @@ def _ranked(d, key="grades") -> str:
 
 
 def _gain_words(d) -> str:
-    return "gain 2^rel − 1" if d.get("gain", "exp2") == "exp2" else "linear gain (the grade itself)"
+    return GAINS[d.get("gain", "exp2")].phrase
 
 
 def _discount_words(d) -> str:
-    return {"log2": "discount log2(i + 1)", "ln": "discount ln(i + 1)",
-            "jarvelin": "rank 1 undiscounted, then discount log2(i)"}[d.get("discount", "log2")]
+    return DISCOUNTS[d.get("discount", "log2")].phrase
 
 
 def _at_k(d) -> str:
