@@ -202,53 +202,117 @@ def _rank_within(q_of: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.arange(len(q_of)) - starts[q_of]
 
 
-def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False):
+def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=None):
     """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools; with
-    ``with_judged`` also whether each retrieved document is judged (bpref, judged@k, the RBP residual)."""
+    ``with_judged`` also whether each retrieved document is judged (bpref, judged@k, the RBP residual).
+    ``pooled``: the pools already read for the whole evaluation (:class:`_Pools`)."""
     empty: dict = {}
     ranked = [run.get(qid, empty) for qid in qids]
-    judged = [qrels[qid] for qid in qids]
     n_ranked = np.fromiter(map(len, ranked), dtype=np.int64, count=len(qids))
-    n_judged = np.fromiter(map(len, judged), dtype=np.int64, count=len(qids))
     q_of = np.repeat(np.arange(len(qids)), n_ranked)
-    pool_of = np.repeat(np.arange(len(qids)), n_judged)
     total = int(n_ranked.sum())
-    # chain + fromiter keeps the per-document work in C: this loop is most of evaluate's time
-    pools = _numbers(lambda: chain.from_iterable(j.values() for j in judged), len(pool_of),
-                     lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade")
+    judged = [qrels[qid] for qid in qids]
+    if pooled is not None:
+        pools, pool_of = pooled.of(qids)
+    else:
+        n_judged = np.fromiter(map(len, judged), dtype=np.int64, count=len(qids))
+        pool_of = np.repeat(np.arange(len(qids)), n_judged)
+        # chain + fromiter keeps the per-document work in C: these passes are most of evaluate's time
+        pools = _numbers(lambda: chain.from_iterable(j.values() for j in judged), len(pool_of),
+                         lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade")
     scores = _numbers(lambda: chain.from_iterable(r.values() for r in ranked), total,
                       lambda i: f"run[{qids[q_of[i]]!r}]", "score")
-    grades = np.fromiter(chain.from_iterable(map(j.get, r, repeat(0)) for j, r in zip(judged, ranked)),
-                         dtype=np.float64, count=total)
+    # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below); the
+    # grades are finite numbers (the pools above hold every grade of these queries, checked)
+    judgment = np.fromiter(chain.from_iterable(map(j.get, r, repeat(-math.inf)) for j, r in zip(judged, ranked)),
+                           dtype=np.float64, count=total)
+    unjudged = judgment == -math.inf
+    grades = np.where(unjudged, 0.0, judgment)  # an unjudged document counts as grade 0
     if ties == "pessimistic":
         order = np.lexsort((grades, -scores, q_of))
     elif ties == "optimistic":
         order = np.lexsort((-grades, -scores, q_of))
     else:
-        order = np.lexsort((-scores, q_of))  # lexsort is stable: ties keep the input order
+        # under docid_desc every tie whose documents differ is sorted again below: its first order is free
+        order = _by_score(scores, q_of, n_ranked, stable=ties != "docid_desc")
     q_sorted, s_sorted = q_of[order], scores[order]
     new_group = np.ones(len(order), dtype=bool)
     new_group[1:] = (q_sorted[1:] != q_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
     group = np.cumsum(new_group) - 1
-    if ties == "docid_desc":
-        # Ties are rare with real scores: reorder only the tied groups, by docid descending as trec_eval's
-        # strcmp (Python compares str by code point, the same order as UTF-8 bytes).
-        # Reorder only the items of tied groups: sort them by (group, docid descending) in one lexsort.
-        # Python compares str by code point, the same order as trec_eval's strcmp on UTF-8 bytes.
-        sizes = np.bincount(group)
-        tied_pos = np.flatnonzero(sizes[group] > 1)
+    if ties == "docid_desc" and len(group):
+        # Only a tie whose documents differ in what is returned (the grade, and whether judged when that
+        # is asked) can change a value: reorder just those groups, by (group, docid descending) in one
+        # lexsort. Python compares str by code point, the same order as trec_eval's strcmp on UTF-8 bytes.
+        in_order = (judgment if with_judged else grades)[order]
+        mixed = np.zeros(int(group[-1]) + 1, dtype=bool)  # each group is a contiguous run of the order
+        mixed[group[1:][(in_order[1:] != in_order[:-1]) & ~new_group[1:]]] = True
+        tied_pos = np.flatnonzero(mixed[group])
         if len(tied_pos):
             items = order[tied_pos]
-            docs = list(chain.from_iterable(ranked))
-            tied_docs = np.array(itemgetter(*items.tolist())(docs))  # a tie has two or more items
+            # the document ids of the queries with such a tie only, and where each tied item sits in them
+            tied_q = q_of[items]
+            queries = np.unique(tied_q)
+            first = np.zeros(len(queries), dtype=np.int64)
+            first[1:] = np.cumsum(n_ranked[queries])[:-1]
+            docs = list(chain.from_iterable(map(ranked.__getitem__, queries.tolist())))
+            at = first[np.searchsorted(queries, tied_q)] + items - (np.cumsum(n_ranked) - n_ranked)[tied_q]
+            tied_docs = np.array(itemgetter(*at.tolist())(docs))  # a tie has two or more items
             _, doc_rank = np.unique(tied_docs, return_inverse=True)
-            order[tied_pos] = items[np.lexsort((-doc_rank, group[tied_pos]))]
-    judged_flags = None
-    if with_judged:
-        judged_flags = np.fromiter(chain.from_iterable(map(j.__contains__, r) for j, r in zip(judged, ranked)),
-                                   dtype=bool, count=total)[order]
-    return (q_sorted, grades[order], group, np.asarray(pools, dtype=np.float64),
-            np.asarray(pool_of, dtype=np.int64), judged_flags)
+            order[tied_pos] = items[np.lexsort((-doc_rank.reshape(-1), group[tied_pos]))]
+    judged_flags = ~unjudged[order] if with_judged else None
+    return q_sorted, grades[order], group, pools, pool_of, judged_flags
+
+
+def _by_score(scores, q_of, n_ranked, stable=True):
+    """The order of ``np.lexsort((-scores, q_of))`` for items grouped by query: score descending within
+    each query, ties in input order. Short rankings are sorted row by row in a matrix (many small sorts
+    are cheaper than one lexsort of everything). ``stable=False`` leaves the order inside a tie to the
+    sort, for a caller that reorders or ignores it (a quicksort of short rows is much faster)."""
+    n_q = len(n_ranked)
+    width = int(n_ranked.max()) if n_q else 0
+    if n_q == 0 or n_q * width > 2 * len(scores) + 1024:
+        return np.lexsort((-scores, q_of))
+    kind = "stable" if stable else None
+    starts = np.zeros(n_q, dtype=np.int64)
+    starts[1:] = np.cumsum(n_ranked)[:-1]
+    if n_q * width == len(scores):  # every ranking has the same length: the flat array is the matrix
+        return (np.argsort(-scores.reshape(n_q, width), axis=1, kind=kind) + starts[:, None]).reshape(-1)
+    padded = np.full((n_q, width), np.inf)  # scores are finite: the padding sorts after every document
+    padded[q_of, np.arange(len(q_of)) - starts[q_of]] = -scores
+    within = np.argsort(padded, axis=1, kind=kind)
+    return (within + starts[:, None])[np.arange(width) < n_ranked[:, None]]
+
+
+class _Pools:
+    """Every grade of the qrels read once into one array (a pass per chunk costs more); ``of(qids)``
+    gives a chunk's pools and the query of each. Built only when every grade is a finite number; else
+    each chunk reads its own and names the first bad grade in its queries' order, as before."""
+
+    def __init__(self, qrels: dict):
+        sizes = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qrels))
+        self.grades = np.fromiter(chain.from_iterable(map(dict.values, qrels.values())), dtype=np.float64,
+                                  count=int(sizes.sum()))
+        ends = np.cumsum(sizes)
+        self.qrels = qrels
+        self.first = dict(zip(qrels, (ends - sizes).tolist()))
+        self.size = dict(zip(qrels, sizes.tolist()))
+
+    @classmethod
+    def read(cls, qrels: dict):
+        try:
+            pools = cls(qrels)
+        except (TypeError, ValueError, OverflowError):
+            return None
+        return pools if np.isfinite(pools.grades).all() else None
+
+    def of(self, qids):
+        firsts = np.fromiter(map(self.first.__getitem__, qids), dtype=np.int64, count=len(qids))
+        sizes = np.fromiter(map(self.size.__getitem__, qids), dtype=np.int64, count=len(qids))
+        pool_of = np.repeat(np.arange(len(qids)), sizes)
+        offsets = np.zeros(len(qids), dtype=np.int64)
+        offsets[1:] = np.cumsum(sizes)[:-1]
+        at = np.arange(len(pool_of)) - offsets[pool_of] + firsts[pool_of]
+        return self.grades[at], pool_of
 
 
 def _segment_starts(q_of, n_queries):
@@ -261,12 +325,12 @@ def _segment_starts(q_of, n_queries):
 class _Chunk:
     """The dense per-query matrices of one chunk of queries, in ranked order (rows: queries, columns: ranks)."""
 
-    def __init__(self, qids, qrels, run, conv, settings, with_judged, ordered=None):
+    def __init__(self, qids, qrels, run, conv, settings, with_judged, ordered=None, pooled=None):
         n_q = len(qids)
         ties, threshold = settings["ties"], settings["threshold"]
         # ``ordered``: the same arrays, already built from a run file's columns (:func:`_order_columns`)
         q_of, grades, group, pools, pool_of, judged = ordered or _order_chunk(qids, qrels, run, ties, threshold,
-                                                                              with_judged)
+                                                                              with_judged, pooled)
         counts, starts = _segment_starts(q_of, n_q)
         rank0 = _rank_within(q_of, starts)
         if settings.get("depth") is not None or settings.get("judged_only"):
@@ -313,12 +377,12 @@ class _Chunk:
     def idcg(self, spec):
         gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
         if self.conv.ideal == "pool":
-            pool_gains = gain.array(self.pools)
-            order = np.lexsort((-pool_gains, self.pool_of))  # best gain first, as trec_eval sorts its levels
-            pool_q = self.pool_of[order]
-            p_counts, p_starts = _segment_starts(pool_q, self.n_q)
+            # the pools are grouped by query: one row each, sorted best gain first, as trec_eval sorts its levels
+            p_counts, p_starts = _segment_starts(self.pool_of, self.n_q)
             ideal_w = max(int(p_counts.max()) if self.n_q else 0, 1)
-            ideal = _dense(pool_gains[order], pool_q, _rank_within(pool_q, p_starts), self.n_q, ideal_w)
+            ideal = -np.sort(-_dense(gain.array(self.pools), self.pool_of, _rank_within(self.pool_of, p_starts),
+                                     self.n_q, ideal_w, fill=-np.inf), axis=1)
+            ideal[np.arange(ideal_w) >= p_counts[:, None]] = 0.0  # the padding sorted last: no gain
         else:
             ideal = -np.sort(-gain.array(self.g_mat) * self.valid, axis=1)
         icut = ideal.shape[1] if spec.k is None else min(spec.k, ideal.shape[1])
@@ -491,8 +555,8 @@ def _needs_judged(parsed, settings) -> bool:
     return settings["judged_only"] or any(s.name in _NEEDS_JUDGED for s in parsed.values())
 
 
-def _chunk_metrics(qids, qrels, run, parsed, conv, settings, ordered=None):
-    chunk = _Chunk(qids, qrels, run, conv, settings, _needs_judged(parsed, settings), ordered)
+def _chunk_metrics(qids, qrels, run, parsed, conv, settings, ordered=None, pooled=None):
+    chunk = _Chunk(qids, qrels, run, conv, settings, _needs_judged(parsed, settings), ordered, pooled)
     return {text: _BULK_FUNCTIONS[spec.name](chunk, spec) for text, spec in parsed.items()}
 
 
@@ -523,6 +587,8 @@ def _without_negative_grades(qrels: dict) -> dict:
     def negative(g):
         return isinstance(g, (int, float)) and not isinstance(g, bool) and g < 0
 
+    if _no_negative_grade(qrels):
+        return qrels
     if not any(negative(g) for judged in qrels.values() for g in judged.values()):
         return qrels
     return {q: {d: g for d, g in judged.items() if not negative(g)} for q, judged in qrels.items()}
@@ -530,12 +596,25 @@ def _without_negative_grades(qrels: dict) -> dict:
 
 def _refuse_negative_grades(qrels: dict, convention: str) -> None:
     """A negative grade has no meaning under a tool that does not read TREC's -1/-2: say so, never clip it."""
+    if _no_negative_grade(qrels):
+        return
     for qid, judged in qrels.items():
         for docid, g in judged.items():
             if isinstance(g, (int, float)) and not isinstance(g, bool) and g < 0:
                 raise ValueError(f"qrels[{qid!r}]: grade {g!r} is not allowed under convention {convention!r} "
                                  f"(document {docid!r}); grades must be >= 0 (trec_eval's conventions read -1 and -2 "
                                  "as in the pool but unjudged: use convention='trec_eval')")
+
+
+def _no_negative_grade(qrels: dict) -> bool:
+    """True when no grade is below 0, found by ``min`` in C instead of a Python test per grade; False
+    also when that cannot tell (a NaN can hide a smaller value from ``min``, a value may not compare),
+    and the callers then look at every grade."""
+    try:
+        lowest = min(map(min, filter(None, map(dict.values, qrels.values()))), default=0)
+        return bool(lowest >= 0)
+    except Exception:  # noqa: BLE001 - any failure only means "look the slow way"
+        return False
 
 
 def _as_dict(data, what: str, reader) -> dict:
@@ -661,10 +740,14 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
                 "judged_only": bool(judged_only), "depth": None if depth is None else as_count(depth, "depth", 1)}
     if relevance_level is not None:
         settings["threshold"] = as_count(relevance_level, "relevance_level", 1)
+    pooled = _Pools.read(qrels)  # every grade once, as floats (None when one is not a finite number)
+    # with every grade read, no grade below 0 is a NumPy test rather than a Python pass over the qrels
+    no_negative = pooled is not None and not (pooled.grades < 0).any()
     if conv.negative_grades == "unjudged":
-        qrels = _without_negative_grades(qrels)
+        qrels = qrels if no_negative else _without_negative_grades(qrels)
     else:
-        _refuse_negative_grades(qrels, conv.name)
+        if not no_negative:
+            _refuse_negative_grades(qrels, conv.name)
     names = {spec.name for spec in parsed.values()}
     exp2_gain = settings["gain"] == "exp2" and bool(names & {"ndcg", "dcg"})
     # the top grade is needed for exponential gain (2^1024 overflows) and ERR's default g_max only
@@ -710,6 +793,8 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         # a batch's dense matrices are queries x longest list: keep them near _BATCH_ITEMS cells
         longest = max(stop - first for first, stop, _ in rows.values())
         chunk_size = max(1, min(chunk_size, _BATCH_ITEMS // max(longest, 1)))
+    if pooled is not None and pooled.qrels is not qrels:  # negative grades or topics were dropped
+        pooled = _Pools.read(qrels)
     for start in range(0, len(scored), chunk_size):
         chunk = scored[start:start + chunk_size]
         try:
@@ -718,14 +803,16 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         except _RepeatedDocument:
             read_lines(run_path, "run")  # raises the same error, naming the file and line
             raise
-        values = _chunk_metrics(chunk, qrels, run, parsed, conv, settings, ordered=ordered)
+        values = _chunk_metrics(chunk, qrels, run, parsed, conv, settings, ordered=ordered,
+                                pooled=pooled if run_columns is None else None)
         for m in parsed:
             per_metric[m].append(values[m])
         bar.update(start + len(chunk))
     columns = {m: (np.concatenate(v) if v else np.zeros(0)) for m, v in per_metric.items()}
     order = sorted(range(len(scored)), key=lambda i: scored[i])
-    as_lists = {m: col.tolist() for m, col in columns.items()}
-    per_query = {scored[i]: {m: as_lists[m][i] for m in parsed} for i in order}
+    names = list(parsed)
+    rows = list(zip(*(columns[m].tolist() for m in names)))  # one tuple of values per scored query
+    per_query = {scored[i]: dict(zip(names, rows[i])) for i in order}
     mean = {}
     for m, col in columns.items():
         defined = col[~np.isnan(col)] if parsed[m].name == "auc" else col
