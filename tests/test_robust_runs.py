@@ -205,9 +205,11 @@ def test_negative_grades_in_a_file_are_read_and_count_as_not_relevant(tmp_path):
 
 @pytest.mark.parametrize("run_bytes", [b"", b"\n\n# only a comment\n"])
 def test_an_empty_run_is_an_error_not_nan(tmp_path, qrels_file, run_bytes):
-    code, out, err = cli("eval", qrels_file, write(tmp_path / "run", run_bytes), "-m", "map")
+    run = write(tmp_path / "run", run_bytes)
+    code, out, err = cli("eval", qrels_file, run, "-m", "map")
     assert (code, out) == (2, "")
-    assert err == "ltr-teach: error: nothing to evaluate: the run holds no retrieved document (an empty file?)\n"
+    assert err == (f"ltr-teach: error: nothing to evaluate: the run holds no retrieved document (run file {str(run)!r}: "
+                   "empty, only comments, or a pipe nobody writes to?)\n")
 
 
 def test_dev_null_and_no_query_in_common_exit_2(tmp_path, qrels_file):
@@ -230,7 +232,7 @@ def test_a_fifo_without_a_writer_does_not_hang(tmp_path, qrels_file):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     code, _, err = cli("eval", qrels_file, fifo, "-m", "map", timeout=30)
-    assert code == 2 and "nothing to evaluate: the run holds no retrieved document" in err
+    assert code == 2 and f"nothing to evaluate: the run holds no retrieved document (run file {str(fifo)!r}" in err
 
 
 def test_a_fifo_with_a_writer_is_read(tmp_path, qrels_file):

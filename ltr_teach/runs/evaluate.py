@@ -711,6 +711,9 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     0.6758
     """
     conv = get_convention(convention)
+    # the files the inputs come from, named when one of them holds nothing
+    files = {name: os.fspath(data) if isinstance(data, (str, os.PathLike)) else None
+             for name, data in (("qrels", qrels), ("run", run))}
     if isinstance(metrics, str):
         metrics = [metrics]
     if not isinstance(metrics, (list, tuple)):
@@ -776,8 +779,11 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     in_run = sorted(q for q in qrels if q in run_qids)
     if not in_run:
         if not qrels or not run_qids:
+            what = "qrels" if not qrels else "run"
             empty = "the qrels hold no judgment" if not qrels else "the run holds no retrieved document"
-            raise ValueError(f"nothing to evaluate: {empty} (an empty file?)")
+            where = (f"{what} file {files[what]!r}: empty, only comments, or a pipe nobody writes to?"
+                     if files[what] else "an empty dict?")
+            raise ValueError(f"nothing to evaluate: {empty} ({where})")
         raise ValueError(f"nothing to evaluate: no query id is both in the run ({len(run_qids)} queries: "
                          f"{_sample(run_qids)}) and in the qrels ({len(qrels)} queries: {_sample(qrels)})")
     absent = sorted(q for q in qrels if q not in run_qids)
