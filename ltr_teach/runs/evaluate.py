@@ -23,6 +23,7 @@ import numbers
 import os
 import re
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain, repeat
@@ -883,8 +884,7 @@ def _text_ids(data, what: str, value_what: str) -> dict:
                     raise ValueError(f"{what}[{qid!r}]: {value_what} {_short(value)} is not allowed; {value_what}s "
                                      f"must be numbers (document {docid!r})") from None
         # every value is a real number, one of them beyond a double: _numbers names it later
-    key_types = set(map(type, data)) | set(map(type, chain.from_iterable(data.values())))
-    if key_types <= {str}:
+    if set(map(type, data)) <= {str} and _all_text(chain.from_iterable(data.values())):
         return data
     out: dict = {}
     for qid, inner in data.items():
@@ -897,6 +897,17 @@ def _text_ids(data, what: str, value_what: str) -> dict:
                              f"({_same_text(inner)}); ids are compared as text")
         out[key] = as_text
     return out
+
+
+def _all_text(ids) -> bool:
+    """True when every id is text (a ``str``, or a subclass of it such as NumPy's ``str_``, which compares and
+    hashes as its text). ``str.isascii`` is a C method that refuses any other type without looking at the
+    characters: a cheaper test per id than collecting ``type(id)`` in a set."""
+    try:
+        deque(map(str.isascii, ids), maxlen=0)
+    except TypeError:
+        return False
+    return True
 
 
 def _same_text(inner: dict) -> str:
