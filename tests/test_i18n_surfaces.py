@@ -1,0 +1,59 @@
+"""Student-facing surfaces beyond the checker speak Chinese after ``lt.set_language("zh")`` and stay
+English by default: exercise prompts, hint boxes (more surfaces join as they are translated).
+
+The Chinese sentences below are written out by hand from the catalogue's wording, the numbers from
+the exercise's data (document 000's lipstick ranking 3, 2, 3, 0, 1, 2, 2, NDCG over 7 ranks)."""
+
+import pytest
+
+import ltr_teach as lt
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards():
+    yield
+    lt.set_language(None)
+
+
+def test_an_exercise_prompt_is_chinese_and_keeps_its_numbers():
+    lt.set_language("zh")
+    prompt = lt.exercises.get("ndcg-lipstick").prompt
+    assert prompt == ("文档 000，查询1（MAC口红）。一个排序的相关性等级为 [3, 2, 3, 0, 1, 2, 2]（从第 1 名起）。"
+                      "请采用增益 2^rel − 1、折损 log2(i + 1)，计算 NDCG（归一化折损累计增益）@7。")
+
+
+def test_the_same_prompt_switches_back_to_english():
+    exercise = lt.exercises.get("ndcg-lipstick")
+    lt.set_language("zh")
+    assert "请" in exercise.prompt
+    lt.set_language("en")
+    assert exercise.prompt == ("Document 000, query 1 (MAC口红). A ranking has graded relevance "
+                               "[3, 2, 3, 0, 1, 2, 2] (rank 1 first). Compute NDCG (归一化折损累计增益)@7 with "
+                               "gain 2^rel − 1 and discount log2(i + 1).")
+
+
+def test_a_worked_example_intro_is_chinese_with_the_documents_printed_number():
+    # map-doc000 quotes document 000's MAP(Q) = 599/420 (lt.examples), which is wrong: the question says so
+    lt.set_language("zh")
+    prompt = lt.exercises.get("map-doc000").prompt
+    assert prompt.startswith("文档 000 对「查询1 MAC 口红 + 查询2 神仙水」给出 MAP(Q) = 599/420。正确的值是多少？")
+    assert "q1: [1, 1, 0, 0, 1, 0, 0]；q2: [0, 1, 1, 0, 0, 1, 1]" in prompt
+
+
+def test_a_literal_brace_of_a_document_formula_survives_in_both_languages():
+    exercise = lt.exercises.get("dcg-jarvelin-doc001")
+    lt.set_language("en")
+    assert "Σ_{i≥2}" in exercise.prompt and "Σ_{i≥2}" in exercise.intro
+    lt.set_language("zh")
+    assert "文档 001 写的是 DCG_p = rel_1 + Σ_{i≥2} rel_i / log2(i)。" in exercise.prompt
+
+
+def test_a_variant_prompt_and_the_hint_box_are_chinese():
+    lt.set_language("zh")
+    variant = lt.exercises.variant("rr-eye-cream", 5)
+    rels = list(variant.data["rels"])
+    assert variant.prompt == (f"一个排序的相关性为 [{', '.join(map(str, rels))}]（从第 1 名起），1 表示相关。"
+                              "请计算它的倒数排名（reciprocal rank）。")
+    box = lt.exercises.get("ndcg-lipstick").hint_box()
+    assert str(box) == "提示：NDCG = DCG / IDCG；理想排序是 3, 3, 2, 2, 2, 1, 0。"
+    assert "ndcg-lipstick 的提示：点击展开" in box._repr_html_()
