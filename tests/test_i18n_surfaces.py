@@ -1,5 +1,5 @@
 """Student-facing surfaces beyond the checker speak Chinese after ``lt.set_language("zh")`` and stay
-English by default: exercise prompts, hint boxes (more surfaces join as they are translated).
+English by default: exercise prompts, hint boxes, unreadable-answer reasons (more surfaces join as they are translated).
 
 The Chinese sentences below are written out by hand from the catalogue's wording, the numbers from
 the exercise's data (document 000's lipstick ranking 3, 2, 3, 0, 1, 2, 2, NDCG over 7 ranks)."""
@@ -57,3 +57,27 @@ def test_a_variant_prompt_and_the_hint_box_are_chinese():
     box = lt.exercises.get("ndcg-lipstick").hint_box()
     assert str(box) == "提示：NDCG = DCG / IDCG；理想排序是 3, 3, 2, 2, 2, 1, 0。"
     assert "ndcg-lipstick 的提示：点击展开" in box._repr_html_()
+
+
+def test_an_unreadable_answer_reason_is_chinese_in_the_feedback():
+    # "1/(2-2)": the divisor 2 - 2 is 0, and it starts at the 3rd character
+    lt.set_language("zh")
+    feedback = lt.check("ndcg-lipstick", "1/(2-2)")
+    assert feedback.status == "unreadable" and not feedback.correct
+    assert "看不懂这个答案：出现了除以零（第 3 个位置）。" in feedback.message
+    lt.set_language("en")
+    assert "could not read that answer: it divides by zero (position 3)." in lt.check("ndcg-lipstick", "1/(2-2)").message
+
+
+def test_the_exception_itself_stays_english_and_pickles():
+    import pickle
+
+    from ltr_teach.teaching.answers import UnreadableAnswer, parse_answer
+
+    lt.set_language("zh")
+    with pytest.raises(UnreadableAnswer) as info:
+        parse_answer("(1")
+    assert str(info.value) == "expected ')' at position 3 but found the end"  # "(1" has 2 characters
+    assert info.value.reason() == "第 3 个位置应为 ')'，却是结尾"
+    again = pickle.loads(pickle.dumps(info.value))
+    assert str(again) == str(info.value) and again.reason() == info.value.reason()

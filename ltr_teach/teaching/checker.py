@@ -1039,7 +1039,7 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         parsed = parse_answer(answer)
     except UnreadableAnswer as exc:
         return Feedback(False, "unreadable", _("could not read that answer: {reason}. Write for example {examples}.")
-                        .format(reason=exc, examples=EXAMPLES), target, answer=shown[:80], expected=expected)
+                        .format(reason=exc.reason(), examples=EXAMPLES), target, answer=shown[:80], expected=expected)
     right = ex.exact
     if right is sympy.nan:
         return Feedback(False, "wrong", _("{name} is undefined (NaN) for this input, so no number is right: {notes}")
