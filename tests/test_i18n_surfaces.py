@@ -1,5 +1,5 @@
 """Student-facing surfaces beyond the checker speak Chinese after ``lt.set_language("zh")`` and stay
-English by default: exercise prompts, hint boxes, unreadable-answer reasons (more surfaces join as they are translated).
+English by default: exercise prompts, hint boxes, unreadable-answer reasons, metric notes (more surfaces join as they are translated).
 
 The Chinese sentences below are written out by hand from the catalogue's wording, the numbers from
 the exercise's data (document 000's lipstick ranking 3, 2, 3, 0, 1, 2, 2, NDCG over 7 ranks)."""
@@ -7,6 +7,7 @@ the exercise's data (document 000's lipstick ranking 3, 2, 3, 0, 1, 2, 2, NDCG o
 import pytest
 
 import ltr_teach as lt
+from ltr_teach.core.i18n import translate
 
 
 @pytest.fixture(autouse=True)
@@ -81,3 +82,35 @@ def test_the_exception_itself_stays_english_and_pickles():
     assert info.value.reason() == "第 3 个位置应为 ')'，却是结尾"
     again = pickle.loads(pickle.dumps(info.value))
     assert str(again) == str(info.value) and again.reason() == info.value.reason()
+
+
+def test_a_metric_note_is_english_text_and_chinese_when_shown():
+    # AP of [1, 0, 1] with 4 relevant documents: 2 are found, so 4 - 2 = 2 were never retrieved
+    ex = lt.average_precision([1, 0, 1], n_relevant=4)
+    english = "2 relevant document(s) were not retrieved: each adds precision 0 to the sum"
+    assert ex.notes == (english,) and isinstance(ex.notes[0], str)
+    assert ex.to_dict()["notes"] == [english]
+    lt.set_language("zh")  # after the explanation was computed: translated when shown
+    assert "注：有 2 篇相关文档没有被检索到：每篇在总和中计精确率 0" in str(ex)
+    assert "有 2 篇相关文档没有被检索到" in ex._repr_html_()
+    assert ex.notes == (english,)  # the data stays English
+    lt.set_language("en")
+    assert f"note: {english}" in str(ex)
+
+
+def test_a_note_with_a_nested_rule_translates_both_parts():
+    # NDCG of all-zero grades: IDCG = 0, zero="zero" by default gives 0
+    ex = lt.ndcg([0, 0, 0])
+    assert "IDCG is 0 (no relevant item); zero='zero': an IDCG of 0 (no relevant item) gives NDCG 0" in ex.notes[-1]
+    lt.set_language("zh")
+    assert "IDCG 为 0（没有相关条目）；zero='zero'：IDCG 为 0（没有相关条目）时 NDCG 记为 0" in str(ex)
+
+
+def test_a_note_pickles_with_its_template():
+    import pickle
+
+    note = lt.precision_at_k([1, 0], k=4).notes[0]
+    assert note == "k = 4 is beyond the list of 2: ranks 3..4 are empty and count as not relevant"
+    again = pickle.loads(pickle.dumps(note))
+    lt.set_language("zh")
+    assert again == note and translate(again) == "k = 4 超出了长度为 2 的列表：第 3 到第 4 位是空的，按不相关计"

@@ -1043,7 +1043,7 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
     right = ex.exact
     if right is sympy.nan:
         return Feedback(False, "wrong", _("{name} is undefined (NaN) for this input, so no number is right: {notes}")
-                        .format(name=ex.name, notes=" ".join(_(n) for n in ex.notes)), target, answer=shown,
+                        .format(name=ex.name, notes=" ".join(translate(n) for n in ex.notes)), target, answer=shown,
                         expected=expected)
     if matches(parsed, right):
         if equal(parsed.value, right):
