@@ -114,3 +114,11 @@ def test_a_note_pickles_with_its_template():
     again = pickle.loads(pickle.dumps(note))
     lt.set_language("zh")
     assert again == note and translate(again) == "k = 4 超出了长度为 2 的列表：第 3 到第 4 位是空的，按不相关计"
+
+
+def test_the_tie_note_translates_each_group_and_the_rule():
+    # scores 0.5, 0.5, 0.3 for a, b, c: a and b tie; docid_desc puts b before a (b > a byte by byte)
+    ex = lt.ndcg([2, 1, 2], scores=[0.5, 0.5, 0.3], docids=["a", "b", "c"], ties="docid_desc")
+    assert ex.notes[-1].startswith("b, a share score 1/2 = 0.5 (ranks 1–2); ties='docid_desc': tied items by document")
+    lt.set_language("zh")
+    assert "注：b, a 得分同为 1/2 = 0.5（第 1–2 名）；ties='docid_desc'：同分条目按文档编号降序排列" in str(ex)
