@@ -122,3 +122,16 @@ def test_the_tie_note_translates_each_group_and_the_rule():
     assert ex.notes[-1].startswith("b, a share score 1/2 = 0.5 (ranks 1–2); ties='docid_desc': tied items by document")
     lt.set_language("zh")
     assert "注：b, a 得分同为 1/2 = 0.5（第 1–2 名）；ties='docid_desc'：同分条目按文档编号降序排列" in str(ex)
+
+
+def test_an_erratum_card_labels_kind_and_verdict_are_chinese():
+    from ltr_teach.interactive.widgets import erratum_card
+
+    card = erratum_card("000-map-value")
+    lt.set_language("zh")
+    text = str(card)
+    assert text.startswith("勘误 000-map-value（000_b1a303f0d127bb54.txt）\n  类型      错误\n  出处      1.2 MAP")
+    assert "  文档原文  599/420\n" in text and text.endswith("  => 文档此处有误；正确的版本见上")
+    assert "<th style='text-align:left;padding:1px 10px 1px 0;vertical-align:top'>原因</th>" in card._repr_html_()
+    lt.set_language("en")
+    assert str(card).startswith("erratum 000-map-value (000_b1a303f0d127bb54.txt)\n  kind           error\n")
