@@ -135,3 +135,16 @@ def test_an_erratum_card_labels_kind_and_verdict_are_chinese():
     assert "<th style='text-align:left;padding:1px 10px 1px 0;vertical-align:top'>原因</th>" in card._repr_html_()
     lt.set_language("en")
     assert str(card).startswith("erratum 000-map-value (000_b1a303f0d127bb54.txt)\n  kind           error\n")
+
+
+def test_table_headers_are_chinese_and_the_data_keeps_english_columns():
+    from ltr_teach.teaching import tables
+
+    table = tables.ndcg_cutoffs([3, 2, 3, 0])
+    lt.set_language("zh")
+    first = str(table).splitlines()[0].split()
+    assert first[:4] == ["k", "等级", "理想等级", "增益"] and "变化" in first
+    assert table.column("grade") == ["3", "2", "3", "0"]  # columns are still looked up by their English id
+    assert str(tables.documents_table()).split()[:3] == ["文档", "错误", "约定"]
+    lt.set_language("en")
+    assert str(table).splitlines()[0].split()[:3] == ["k", "grade", "ideal"]
