@@ -148,3 +148,16 @@ def test_table_headers_are_chinese_and_the_data_keeps_english_columns():
     assert str(tables.documents_table()).split()[:3] == ["文档", "错误", "约定"]
     lt.set_language("en")
     assert str(table).splitlines()[0].split()[:3] == ["k", "grade", "ideal"]
+
+
+def test_cli_exercises_show_and_sheet_are_chinese_with_lang_zh(capsys):
+    from ltr_teach import cli
+
+    assert cli.main(["--lang", "zh", "exercises", "show", "rr-eye-cream", "--seed", "5"]) == 0
+    shown = capsys.readouterr().out
+    variant = lt.exercises.variant("rr-eye-cream", 5)
+    rels = ", ".join(map(str, variant.data["rels"]))
+    assert shown == f"[rr-eye-cream (seed 5)] 一个排序的相关性为 [{rels}]（从第 1 名起），1 表示相关。请计算它的倒数排名（reciprocal rank）。\n"
+    assert cli.main(["--lang", "zh", "exercises", "sheet", "--seed", "5", "rr-eye-cream"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("# 排序评价指标练习\n\n## 练习单（种子 5）\n") and err == "已生成 1 份练习单，种子：5\n"

@@ -866,11 +866,13 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
     """
     chosen = [get(i) for i in exercise_ids] if exercise_ids else all()
     seeds = list(seeds)
-    sheet_lines, key_lines = ["# Ranking evaluation exercises (排序评价指标练习)", ""], ["# Answer key", ""]
+    sheet_lines, key_lines = [_("# Ranking evaluation exercises (排序评价指标练习)"), ""], [_("# Answer key"), ""]
     for seed in seeds:
-        how = f"Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or `lt.check(\"ID\", answer, seed={seed})`."
-        sheet_lines += [f"## Sheet for seed {seed}", "", how, ""]
-        key_lines += [f"## Seed {seed}", "", "| exercise | answer | library call |", "|---|---|---|"]
+        how = _("Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or "
+                "`lt.check(\"ID\", answer, seed={seed})`.").format(seed=seed)
+        sheet_lines += [_("## Sheet for seed {seed}").format(seed=seed), "", how, ""]
+        key_lines += [_("## Seed {seed}").format(seed=seed), "", _("| exercise | answer | library call |"),
+                      "|---|---|---|"]
         for n, base in enumerate(chosen, start=1):
             ex = variant(base.id, seed)
             sheet_lines += [f"{n}. **{ex.id}** · {ex.title}", "", f"   {ex.prompt}", ""]
