@@ -161,3 +161,20 @@ def test_cli_exercises_show_and_sheet_are_chinese_with_lang_zh(capsys):
     assert cli.main(["--lang", "zh", "exercises", "sheet", "--seed", "5", "rr-eye-cream"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("# 排序评价指标练习\n\n## 练习单（种子 5）\n") and err == "已生成 1 份练习单，种子：5\n"
+
+
+def test_a_run_comparison_title_and_notes_are_chinese_when_shown():
+    from ltr_teach.runs.compare import compare_runs
+
+    qrels = {"q1": {"a": 1, "b": 0}, "q2": {"a": 1, "b": 1}, "q3": {"b": 1}}
+    runs = {"A": {"q1": {"a": 1.0, "b": 2.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"a": 1.0, "b": 0.5}},
+            "B": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"b": 1.0, "a": 0.5}},
+            "C": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 2.0, "b": 1.0}}}  # C has no q3: 1 query left out
+    result = compare_runs(qrels, runs, "reciprocal_rank")
+    assert result.notes[0] == ("C: 1 queries scored in only one of C and A are left out (missing='zero' scores absent "
+                               "queries 0)")
+    lt.set_language("zh")
+    shown = str(result)
+    assert "注：C：有 1 个查询只在 C 和 A 之一中有得分，已略去" in shown
+    assert "注：2 个运行与同一基线比较：p 值的校正方法为Holm 逐步校正" in shown
+    assert "（H1：该运行与基线有差异（任一方向））" in shown.splitlines()[0]
