@@ -298,8 +298,8 @@ def _exercises(args) -> int:
             print(text)
     if args.key:
         _write(args.key, key)
-    print(f"{len(seeds)} sheet(s) for seed(s) {', '.join(map(str, seeds))}"
-          + (f"; key in {args.key}" if args.key else ""), file=sys.stderr)
+    print(_("{n} sheet(s) for seed(s) {seeds}").format(n=len(seeds), seeds=", ".join(map(str, seeds)))
+          + (_("; key in {path}").format(path=args.key) if args.key else ""), file=sys.stderr)
     return 0
 
 
@@ -403,9 +403,11 @@ def _tutorial(args) -> int:
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers run as root; JupyterLab refuses without it
         command.append("--allow-root")
     if args.copy_only:
-        print(f"start it with: ltr-teach tutorial {args.folder}   (or open {START_PAGE} in any Jupyter)")
+        print(_("start it with: ltr-teach tutorial {folder}   (or open {page} in any Jupyter)").format(
+            folder=args.folder, page=START_PAGE))
         return 0
-    print(f"starting JupyterLab on http://127.0.0.1:{args.port}/lab/tree/{START_PAGE} (Ctrl+C stops it)")
+    print(_("starting JupyterLab on {url} (Ctrl+C stops it)").format(
+        url=f"http://127.0.0.1:{args.port}/lab/tree/{START_PAGE}"))
     try:
         return subprocess.call(command)
     except KeyboardInterrupt:
@@ -436,8 +438,9 @@ def _assign(args) -> int:
                       checks=not args.no_checks)
     except OSError as exc:
         raise UsageError(f"cannot write the assignment into {args.out}: {exc}") from None
-    print(f"{len(done.students)} notebook(s) in {os.path.join(args.out, 'students')} (hand these out); "
-          f"the key and the assignment record in {os.path.join(args.out, 'key')} (keep these)")
+    print(_("{n} notebook(s) in {students} (hand these out); the key and the assignment record in {key} (keep "
+            "these)").format(n=len(done.students), students=os.path.join(args.out, "students"),
+                             key=os.path.join(args.out, "key")))
     return 0
 
 
@@ -470,8 +473,9 @@ def _grade(args) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write the gradebook or the report: {exc}") from None
     right = sum(r.right for r in book.rows)
-    print(f"{len({r.student for r in book.rows})} student(s), {right} of {len(book.rows)} answers right; "
-          f"gradebook in {args.out}" + (f", report in {args.report}" if args.report else ""))
+    print(_("{students} student(s), {right} of {answers} answers right; gradebook in {path}").format(
+        students=len({r.student for r in book.rows}), right=right, answers=len(book.rows), path=args.out)
+        + (_(", report in {path}").format(path=args.report) if args.report else ""))
     for who, problem in book.problems:
         print(f"  {who}: {problem}")
     return 0
@@ -521,7 +525,8 @@ def _add_compare(sub) -> None:
             print(result)
             if args.per_query:
                 for pair in result.pairs.values():
-                    print(f"\n{'query':<12}  {pair.baseline:>12}  {pair.run:>12}  difference")
+                    query, difference = _("query"), _("difference")  # outside the f-string: pybabel reads them
+                    print(f"\n{query:<12}  {pair.baseline:>12}  {pair.run:>12}  {difference}")
                     for q, b, r, d in zip(pair.queries, pair.baseline_values, pair.run_values, pair.differences):
                         print(f"{q:<12}  {b:>12.4f}  {r:>12.4f}  {d:+.4f}")
         return 0

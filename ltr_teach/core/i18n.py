@@ -123,8 +123,56 @@ def translations(language: str | None = None) -> gettext.NullTranslations:
     return _translations[language]
 
 
+class Message(str):
+    """A sentence built from a message id and values, English as a ``str``, translated when shown.
+
+    A metric's note is computed once but may be shown after ``set_language``: it is the English
+    sentence for every ``str`` use (comparisons, ``in``, JSON), and ``_()``/``translate()`` fill the
+    current language's template with the same values. A value that is itself a :class:`Message` is
+    translated too.
+
+    Parameters
+    ----------
+    template : str
+        The message id with named placeholders (mark it ``N_()`` where written, for extraction).
+    **params
+        The placeholders' values.
+
+    Examples
+    --------
+    >>> note = Message("{n} relevant document(s) were not retrieved: each adds 0 to the sum", n=2)
+    >>> note
+    '2 relevant document(s) were not retrieved: each adds 0 to the sum'
+    >>> with using_language("zh"):
+    ...     print(translate(note))
+    有 2 篇相关文档没有被检索到：每篇在总和中计 0
+    """
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, **params):
+        self = super().__new__(cls, template.format(**params))
+        self.template, self.params = template, params
+        return self
+
+    def __reduce__(self):  # pickle the template and values, not only the English text
+        return _message, (self.template, self.params)
+
+    def translated(self) -> str:
+        """The sentence in the current language."""
+        params = {k: v.translated() if isinstance(v, Message) else v for k, v in self.params.items()}
+        return translations().gettext(self.template).format(**params)
+
+
+def _message(template: str, params: dict) -> Message:
+    return Message(template, **params)
+
+
 def _(message: str) -> str:
     """``message`` (an English message id) in the current language; itself when not translated."""
+    if isinstance(message, Message):
+        return message.translated()
     return translations().gettext(message) if message else message
 
 
@@ -139,4 +187,4 @@ def N_(message: str) -> str:
     return message
 
 
-__all__ = ["set_language", "get_language", "using_language", "translations", "_", "N_", "translate", "LANGUAGES"]
+__all__ = ["set_language", "get_language", "using_language", "translations", "_", "N_", "translate", "Message", "LANGUAGES"]

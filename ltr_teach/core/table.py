@@ -12,6 +12,8 @@ import html
 import unicodedata
 from dataclasses import dataclass
 
+from .i18n import translate
+
 
 def display_width(text: str) -> int:
     """Terminal columns taken by ``text``: wide (CJK) characters take two, so 眼霜 is 4 wide.
@@ -144,19 +146,24 @@ class Table:
         at = self.header.index(name)
         return [row[at] for row in self.rows]
 
+    def shown_header(self) -> list:
+        """The header in the current language (each title is a message id; an unknown one shows as itself)."""
+        return [translate(h) for h in self.header]
+
     def __str__(self) -> str:
-        lines = [self.title] if self.title else []
-        lines += aligned_lines(self.header, self.rows, self.left)
-        lines += list(self.notes)
+        lines = [translate(self.title)] if self.title else []
+        lines += aligned_lines(self.shown_header(), self.rows, self.left)
+        lines += [translate(n) for n in self.notes]
         return "\n".join(lines)
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
         esc = html.escape
-        title = f"<p style='margin:2px 0'><b>{esc(self.title)}</b></p>" if self.title else ""
-        notes = "".join(f"<p style='margin:2px 0'>{esc(n)}</p>" for n in self.notes)
-        return f"<div class='ltr-teach-table'>{title}{html_table(self.header, self.rows, self.left)}{notes}</div>"
+        title = f"<p style='margin:2px 0'><b>{esc(translate(self.title))}</b></p>" if self.title else ""
+        notes = "".join(f"<p style='margin:2px 0'>{esc(translate(n))}</p>" for n in self.notes)
+        table = html_table(self.shown_header(), self.rows, self.left)
+        return f"<div class='ltr-teach-table'>{title}{table}{notes}</div>"
 
 
 __all__ = ["Table", "aligned_lines", "display_width", "html_table"]

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence, Sized
 import sympy
 
 from .exact import _brief, to_exact
+from .i18n import N_, Message
 
 
 def _short(values, limit: int = 12) -> str:
@@ -93,9 +94,9 @@ _NEGATIVE_HINT = "TREC's -1 and -2 judgments are read as trec_eval reads them un
 #: but unjudged): in a ranking it is not relevant, in the ideal pool it is left out, for bpref and judged@k
 #: it is not judged.
 NEGATIVE_READINGS = {
-    "not_relevant": "not relevant (it adds nothing)",
-    "unjudged": "not judged (neither relevant nor judged non-relevant)",
-    "dropped": "left out of the ideal list (not a judged grade)",
+    "not_relevant": N_("not relevant (it adds nothing)"),
+    "unjudged": N_("not judged (neither relevant nor judged non-relevant)"),
+    "dropped": N_("left out of the ideal list (not a judged grade)"),
 }
 
 
@@ -142,9 +143,11 @@ def read_negative_grades(values, name: str, rule: str, reading: str, allow_empty
         out.append(v)
     if not negative:
         return values, ()
-    shown = ", ".join(negative[:5]) + (f" and {len(negative) - 5} more" if len(negative) > 5 else "")
-    note = (f"{shown}: a negative grade (TREC: -1 judged non-relevant, -2 spam) is read as trec_eval reads it "
-            f"(in the pool but unjudged): {NEGATIVE_READINGS[reading]}")
+    shown = ", ".join(negative[:5])
+    if len(negative) > 5:
+        shown = Message(N_("{shown} and {n} more"), shown=shown, n=len(negative) - 5)
+    note = Message(N_("{shown}: a negative grade (TREC: -1 judged non-relevant, -2 spam) is read as trec_eval reads "
+                      "it (in the pool but unjudged): {reading}"), shown=shown, reading=Message(NEGATIVE_READINGS[reading]))
     return out, (note,)
 
 

@@ -38,7 +38,8 @@ import ipywidgets as W
 from matplotlib.figure import Figure
 
 from ..core.exact import to_exact
-from ..core.i18n import _
+from ..core.i18n import N_, Message, _, translate
+from ..core.table import display_width
 from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_query_name
 from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
 from ..metrics.registry import lookup
@@ -807,20 +808,28 @@ class Card:
     def __init__(self, title: str, rows, verdict: str, ok: bool):
         self.title, self.rows, self.verdict, self.ok = title, list(rows), verdict, ok
 
+    def _shown(self) -> tuple:
+        """Title, rows and verdict in the current language: the labels, the title and the verdict are message ids
+        (an unknown one shows as itself); a value is translated only when it is an ``i18n.Message``."""
+        rows = [(translate(k), translate(v) if isinstance(v, Message) else v) for k, v in self.rows]
+        return translate(self.title), rows, translate(self.verdict)
+
     def __str__(self) -> str:
-        width = max(len(k) for k, _ in self.rows)
-        lines = [self.title] + [f"  {k.ljust(width)}  {v}" for k, v in self.rows] + [f"  => {self.verdict}"]
+        title, rows, verdict = self._shown()
+        width = max(display_width(k) for k, _ in rows)  # a Chinese label is two columns wide per character
+        lines = [title] + [f"  {k}{' ' * (width - display_width(k))}  {v}" for k, v in rows] + [f"  => {verdict}"]
         return "\n".join(lines)
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
         color = "#1a7f37" if self.ok else "#b00020"
+        title, shown_rows, verdict = self._shown()
         rows = "".join(f"<tr><th style='text-align:left;padding:1px 10px 1px 0;vertical-align:top'>{html.escape(k)}</th>"
-                       f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in self.rows)
+                       f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in shown_rows)
         return (f"<div class='ltr-card' style='border-left:4px solid {color};padding:4px 10px;margin:6px 0'>"
-                f"<b>{html.escape(self.title)}</b><table>{rows}</table>"
-                f"<p style='margin:2px 0;color:{color}'><b>{html.escape(self.verdict)}</b></p></div>")
+                f"<b>{html.escape(title)}</b><table>{rows}</table>"
+                f"<p style='margin:2px 0;color:{color}'><b>{html.escape(verdict)}</b></p></div>")
 
 
 def _exact_text(ex) -> str:
@@ -861,13 +870,13 @@ def example_card(example) -> Card:
     from ..teaching import examples
 
     ex = examples.by_id(example) if isinstance(example, str) else example
-    rows = [("quantity", ex.quantity), ("document says", ex.printed), ("exact (ltr_teach)", _exact_text(ex.call())),
-            ("computed by", str(ex.call))]
+    rows = [(N_("quantity"), ex.quantity), (N_("document says"), ex.printed),
+            (N_("exact (ltr_teach)"), _exact_text(ex.call())), (N_("computed by"), str(ex.call))]
     if ex.note:
-        rows.append(("note", ex.note))
+        rows.append((N_("note"), ex.note))
     agrees = ex.matches
-    verdict = ("the document's number agrees with the exact value at the precision printed" if agrees
-               else "the document is wrong here (see the errata)")
+    verdict = (N_("the document's number agrees with the exact value at the precision printed") if agrees
+               else N_("the document is wrong here (see the errata)"))
     return Card(f"{ex.id[:3]} · {ex.section} · {ex.title}", rows, verdict, agrees)
 
 
@@ -902,11 +911,13 @@ def erratum_card(erratum) -> Card:
     from ..teaching import examples
 
     er = examples.by_id(erratum) if isinstance(erratum, str) else erratum
-    rows = [("where", er.where), ("document says", er.printed), (er.correct_label, er.correct), ("why", er.explanation)]
+    rows = [(N_("where"), er.where), (N_("document says"), er.printed), (er.correct_label, er.correct),
+            (N_("why"), er.explanation)]
     if er.call is not None:
-        rows.append(("computed by", str(er.call)))
-    rows.insert(0, ("kind", er.kind))
-    return Card(f"erratum {er.id} ({er.document})", rows, er.verdict, er.kind == "convention")
+        rows.append((N_("computed by"), str(er.call)))
+    rows.insert(0, (N_("kind"), Message(er.kind)))  # the kinds are message ids (examples.KINDS)
+    return Card(Message(N_("erratum {id} ({document})"), id=er.id, document=er.document), rows, er.verdict,
+                er.kind == "convention")
 
 
 __all__ = ["Card", "MultiQueryEditor", "RankingEditor", "erratum_card", "example_card"]

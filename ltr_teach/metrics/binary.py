@@ -17,6 +17,7 @@ from sympy import Integer, Rational
 
 from ..core.exact import fmt_decimal, fmt_value, to_exact, to_float
 from ..core.explanation import Column, Explanation
+from ..core.i18n import N_, Message
 from ..core.validate import (
     as_choice,
     as_count,
@@ -139,7 +140,7 @@ def reciprocal_rank(rels, threshold=None, k=None, *, scores=None, docids=None, t
         steps=tuple(rows), params={"threshold": threshold, "k": k},
         formula=r"\mathrm{RR} = \frac{1}{\mathrm{rank}_{\text{first relevant}}}",
         substitution=r"\frac{1}{%d}" % first if first else "0",
-        notes=() if first else ("no relevant item in the list: the reciprocal rank is 0",),
+        notes=() if first else (Message(N_("no relevant item in the list: the reciprocal rank is 0")),),
     ), ranked, read_notes)
 
 
@@ -198,7 +199,8 @@ def _mean_substitution(rows, key: str) -> str:
 
 def _cut(k, n, note_list):
     if k > n:
-        note_list.append(f"k = {k} is beyond the list of {n}: ranks {n + 1}..{k} are empty and count as not relevant")
+        note_list.append(Message(N_("k = {k} is beyond the list of {n}: ranks {first_empty}..{k} are empty and count "
+                                    "as not relevant"), k=k, n=n, first_empty=n + 1))
 
 
 def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None, convention=None) -> Explanation:
@@ -246,7 +248,8 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
     if convention is not None and get_convention(convention).precision_divisor == "min(k, n)":
         divisor = min(k, len(rels))  # TF-Ranking: a short list is divided by its length
         if divisor < k:
-            notes.append(f"convention {get_convention(convention).name!r} divides by min(k, list length) = {divisor}")
+            notes.append(Message(N_("convention {convention} divides by min(k, list length) = {divisor}"),
+                                 convention=repr(get_convention(convention).name), divisor=divisor))
     exact = Rational(hits, divisor)
     rows[-1]["result"] = exact
     return _finish(Explanation(
@@ -302,7 +305,8 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
         row["recall"] = Rational(row["hits"], n_rel) if n_rel else Integer(0)
     hits = rows[-1]["hits"]
     if n_rel == 0:
-        notes.append("there is no relevant document, so recall is 0/0; it is reported as 0 (as trec_eval does)")
+        notes.append(Message(N_("there is no relevant document, so recall is 0/0; it is reported as 0 (as trec_eval "
+                                "does)")))
     exact = rows[-1]["recall"]
     return _finish(Explanation(
         metric="recall_at_k", name=f"R@{k}", exact=exact,
@@ -466,15 +470,18 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
         row["sum"] = total
     notes = []
     if blocks and ranked.tied_groups():
-        notes.append("ties='average' (scikit-learn's average_precision_score): a block of tied scores is one "
-                     "threshold, so each relevant item of a block counts the precision at the block's last rank")
+        notes.append(Message(N_("ties='average' (scikit-learn's average_precision_score): a block of tied scores is "
+                                "one threshold, so each relevant item of a block counts the precision at the block's "
+                                "last rank")))
     if n_rel == 0:
-        notes.append("there is no relevant document, so AP is 0/0; it is reported as 0 (as trec_eval does)")
+        notes.append(Message(N_("there is no relevant document, so AP is 0/0; it is reported as 0 (as trec_eval "
+                                "does)")))
     exact = total / n_rel if n_rel else Integer(0)
     found = rows[-1]["hits"]
     if n_rel > found:
-        notes.append(f"{n_rel - found} relevant document(s) were not retrieved{' in the top k' if k else ''}: "
-                     "each adds precision 0 to the sum")
+        notes.append(Message(N_("{n} relevant document(s) were not retrieved in the top k: each adds precision 0 to "
+                                "the sum") if k else N_("{n} relevant document(s) were not retrieved: each adds "
+                                                        "precision 0 to the sum"), n=n_rel - found))
     name = "AP" if k is None else f"AP@{k}"
     return _finish(Explanation(
         metric="average_precision", name=name, exact=exact,
@@ -634,8 +641,9 @@ def interpolated_precision(rels, n_relevant=None, recall=None, rule=None, *, con
         name = f"P_interp(recall={fmt_decimal(to_float(level))})"
         params, substitution = {"n_relevant": n_rel, "recall": level, "rule": rule, "needed": needed}, \
             sympy.latex(exact)
-        notes = ((f"recall {sympy.sstr(level)} of R = {n_rel} needs {needed} relevant document(s) under "
-                  f"rule={rule!r} ({RECALL_RULES[rule]})"),)
+        notes = (Message(N_("recall {level} of R = {n_relevant} needs {needed} relevant document(s) under "
+                            "rule={rule} ({rule_text})"), level=sympy.sstr(level), n_relevant=n_rel, needed=needed,
+                         rule=repr(rule), rule_text=Message(RECALL_RULES[rule])),)
     return Explanation(
         metric="interpolated_precision", name=name, exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("precision", "precision"),
@@ -690,15 +698,20 @@ def eleven_point_ap(rels, n_relevant=None, rule=None, *, convention=None) -> Exp
         rows.append({"level": level, "rR": level * n_rel, "needed": needed, "textbook": textbook,
                      "interpolated": p, "sum": total})
         if needed != textbook:
-            differs.append(f"recall {sympy.sstr(level)}: {needed} instead of {textbook}")
+            differs.append(Message(N_("recall {level}: {needed} instead of {textbook}"), level=sympy.sstr(level),
+                                   needed=needed, textbook=textbook))
     exact = total / 11
     columns = (Column("level", "recall level"), Column("rR", "r·R"), Column("needed", "relevant needed"),
                Column("interpolated", "interpolated precision"), Column("sum", "sum so far"))
     notes = ()
     if rule != "textbook":
         columns = columns[:3] + (Column("textbook", "textbook ceil(r·R)"),) + columns[3:]
-        notes = (f"rule={rule!r}: {RECALL_RULES[rule]}; "
-                 + ("; ".join(differs) if differs else "every level needs the same count as the textbook rule"),)
+        # the differing levels joined by a template of placeholders only: each level is translated when shown
+        details = Message("; ".join(f"{{level{i}}}" for i in range(len(differs))),
+                          **{f"level{i}": d for i, d in enumerate(differs)}) if differs else \
+            Message(N_("every level needs the same count as the textbook rule"))
+        notes = (Message(N_("rule={rule}: {rule_text}; {details}"), rule=repr(rule),
+                         rule_text=Message(RECALL_RULES[rule]), details=details),)
     return Explanation(
         metric="eleven_point_ap", name="11-point AP", exact=exact,
         columns=columns, notes=base.notes + notes,
@@ -756,7 +769,8 @@ def r_precision(rels, n_relevant=None, threshold=None, *, scores=None, docids=No
     if n_rel == 0:
         rows = _prefix_rows(rels, 1)
         exact = Integer(0)
-        notes.append("there is no relevant document (R = 0): R-precision is reported as 0 (as trec_eval does)")
+        notes.append(Message(N_("there is no relevant document (R = 0): R-precision is reported as 0 (as trec_eval "
+                                "does)")))
     else:
         _cut(n_rel, len(rels), notes)
         rows = _prefix_rows(rels, n_rel)
@@ -899,9 +913,10 @@ def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None, *, con
         rows.append(row)
     notes = []
     if n_rel == 0:
-        notes.append("there is no relevant document (R = 0): bpref is reported as 0 (as trec_eval does)")
+        notes.append(Message(N_("there is no relevant document (R = 0): bpref is reported as 0 (as trec_eval does)")))
     elif n_rel > found_rel:
-        notes.append(f"{n_rel - found_rel} relevant document(s) were not retrieved: each adds 0 to the sum")
+        notes.append(Message(N_("{n} relevant document(s) were not retrieved: each adds 0 to the sum"),
+                             n=n_rel - found_rel))
     exact = total / n_rel if n_rel else Integer(0)
     return Explanation(
         metric="bpref", name="bpref", exact=exact,
@@ -958,7 +973,8 @@ def judged_at_k(judgments, k=None, *, convention=None) -> Explanation:
         rows.append({"rank": i, "judged": "yes" if v is not None else "no", "count": judged})
     exact = Rational(judged, n)
     notes = [] if k is None or k <= len(values) else [
-        f"k = {k} is beyond the list of {len(values)}: the share is over the {len(values)} documents retrieved"]
+        Message(N_("k = {k} is beyond the list of {n}: the share is over the {n} documents retrieved"), k=k,
+                n=len(values))]
     return Explanation(
         metric="judged_at_k", name="judged" if k is None else f"judged@{k}", exact=exact,
         columns=(Column("rank", "rank"), Column("judged", "judged"), Column("count", "judged so far")),
@@ -971,9 +987,10 @@ def judged_at_k(judgments, k=None, *, convention=None) -> Explanation:
 # -- recall levels: the textbook rule and trec_eval's -------------------------------------------------
 
 RECALL_RULES = {
-    "textbook": "recall r needs ceil(r·R) relevant documents: the first rank whose recall is >= r",
-    "trec_eval_9": "trec_eval 9.0.8 and earlier (pytrec_eval): (int)(r·R + 0.9) relevant documents, in floating point",
-    "trec_eval_10": "trec_eval 10: lround(r·R) relevant documents, in floating point",
+    "textbook": N_("recall r needs ceil(r·R) relevant documents: the first rank whose recall is >= r"),
+    "trec_eval_9": N_("trec_eval 9.0.8 and earlier (pytrec_eval): (int)(r·R + 0.9) relevant documents, in floating "
+                      "point"),
+    "trec_eval_10": N_("trec_eval 10: lround(r·R) relevant documents, in floating point"),
 }
 
 

@@ -22,6 +22,7 @@ from sympy import Integer
 
 from ..core.exact import RunningSum, fmt_latex, fmt_value, over
 from ..core.explanation import Column, Explanation
+from ..core.i18n import N_, Message
 from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, read_negative_grades
 from .conventions import negative_rule, resolve, unset
 
@@ -30,10 +31,10 @@ from .gains import DISCOUNTS, GAINS, Discount, Gain, as_discount, as_gain  # noq
 from .ordering import annotate, ranked_from_scores
 
 ZERO_RULES = {
-    "zero": "an IDCG of 0 (no relevant item) gives NDCG 0 (trec_eval, scikit-learn)",
-    "one": "an IDCG of 0 gives NDCG 1 (LightGBM, XGBoost)",
-    "nan": "an IDCG of 0 gives NaN (undefined)",
-    "raise": "an IDCG of 0 raises ValueError",
+    "zero": N_("an IDCG of 0 (no relevant item) gives NDCG 0 (trec_eval, scikit-learn)"),
+    "one": N_("an IDCG of 0 gives NDCG 1 (LightGBM, XGBoost)"),
+    "nan": N_("an IDCG of 0 gives NaN (undefined)"),
+    "raise": N_("an IDCG of 0 raises ValueError"),
 }
 
 
@@ -217,8 +218,8 @@ def _dcg_explanation(grades, k, g: Gain, d: Discount, ranked, read_notes=()) -> 
 def _average_note(ranked) -> tuple:
     if ranked is None or not ranked.averaged or not ranked.tied_groups():
         return ()
-    return (("ties='average': every rank of a tied group gets the group's mean gain, the mean DCG over all "
-             "orders of the tied items"),)
+    return (Message(N_("ties='average': every rank of a tied group gets the group's mean gain, the mean DCG over "
+                       "all orders of the tied items")),)
 
 
 def _ideal_pool(grades, ideal, integer: bool):
@@ -290,7 +291,7 @@ def _idcg_explanation(grades, k, g: Gain, d: Discount, ideal, read_notes=()) -> 
         params={"k": k, "gain": g.name, "discount": d.name, "ideal": None if ideal is None else tuple(pool)},
         formula=_dcg_formula(name, k, g, d, star="*"), substitution=_sum_latex(rows),
         notes=tuple(read_notes) + (() if ideal is None else
-                                    ("the ideal order comes from the judged pool (ideal=), not from the ranking",)),
+                                    (Message(N_("the ideal order comes from the judged pool (ideal=), not from the ranking")),)),
     )
 
 
@@ -374,7 +375,8 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     idcg_value = i_ex.steps[-1]["cumulative"] if i_ex.steps else Integer(0)
     notes = list(read_notes) + list(ideal_notes) + list(i_ex.notes)
     if idcg_value == 0:
-        notes.append(f"IDCG is 0 (no relevant item); zero={zero!r}: {ZERO_RULES[zero]}")
+        notes.append(Message(N_("IDCG is 0 (no relevant item); zero={zero}: {rule_text}"), zero=repr(zero),
+                             rule_text=Message(ZERO_RULES[zero])))
         if zero == "raise":
             raise ValueError(
                 "IDCG is 0 because no item is relevant, so NDCG is 0/0; pass zero='zero', 'one' or 'nan' "
@@ -385,10 +387,9 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
         exact = dcg_value / idcg_value
     name = _at("NDCG", k)
     if len(i_ex.steps) > len(d_ex.steps):
-        notes.append(
-            f"the judged pool fills {len(i_ex.steps)} ranks of the ideal list but the ranking has only "
-            f"{len(d_ex.steps)}: the missing ranks count as gain 0 in DCG"
-        )
+        notes.append(Message(N_("the judged pool fills {ideal_ranks} ranks of the ideal list but the ranking has only "
+                                "{ranks}: the missing ranks count as gain 0 in DCG"),
+                             ideal_ranks=len(i_ex.steps), ranks=len(d_ex.steps)))
     ex = Explanation(
         metric="ndcg", name=name, exact=exact,
         columns=(

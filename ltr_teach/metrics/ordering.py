@@ -16,15 +16,16 @@ import sympy
 
 from ..core.exact import fmt_cell, to_exact
 from ..core.explanation import Column, Explanation
+from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_sequence
 from .conventions import is_given
 
 TIE_RULES = {
-    "stable": "tied items keep their input order (LightGBM, XGBoost: a stable sort on the score)",
-    "docid_desc": "tied items by document id descending, compared byte by byte (trec_eval, pytrec_eval, gdeval)",
-    "average": "a tied group's gains are averaged over the group's ranks (scikit-learn; McSherry & Najork 2008)",
-    "pessimistic": "tied items worst grade first: the lowest value any tie order can give",
-    "optimistic": "tied items best grade first: the highest value any tie order can give",
+    "stable": N_("tied items keep their input order (LightGBM, XGBoost: a stable sort on the score)"),
+    "docid_desc": N_("tied items by document id descending, compared byte by byte (trec_eval, pytrec_eval, gdeval)"),
+    "average": N_("a tied group's gains are averaged over the group's ranks (scikit-learn; McSherry & Najork 2008)"),
+    "pessimistic": N_("tied items worst grade first: the lowest value any tie order can give"),
+    "optimistic": N_("tied items best grade first: the highest value any tie order can give"),
 }
 
 #: Tie rules whose value is the mean over every order of each tied group; they only make sense for
@@ -76,12 +77,16 @@ class Ranked:
         """One sentence: which documents were tied and how the rule ordered them."""
         groups = self.tied_groups()
         if not groups:
-            return "no two items share a score: the tie rule plays no part"
-        pieces = []
+            return Message(N_("no two items share a score: the tie rule plays no part"))
+        pieces = {}
         for first, last in groups:
             docs = ", ".join(self.docids[first - 1:last])
-            pieces.append(f"{docs} share score {fmt_cell(self.scores[first - 1])} (ranks {first}–{last})")
-        return "; ".join(pieces) + f"; ties={self.ties!r}: {TIE_RULES[self.ties]}"
+            pieces[f"group{len(pieces)}"] = Message(N_("{docs} share score {score} (ranks {first}–{last})"), docs=docs,
+                                                    score=fmt_cell(self.scores[first - 1]), first=first, last=last)
+        # the groups joined by a template of placeholders only: each group's sentence is translated when shown
+        joined = Message("; ".join(f"{{{key}}}" for key in pieces), **pieces)
+        return Message(N_("{groups}; ties={ties}: {rule_text}"), groups=joined, ties=repr(self.ties),
+                       rule_text=Message(TIE_RULES[self.ties]))
 
 
 def _as_docids(docids, n: int) -> tuple:

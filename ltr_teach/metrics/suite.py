@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from ..core.i18n import N_
 from ..core.table import Table
 from .registry import lookup
 
@@ -169,7 +170,7 @@ class MetricSuite:
         rows = []
         for name, results in self.values(rankings).items():
             rows.append((name, str(list(rankings[name])), *(results[label].decimal_str for label in self.labels)))
-        return Table(("ranking", "grades", *self.labels), tuple(rows), left=2)
+        return Table((N_("ranking"), N_("grades"), *self.labels), tuple(rows), left=2)
 
     def places(self, rankings) -> dict:
         """Each metric's order of the rankings, best first; tied rankings share a place (``"B > A = C"``).
@@ -239,7 +240,7 @@ class MetricSuite:
                 change = after[metric].value - before[metric].value
                 cells.append("·" if abs(change) <= TIE_TOLERANCE else f"{change:+.4f}")
             rows.append((label, *cells))
-        return Table(("swap", *self.labels), tuple(rows))
+        return Table((N_("swap"), *self.labels), tuple(rows))
 
     def agreement(self, rankings) -> Table:
         """Share of the pairs of ``rankings`` that two metrics order the same way (ties left out).
@@ -283,7 +284,7 @@ class MetricSuite:
             pairs = len(values) * (len(values) - 1) // 2
             tied = sum(1 for a, b in itertools.combinations(values, 2) if _sign(a, b) == 0)
             rows.append((label, f"{tied}/{pairs}", _percent(sympy.Rational(tied, pairs) if pairs else None)))
-        return Table(("metric", "tied pairs", "share"), tuple(rows))
+        return Table((N_("metric"), N_("tied pairs"), N_("share")), tuple(rows))
 
     def _columns(self, rankings) -> dict:
         rankings = list(rankings.values()) if isinstance(rankings, dict) else list(rankings)

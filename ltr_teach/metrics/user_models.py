@@ -20,6 +20,7 @@ from sympy import Integer
 
 from ..core.exact import to_exact
 from ..core.explanation import Column, Explanation
+from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_k, as_sequence, read_negative_grades
 from .conventions import negative_rule, resolve, unset
 
@@ -127,8 +128,9 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
         substitution=r"(1-%s)\left(%s\right)" % (sympy.latex(p), " + ".join(
             r"%s\cdot %s" % (sympy.latex(r["rel"]), sympy.latex(r["reach"])) for r in rows
             if r["rel"] != "unjudged" and r["rel"] != 0) or "0"),
-        notes=tuple(read_notes) + ((f"residual {sympy.sstr(residual.exact)}: RBP lies between {sympy.sstr(total)} and "
-                f"{sympy.sstr(total + residual.exact)} whatever the unjudged and unseen documents are"),),
+        notes=tuple(read_notes) + (Message(N_("residual {residual}: RBP lies between {low} and {high} whatever the unjudged and unseen "
+                                          "documents are"), residual=sympy.sstr(residual.exact), low=sympy.sstr(total),
+                                       high=sympy.sstr(total + residual.exact)),),
     )
 
 

@@ -42,19 +42,20 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..core.i18n import N_, Message, _, translate
 from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice
 from .evaluate import evaluate, parse_metric
 
 ALTERNATIVES = {
-    "two-sided": "the run and the baseline differ (either way)",
-    "greater": "the run scores higher than the baseline",
-    "less": "the run scores lower than the baseline",
+    "two-sided": N_("the run and the baseline differ (either way)"),
+    "greater": N_("the run scores higher than the baseline"),
+    "less": N_("the run scores lower than the baseline"),
 }
 CORRECTIONS = {
-    "holm": "Holm's step-down adjustment across the runs compared with the baseline",
-    "bonferroni": "Bonferroni: each p-value times the number of runs compared with the baseline",
-    "none": "no adjustment",
+    "holm": N_("Holm's step-down adjustment across the runs compared with the baseline"),
+    "bonferroni": N_("Bonferroni: each p-value times the number of runs compared with the baseline"),
+    "none": N_("no adjustment"),
 }
 TESTS = ("t-test", "wilcoxon", "permutation")
 #: SciPy's rule: up to this many differences, none 0 and no ties, Wilcoxon's p is exact.
@@ -188,13 +189,14 @@ class RunComparison:
     def __str__(self) -> str:
         rows = self.rows()
         n = len(next(iter(self.pairs.values())).queries)
-        title = (f"{self.metric} over {n} queries, convention {self.convention}, {self.alternative} tests "
-                 f"(H1: {ALTERNATIVES[self.alternative]})")
+        title = _("{metric} over {n} queries, convention {convention}, {alternative} tests (H1: {h1})").format(
+            metric=self.metric, n=n, convention=self.convention, alternative=self.alternative,
+            h1=translate(ALTERNATIVES[self.alternative]))
         lines = [title, ""]
         lines += aligned_lines(rows[0], rows[1:], left=len(rows[0]))
         lines.append("")
         lines += self.details()
-        lines += [f"note: {note}" for note in self.notes]
+        lines += [_("note: {note}").format(note=translate(note)) for note in self.notes]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -206,7 +208,7 @@ class RunComparison:
         rows = self.rows()
         table = html_table(rows[0], rows[1:], left=0, align_header=False)
         details = "".join(f"<li>{esc(line)}</li>" for line in self.details())
-        notes = "".join(f"<p style='margin:2px 0'><i>note:</i> {esc(n)}</p>" for n in self.notes)
+        notes = "".join(f"<p style='margin:2px 0'><i>{esc(_('note:'))}</i> {esc(translate(n))}</p>" for n in self.notes)
         return (f"<div class='ltr-teach-comparison'><b>{esc(self.metric)}</b>, {esc(self.alternative)} tests "
                 f"against {esc(self.baseline)}{table}<ul style='margin:4px 0'>{details}</ul>{notes}</div>")
 
@@ -551,15 +553,17 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
         queries = sorted(q for q in result.per_query if q in base)
         dropped = len(base) + len(result.per_query) - 2 * len(queries)
         if dropped:
-            notes.append(f"{name}: {dropped} queries scored in only one of {name} and {baseline} are left out "
-                         "(missing='zero' scores absent queries 0)")
+            notes.append(Message(N_("{name}: {dropped} queries scored in only one of {name} and {baseline} are left "
+                                    "out (missing='zero' scores absent queries 0)"), name=name, dropped=dropped,
+                                 baseline=baseline))
         if len(queries) < 2:
             raise ValueError(f"{name} and {baseline} share {len(queries)} scored queries; a paired test needs at least 2")
         b = np.array([base[q][metric] for q in queries])
         r = np.array([result.per_query[q][metric] for q in queries])
         if np.isnan(b).any() or np.isnan(r).any():
             keep = ~(np.isnan(b) | np.isnan(r))
-            notes.append(f"{name}: {int((~keep).sum())} queries where {metric} is undefined are left out")
+            notes.append(Message(N_("{name}: {n} queries where {metric} is undefined are left out"), name=name,
+                                 n=int((~keep).sum()), metric=metric))
             b, r, queries = b[keep], r[keep], [q for q, k in zip(queries, keep) if k]
         d = r - b
         sd = float(np.std(d, ddof=1)) if len(d) > 1 else math.nan
@@ -577,7 +581,8 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
             old = pair.tests[t]
             pair.tests[t] = SignificanceTest(old.test, old.statistic, old.p_value, old.exact, value, old.method)
     if len(pairs) > 1 and correction != "none":
-        notes.append(f"{len(pairs)} runs against one baseline: p-values adjusted by {CORRECTIONS[correction]}")
+        notes.append(Message(N_("{n} runs against one baseline: p-values adjusted by {correction}"), n=len(pairs),
+                             correction=Message(CORRECTIONS[correction])))
     return RunComparison(metric=metric, baseline=baseline, convention=scored[baseline].convention,
                          alternative=alternative, correction=correction, confidence=confidence,
                          n_resamples=n_resamples, seed=seed, pairs=pairs, notes=tuple(notes))

@@ -42,6 +42,7 @@ import sympy
 from sympy import Integer, Rational
 
 from ..core.exact import ln, log2
+from ..core.i18n import N_, translate
 
 #: The longest answer read, in characters (before normalisation, so a megabyte is refused at once).
 MAX_LENGTH = 200
@@ -57,8 +58,50 @@ MAX_MAGNITUDE = sympy.Integer(10) ** 100
 EXAMPLES = "5/12, 0.417, 41.7% or 1 + 1/log2(3)"
 
 
+class _Phrase(str):
+    """A piece of a reason that is itself a message id (``"the end"``): English in ``str()``, translated by
+    :meth:`UnreadableAnswer.reason`."""
+
+
 class UnreadableAnswer(ValueError):
-    """The answer is not in the grammar; the message says why, in a sentence."""
+    """The answer is not in the grammar; the message says why, in a sentence.
+
+    ``str()`` is the English sentence (an exception's message stays English); :meth:`reason` is the
+    same sentence in the course's language, for the student's feedback.
+
+    Parameters
+    ----------
+    template : str
+        The reason as a message id with named placeholders (marked ``N_()`` where raised).
+    **params
+        The placeholders' values (numbers, the student's characters; a :class:`_Phrase` is translated too).
+
+    Examples
+    --------
+    >>> from ltr_teach.core.i18n import using_language
+    >>> exc = UnreadableAnswer("it is {n} characters long; an answer has at most {most}", n=300, most=200)
+    >>> str(exc)
+    'it is 300 characters long; an answer has at most 200'
+    >>> with using_language("zh"):
+    ...     print(exc.reason())
+    答案长 300 个字符；最多只能写 200 个字符
+    """
+
+    def __init__(self, template: str, **params):
+        self.template, self.params = template, params
+        super().__init__(template.format(**params))
+
+    def __reduce__(self):  # pickling (multiprocessing) rebuilds it from its template, not its formatted text
+        return _rebuild_unreadable, (self.template, self.params)
+
+    def reason(self) -> str:
+        """The reason in the current language (:func:`ltr_teach.core.i18n.set_language`)."""
+        params = {k: translate(v) if isinstance(v, _Phrase) else v for k, v in self.params.items()}
+        return translate(self.template).format(**params)
+
+
+def _rebuild_unreadable(template, params):
+    return UnreadableAnswer(template, **params)
 
 
 @dataclass(frozen=True)
@@ -182,13 +225,13 @@ def tokenize(text: str) -> list[_Token]:
         m = _TOKEN.match(text, pos)
         if not m:
             ch = text[pos]
-            raise UnreadableAnswer(f"the character {ch!r} at position {pos + 1} is not part of a number or formula")
+            raise UnreadableAnswer(N_("the character {character} at position {position} is not part of a number or "
+                                      "formula"), character=repr(ch), position=pos + 1)
         kind = m.lastgroup
         value = m.group(kind)
         if kind == "name" and value not in _FUNCTIONS:
-            raise UnreadableAnswer(
-                f"{value!r} is not a number or one of the functions {', '.join(_FUNCTIONS)}"
-            )
+            raise UnreadableAnswer(N_("{name} is not a number or one of the functions {functions}"),
+                                   name=repr(value), functions=", ".join(_FUNCTIONS))
         tokens.append(_Token(kind, "^" if value == "**" else value, m.start(kind)))
         pos = m.end()
     tokens.append(_Token("end", "", len(text)))
@@ -215,13 +258,14 @@ class _Parser:
 
     def expect(self, text: str) -> None:
         if not self.take(text):
-            found = "the end" if self.tok.kind == "end" else repr(self.tok.text)
-            raise UnreadableAnswer(f"expected {text!r} at position {self.tok.pos + 1} but found {found}")
+            found = _Phrase(N_("the end")) if self.tok.kind == "end" else repr(self.tok.text)
+            raise UnreadableAnswer(N_("expected {expected} at position {position} but found {found}"),
+                                   expected=repr(text), position=self.tok.pos + 1, found=found)
 
     def nest(self):
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise UnreadableAnswer(f"it nests more than {MAX_DEPTH} levels of parentheses or functions")
+            raise UnreadableAnswer(N_("it nests more than {most} levels of parentheses or functions"), most=MAX_DEPTH)
 
     def expr(self):
         value = self.term()
@@ -242,8 +286,10 @@ class _Parser:
                 pos = self.tok.pos
                 divisor = self.factor()
                 if is_zero(divisor):
-                    hidden = "" if divisor.is_Rational else ": that expression equals 0, so the value is undefined"
-                    raise UnreadableAnswer(f"it divides by zero (position {pos + 1}{hidden})")
+                    if divisor.is_Rational:
+                        raise UnreadableAnswer(N_("it divides by zero (position {position})"), position=pos + 1)
+                    raise UnreadableAnswer(N_("it divides by zero (position {position}: that expression equals 0, so "
+                                              "the value is undefined)"), position=pos + 1)
                 value = value / divisor
             else:
                 return value
@@ -303,8 +349,9 @@ class _Parser:
             self.depth -= 1
             return _function(t.text, args)
         if t.kind == "end":
-            raise UnreadableAnswer("it ends where a number was expected")
-        raise UnreadableAnswer(f"expected a number at position {t.pos + 1} but found {t.text!r}")
+            raise UnreadableAnswer(N_("it ends where a number was expected"))
+        raise UnreadableAnswer(N_("expected a number at position {position} but found {found}"), position=t.pos + 1,
+                           found=repr(t.text))
 
 
 def _bits(r: Rational) -> int:
@@ -314,50 +361,53 @@ def _bits(r: Rational) -> int:
 def _power(base, exponent):
     """``base ** exponent`` for a whole exponent (or 1/2), refused before computing when too big."""
     if not exponent.is_Rational:
-        raise UnreadableAnswer("an exponent must be a whole number (as in 2^3), not a logarithm or a root")
+        raise UnreadableAnswer(N_("an exponent must be a whole number (as in 2^3), not a logarithm or a root"))
     if exponent.q == 2 and exponent.p == 1:
         return _function("sqrt", [base])
     if exponent.q != 1:
-        raise UnreadableAnswer(f"an exponent must be a whole number or 1/2; got {exponent}")
+        raise UnreadableAnswer(N_("an exponent must be a whole number or 1/2; got {exponent}"), exponent=exponent)
     e = int(exponent.p)
     if abs(e) > MAX_EXPONENT:
-        raise UnreadableAnswer(f"the exponent {e} is too large (at most {MAX_EXPONENT} is read)")
+        raise UnreadableAnswer(N_("the exponent {exponent} is too large (at most {most} is read)"), exponent=e,
+                               most=MAX_EXPONENT)
     if not base.is_Rational:
         if abs(e) > 4:
-            raise UnreadableAnswer("a power of a logarithm or root may have an exponent of at most 4")
+            raise UnreadableAnswer(N_("a power of a logarithm or root may have an exponent of at most 4"))
         if e < 0 and is_zero(base):
-            raise UnreadableAnswer("it divides by zero (an expression equal to 0, to a negative power)")
+            raise UnreadableAnswer(N_("it divides by zero (an expression equal to 0, to a negative power)"))
         return base**e
     if base == 0 and e < 0:
-        raise UnreadableAnswer("it divides by zero (0 to a negative power)")
+        raise UnreadableAnswer(N_("it divides by zero (0 to a negative power)"))
     if _bits(base) * abs(e) > MAX_POWER_BITS:
-        raise UnreadableAnswer("that power is too large to be an answer here")
+        raise UnreadableAnswer(N_("that power is too large to be an answer here"))
     return base**e
 
 
 def _positive_rational(x, name: str) -> Rational:
     if not x.is_Rational or x <= 0:
-        raise UnreadableAnswer(f"{name}(...) needs a positive number inside, such as {name}(3) or {name}(3/2)")
+        raise UnreadableAnswer(N_("{name}(...) needs a positive number inside, such as {name}(3) or {name}(3/2)"),
+                               name=name)
     return x
 
 
 def _function(name: str, args: list):
     if name == "log":
         if len(args) != 2:
-            raise UnreadableAnswer("log(x) without a base is ambiguous: write ln(x), log2(x), log10(x) or log(x, b)")
+            raise UnreadableAnswer(N_("log(x) without a base is ambiguous: write ln(x), log2(x), log10(x) or "
+                                      "log(x, b)"))
         x = _positive_rational(args[0], "log")
         b = _positive_rational(args[1], "log")
         if b == 1:
-            raise UnreadableAnswer("a logarithm's base cannot be 1")
+            raise UnreadableAnswer(N_("a logarithm's base cannot be 1"))
         if b == 2:
             return log2(x)
         return _exact_log(x, b)
     if len(args) != 1:
-        raise UnreadableAnswer(f"{name}(...) takes one number; only log(x, b) takes two")
+        raise UnreadableAnswer(N_("{name}(...) takes one number; only log(x, b) takes two"), name=name)
     (x,) = args
     if name == "sqrt":
         if not x.is_Rational or x < 0:
-            raise UnreadableAnswer("sqrt(...) needs a number >= 0 inside, such as sqrt(2)")
+            raise UnreadableAnswer(N_("sqrt(...) needs a number >= 0 inside, such as sqrt(2)"))
         return sympy.sqrt(x)
     x = _positive_rational(x, name)
     if name == "log2":
@@ -421,7 +471,7 @@ def parse_answer(text) -> ParsedAnswer:
         text = f"{text.numerator}/{text.denominator}" if isinstance(text, Fraction) else f"{text.p}/{text.q}"
     elif isinstance(text, (int, float)) and not isinstance(text, bool):
         if isinstance(text, float) and not math.isfinite(text):
-            raise UnreadableAnswer(f"{text} is not a finite number")
+            raise UnreadableAnswer(N_("{value} is not a finite number"), value=text)
         # NumPy 2 reprs np.float64(0.5) as "np.float64(0.5)"; its float and int values are what was meant
         text = repr(float(text)) if isinstance(text, float) else str(int(text))
     elif isinstance(text, numbers.Integral) and not isinstance(text, (bool, numpy.bool_)):
@@ -429,29 +479,31 @@ def parse_answer(text) -> ParsedAnswer:
     elif isinstance(text, numbers.Real) and not isinstance(text, numpy.bool_):
         value = float(text)
         if not math.isfinite(value):
-            raise UnreadableAnswer(f"{value} is not a finite number")
+            raise UnreadableAnswer(N_("{value} is not a finite number"), value=value)
         # the shortest decimal that identifies the number in its own precision (float32: 0.8666667)
         text = numpy.format_float_positional(text) if isinstance(text, numpy.floating) else repr(value)
     elif not isinstance(text, str):
-        raise UnreadableAnswer(f"an answer is text such as {EXAMPLES}; got a {type(text).__name__}")
+        raise UnreadableAnswer(N_("an answer is text such as {examples}; got a {type}"), examples=EXAMPLES,
+                               type=type(text).__name__)
     if len(text) > MAX_LENGTH:
-        raise UnreadableAnswer(f"it is {len(text)} characters long; an answer has at most {MAX_LENGTH}")
+        raise UnreadableAnswer(N_("it is {n} characters long; an answer has at most {most}"), n=len(text),
+                               most=MAX_LENGTH)
     norm = strip_sentence(normalise(text))
     if not norm:
-        raise UnreadableAnswer("it is empty")
+        raise UnreadableAnswer(N_("it is empty"))
     parser = _Parser(tokenize(norm))
     value = parser.expr()
     if parser.tok.kind != "end":
         t = parser.tok
         if t.text == ",":
-            raise UnreadableAnswer(
-                "a comma is only read inside log(x, b); write decimals with a point, as in 0.944"
-            )
+            raise UnreadableAnswer(N_("a comma is only read inside log(x, b); write decimals with a point, as in "
+                                      "0.944"))
         if t.kind in ("number", "name") or t.text in ("(", "√"):
-            raise UnreadableAnswer(f"write * for a product: a number or function follows at position {t.pos + 1}")
-        raise UnreadableAnswer(f"unexpected {t.text!r} at position {t.pos + 1}")
+            raise UnreadableAnswer(N_("write * for a product: a number or function follows at position {position}"),
+                                   position=t.pos + 1)
+        raise UnreadableAnswer(N_("unexpected {found} at position {position}"), found=repr(t.text), position=t.pos + 1)
     if abs(value) > MAX_MAGNITUDE:  # a cheap bound: an answer's exact value has a few terms at most
-        raise UnreadableAnswer("it is larger than 10^100; no answer here is that large")
+        raise UnreadableAnswer(N_("it is larger than 10^100; no answer here is that large"))
     decimals, significant = _precision(norm)
     return ParsedAnswer(
         text=norm, value=value, decimals=decimals, significant=significant,

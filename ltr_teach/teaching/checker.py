@@ -1039,11 +1039,11 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         parsed = parse_answer(answer)
     except UnreadableAnswer as exc:
         return Feedback(False, "unreadable", _("could not read that answer: {reason}. Write for example {examples}.")
-                        .format(reason=exc, examples=EXAMPLES), target, answer=shown[:80], expected=expected)
+                        .format(reason=exc.reason(), examples=EXAMPLES), target, answer=shown[:80], expected=expected)
     right = ex.exact
     if right is sympy.nan:
         return Feedback(False, "wrong", _("{name} is undefined (NaN) for this input, so no number is right: {notes}")
-                        .format(name=ex.name, notes=" ".join(_(n) for n in ex.notes)), target, answer=shown,
+                        .format(name=ex.name, notes=" ".join(translate(n) for n in ex.notes)), target, answer=shown,
                         expected=expected)
     if matches(parsed, right):
         if equal(parsed.value, right):

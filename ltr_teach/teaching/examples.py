@@ -225,10 +225,10 @@ class WorkedExample:
 
 #: What an erratum record is, and the verdict its card and ``ltr-teach errata`` print.
 KINDS = {
-    "error": "the document is wrong here; the correct version is above",
-    "convention": "a convention the document chose without saying so: not an error, a note",
-    "terminology": "a wrong or misleading term; the usual one is above",
-    "typo": "a typo; the intended text is above",
+    N_("error"): N_("the document is wrong here; the correct version is above"),
+    N_("convention"): N_("a convention the document chose without saying so: not an error, a note"),
+    N_("terminology"): N_("a wrong or misleading term; the usual one is above"),
+    N_("typo"): N_("a typo; the intended text is above"),
 }
 
 

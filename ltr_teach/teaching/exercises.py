@@ -27,7 +27,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from ..core.explanation import Explanation
-from ..core.i18n import N_
+from ..core.i18n import N_, _, translate, using_language
 from ..metrics.gains import DISCOUNTS, GAINS
 from ..metrics.registry import METRICS
 from . import examples
@@ -56,7 +56,7 @@ def _show(value) -> str:
 
 
 def _documents(n: int) -> str:
-    return f"{n} relevant document{'' if n == 1 else 's'}"
+    return (_("{n} relevant document") if n == 1 else _("{n} relevant documents")).format(n=n)
 
 
 def _nums(values) -> str:
@@ -114,6 +114,10 @@ class Exercise:
     randomize: Callable | None = field(default=None, repr=False)
     seed: int | None = None
     point: Callable | None = field(default=None, repr=False)
+    #: The intro's parts, kept apart so the prompt translates them when shown: the story (a message id)
+    #: and the worked example of ``lt.examples`` whose printed number the intro quotes.
+    story: str = field(default="", repr=False)
+    worked: str | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
@@ -130,7 +134,9 @@ class Exercise:
         """The question; a variant drops the document's story, whose numbers it no longer uses."""
         text = self.task(self.data)
         if self.intro and self.seed is None:
-            text = f"{self.intro} {text}"
+            parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "")
+            intro = " ".join(part for part in parts if part) if (self.story or self.worked) else self.intro
+            text = _("{intro} {task}").format(intro=intro, task=text)
         return text
 
     def __post_init__(self):
@@ -184,15 +190,16 @@ class HintBox:
     hints: tuple
 
     def __str__(self) -> str:
-        return "\n".join(f"hint: {h}" for h in self.hints)
+        return "\n".join(_("hint: {hint}").format(hint=translate(h)) for h in self.hints)
 
     def __repr__(self) -> str:
-        return f"<{len(self.hints)} hint(s) for {self.label}: print() them or open the box in Jupyter>"
+        return _("<{n} hint(s) for {label}: print() them or open the box in Jupyter>").format(n=len(self.hints),
+                                                                                           label=self.label)
 
     def _repr_html_(self) -> str:
-        items = "".join(f"<li>{html.escape(h)}</li>" for h in self.hints)
-        return (f"<details class='ltr-teach-hint'><summary>Hint (提示) for {html.escape(self.label)}: click to "
-                f"open</summary><ul>{items}</ul></details>")
+        items = "".join(f"<li>{html.escape(translate(h))}</li>" for h in self.hints)
+        summary = _("Hint (提示) for {label}: click to open").format(label=html.escape(self.label))
+        return f"<details class='ltr-teach-hint'><summary>{summary}</summary><ul>{items}</ul></details>"
 
 
 # -- random data for variants -------------------------------------------------------------------
@@ -319,16 +326,20 @@ def _labels_scores(rng: random.Random, data: dict) -> dict:
 def _document_says(worked_id: str) -> str:
     """What a document prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
     w = examples.by_id(worked_id)
-    verdict = "" if w.matches else " What is right?"
-    return f"Document {w.id[:3]} prints {w.quantity} = {w.printed} for {w.title}.{verdict}"
+    verdict = "" if w.matches else _(" What is right?")
+    return _("Document {document} prints {quantity} = {printed} for {title}.{verdict}").format(
+        document=w.id[:3], quantity=w.quantity, printed=w.printed, title=w.title, verdict=verdict)
 
 
 def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None,
        point=None) -> Exercise:
+    story = intro  # a message id: a literal brace is doubled, as in every message (the prompt formats it)
+    intro = story.format()
     if worked:
-        intro = f"{intro} {_document_says(worked)}".strip()
+        with using_language("en"):  # the intro field is the English text; the prompt translates its parts
+            intro = f"{intro} {_document_says(worked)}".strip()
     exercise = Exercise(id=id, family=family, metric=metric, data=data, task=task, hints=tuple(hints),
-                        intro=intro, source=source, randomize=randomize, point=point)
+                        intro=intro, source=source, randomize=randomize, point=point, story=story, worked=worked)
     if point is not None and not point(_thaw(exercise.data)):
         raise RuntimeError(f"exercise {id!r} does not have the point its variants keep")
     return exercise
@@ -367,15 +378,15 @@ def _pool_holds_a_better_item(d) -> bool:
 
 
 def _ranked(d, key="grades") -> str:
-    return f"[{_nums(d[key])}] (rank 1 first)"
+    return _("[{values}] (rank 1 first)").format(values=_nums(d[key]))
 
 
 def _gain_words(d) -> str:
-    return GAINS[d.get("gain", "exp2")].phrase
+    return translate(GAINS[d.get("gain", "exp2")].phrase)
 
 
 def _discount_words(d) -> str:
-    return DISCOUNTS[d.get("discount", "log2")].phrase
+    return translate(DISCOUNTS[d.get("discount", "log2")].phrase)
 
 
 def _at_k(d) -> str:
@@ -383,128 +394,143 @@ def _at_k(d) -> str:
 
 
 def _graded_task(what: str):
+    """``what`` is a message id (``N_("NDCG (归一化折损累计增益)")``), translated when the prompt is shown."""
     def task(d):
         pool = ""
         if "ideal" in d:
-            pool = (f" The query's judged pool (every rated item, retrieved or not) is [{_nums(d['ideal'])}]; the "
-                    "ideal order sorts the pool.")
-        return (f"A ranking has graded relevance {_ranked(d)}.{pool} Compute {what}{_at_k(d)} with "
-                f"{_gain_words(d)} and {_discount_words(d)}.")
+            pool = _(" The query's judged pool (every rated item, retrieved or not) is [{pool}]; the ideal order "
+                     "sorts the pool.").format(pool=_nums(d["ideal"]))
+        return _("A ranking has graded relevance {ranking}.{pool} Compute {what}{at_k} with {gain} and "
+                 "{discount}.").format(ranking=_ranked(d), pool=pool, what=translate(what), at_k=_at_k(d),
+                                       gain=_gain_words(d), discount=_discount_words(d))
     return task
 
 
 def _cg_task(d) -> str:
-    return f"A ranking has grades {_ranked(d)}. Compute CG{_at_k(d)} (累计增益, cumulative gain)."
+    return _("A ranking has grades {ranking}. Compute CG{at_k} (累计增益, cumulative gain).").format(
+        ranking=_ranked(d), at_k=_at_k(d))
 
 
 def _err_task(d) -> str:
-    cut = f" at cut-off k = {d['k']}" if d.get("k") else ""
-    return (f"A ranking has grades {_ranked(d)} on a 0–{d['g_max']} scale. Under the cascade model "
-            f"(R_i = (2^g − 1)/2^{d['g_max']}), compute ERR (预期倒数排名, expected reciprocal rank){cut}.")
+    cut = _(" at cut-off k = {k}").format(k=d["k"]) if d.get("k") else ""
+    return _("A ranking has grades {ranking} on a 0–{g_max} scale. Under the cascade model "
+             "(R_i = (2^g − 1)/2^{g_max}), compute ERR (预期倒数排名, expected reciprocal rank){cut}.").format(
+        ranking=_ranked(d), g_max=d["g_max"], cut=cut)
 
 
 def _judged_text(values) -> str:
-    return "[" + ", ".join("?" if v is None else str(v) for v in values) + "] (rank 1 first, ? = unjudged)"
+    return _("[{values}] (rank 1 first, ? = unjudged)").format(
+        values=", ".join("?" if v is None else str(v) for v in values))
 
 
 def _rprec_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. "
-            "Compute R-precision (R精确率): the precision at rank R, R being the number of relevant documents.")
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute R-precision (R精确率): the "
+             "precision at rank R, R being the number of relevant documents.").format(
+        ranking=_ranked(d, "rels"), documents=_documents(d["n_relevant"]))
 
 
 def _success_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d, 'rels')}. Compute success@{d['k']} (命中率, hit rate): 1 if a "
-            f"relevant document is in the top {d['k']}, else 0.")
+    return _("A ranking has relevance {ranking}. Compute success@{k} (命中率, hit rate): 1 if a relevant document "
+             "is in the top {k}, else 0.").format(ranking=_ranked(d, "rels"), k=d["k"])
 
 
 def _bpref_task(d) -> str:
-    return (f"A ranking has judgments {_judged_text(d['judgments'])}, 1 = relevant, 0 = judged non-relevant. The "
-            f"query has {_documents(d['n_relevant'])} and {d['n_nonrelevant']} judged non-relevant ones in all. "
-            "Compute bpref (二元偏好, binary preference) as trec_eval does.")
+    return _("A ranking has judgments {judgments}, 1 = relevant, 0 = judged non-relevant. The query has {documents} "
+             "and {n_nonrelevant} judged non-relevant ones in all. Compute bpref (二元偏好, binary preference) as "
+             "trec_eval does.").format(judgments=_judged_text(d["judgments"]), documents=_documents(d["n_relevant"]),
+                                       n_nonrelevant=d["n_nonrelevant"])
 
 
 def _judged_task(d) -> str:
-    return (f"A ranking has judgments {_judged_text(d['judgments'])}. Compute judged@{d['k']} (已标注比例): the "
-            f"share of the top {d['k']} that has a judgment.")
+    return _("A ranking has judgments {judgments}. Compute judged@{k} (已标注比例): the share of the top {k} that "
+             "has a judgment.").format(judgments=_judged_text(d["judgments"]), k=d["k"])
 
 
 def _rbp_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d)}. A user reads rank 1 and goes on to each next rank with "
-            f"probability p = {d['p']}. Compute RBP (排序偏置精确率, rank-biased precision).")
+    return _("A ranking has relevance {ranking}. A user reads rank 1 and goes on to each next rank with probability "
+             "p = {p}. Compute RBP (排序偏置精确率, rank-biased precision).").format(ranking=_ranked(d), p=d["p"])
 
 
 def _rbp_residual_task(d) -> str:
-    return (f"A ranking of {len(d['grades'])} documents, all judged, has relevance {_ranked(d)}. With persistence "
-            f"p = {d['p']}, compute the RBP residual (RBP残差): the most RBP could still gain from documents below "
-            "the list.")
+    return _("A ranking of {n} documents, all judged, has relevance {ranking}. With persistence p = {p}, compute the "
+             "RBP residual (RBP残差): the most RBP could still gain from documents below the list.").format(
+        n=len(d["grades"]), ranking=_ranked(d), p=d["p"])
 
 
 def _rr_task(d) -> str:
-    return f"A ranking has relevance {_ranked(d, 'rels')}, 1 = relevant. Compute its reciprocal rank (倒数排名)."
+    return _("A ranking has relevance {ranking}, 1 = relevant. Compute its reciprocal rank (倒数排名).").format(
+        ranking=_ranked(d, "rels"))
 
 
 def _queries_text(d) -> str:
     q = d["list_of_rels"]
     items = q.items() if isinstance(q, Mapping) else ((f"q{i}", r) for i, r in enumerate(q, start=1))
-    return "; ".join(f"{name}: [{_nums(r)}]" for name, r in items)
+    return _("; ").join(f"{name}: [{_nums(r)}]" for name, r in items)
 
 
 def _mrr_task(d) -> str:
-    return (f"{len(d['list_of_rels'])} queries return (1 = relevant, rank 1 first) {_queries_text(d)}. Compute MRR (平均倒数排名, "
-            "mean reciprocal rank).")
+    return _("{n} queries return (1 = relevant, rank 1 first) {queries}. Compute MRR (平均倒数排名, mean reciprocal "
+             "rank).").format(n=len(d["list_of_rels"]), queries=_queries_text(d))
 
 
 def _ap_task(d) -> str:
-    total = f" The collection holds {_documents(d['n_relevant'])} for this query." if "n_relevant" in d else \
-        " Every relevant document appears in the list."
-    return (f"A ranking has relevance {_ranked(d, 'rels')}.{total} Compute AP (平均精度, average precision).")
+    total = _(" The collection holds {documents} for this query.").format(documents=_documents(d["n_relevant"])) \
+        if "n_relevant" in d else _(" Every relevant document appears in the list.")
+    return _("A ranking has relevance {ranking}.{total} Compute AP (平均精度, average precision).").format(
+        ranking=_ranked(d, "rels"), total=total)
 
 
 def _map_task(d) -> str:
-    totals = ""
     if isinstance(d.get("n_relevant"), (list, tuple)):
-        totals = f" The queries have {', '.join(map(str, d['n_relevant']))} relevant documents in all."
+        totals = _(" The queries have {counts} relevant documents in all.").format(
+            counts=", ".join(map(str, d["n_relevant"])))
     else:
-        totals = " Every relevant document appears in its list."
-    return (f"Queries return (1 = relevant, rank 1 first) {_queries_text(d)}.{totals} Compute MAP (平均精度均值, "
-            "mean average precision).")
+        totals = _(" Every relevant document appears in its list.")
+    return _("Queries return (1 = relevant, rank 1 first) {queries}.{totals} Compute MAP (平均精度均值, mean average "
+             "precision).").format(queries=_queries_text(d), totals=totals)
 
 
 def _p_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['total_relevant'])}. Compute P@{d['k']} (精确率/查准率, precision at {d['k']}).")
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute P@{k} (精确率/查准率, "
+             "precision at {k}).").format(ranking=_ranked(d, "rels"), documents=_documents(d["total_relevant"]),
+                                          k=d["k"])
 
 
 def _r_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. Compute R@{d['k']} (召回率/查全率, recall at {d['k']}).")
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute R@{k} (召回率/查全率, "
+             "recall at {k}).").format(ranking=_ranked(d, "rels"), documents=_documents(d["n_relevant"]), k=d["k"])
 
 
 def _f_task(d) -> str:
     beta = d.get("beta", 1)
-    name = "F1" if beta == 1 else f"F-beta with β = {beta}"
-    return (f"A ranking has relevance {_ranked(d, 'rels')}; the collection holds {_documents(d['n_relevant'])}. Compute {name} (F值) at k = {d['k']}, from P@{d['k']} and R@{d['k']}.")
+    name = "F1" if beta == 1 else _("F-beta with β = {beta}").format(beta=beta)
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute {name} (F值) at k = {k}, "
+             "from P@{k} and R@{k}.").format(ranking=_ranked(d, "rels"), documents=_documents(d["n_relevant"]),
+                                             name=name, k=d["k"])
 
 
 def _interp_task(d) -> str:
-    total = f"; the collection holds {_documents(d['n_relevant'])}" if "n_relevant" in d else ""
+    total = _("; the collection holds {documents}").format(documents=_documents(d["n_relevant"])) \
+        if "n_relevant" in d else ""
     if "recall" in d:
-        return (f"A ranking has relevance {_ranked(d, 'rels')}{total}. Compute the interpolated precision "
-                f"(插值精确率) at recall {d['recall']}: the best precision at any rank whose recall is >= "
-                f"{d['recall']}.")
-    return (f"A ranking has relevance {_ranked(d, 'rels')}{total}. Compute the all-point interpolated AP "
-            "(插值平均精度): at each relevant rank take the interpolated precision, add, divide by the relevant "
-            "documents.")
+        return _("A ranking has relevance {ranking}{total}. Compute the interpolated precision (插值精确率) at recall "
+                 "{recall}: the best precision at any rank whose recall is >= {recall}.").format(
+            ranking=_ranked(d, "rels"), total=total, recall=d["recall"])
+    return _("A ranking has relevance {ranking}{total}. Compute the all-point interpolated AP (插值平均精度): at each "
+             "relevant rank take the interpolated precision, add, divide by the relevant documents.").format(
+        ranking=_ranked(d, "rels"), total=total)
 
 
 def _eleven_task(d) -> str:
-    return (f"A ranking has relevance {_ranked(d, 'rels')}. Compute the 11-point interpolated AP "
-            "(11点插值平均精度): the mean interpolated precision at recall 0, 0.1, ..., 1.0.")
+    return _("A ranking has relevance {ranking}. Compute the 11-point interpolated AP (11点插值平均精度): the mean "
+             "interpolated precision at recall 0, 0.1, ..., 1.0.").format(ranking=_ranked(d, "rels"))
 
 
 def _auc_task(d) -> str:
     pairs = ", ".join(f"{'+' if y else '−'}{s}" for y, s in zip(d["labels"], d["scores"]))
-    what = "the area under the ROC curve by trapezoids (ROC曲线下面积)" if d.get("_roc") else \
-        "AUC (ROC曲线下面积) as the share of positive–negative pairs the model orders correctly (a tie counts 1/2)"
-    return f"A model scores items (+ positive, − negative): {pairs}. Compute {what}."
+    what = _("the area under the ROC curve by trapezoids (ROC曲线下面积)") if d.get("_roc") else \
+        _("AUC (ROC曲线下面积) as the share of positive–negative pairs the model orders correctly (a tie counts 1/2)")
+    return _("A model scores items (+ positive, − negative): {pairs}. Compute {what}.").format(pairs=pairs, what=what)
 
 
 _LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
@@ -514,63 +540,63 @@ _MOVIE_POOL = [5, 3, 2, 1, 2, 4, 0]
 _EXERCISES = [
     # -- CG, DCG, IDCG, NDCG -------------------------------------------------------------------------
     _e("cg-movies", "dcg_ndcg", "cg", {"grades": _MOVIES}, _cg_task,
-       [N_("Add the grades; CG ignores the order.")], intro="Document 004: 豆瓣 recommends five films rated by a user.",
+       [N_("Add the grades; CG ignores the order.")], intro=N_("Document 004: 豆瓣 recommends five films rated by a user."),
        source="doc 004", randomize=_graded),
     _e("cg-at-2-swapped", "dcg_ndcg", "cg", {"grades": [5, 2, 3, 1, 2], "k": 2}, _cg_task,
-       [N_("Only the top 2 count.")], intro="Document 004 swaps the second and third film.", source="doc 004",
+       [N_("Only the top 2 count.")], intro=N_("Document 004 swaps the second and third film."), source="doc 004",
        randomize=_graded),
     _e("dcg-movies", "dcg_ndcg", "dcg", {"grades": _MOVIES, "k": 5}, _graded_task("DCG"),
        [N_("Gains are 31, 7, 3, 1, 3; discounts log2(2), log2(3), log2(4), log2(5), log2(6).")],
-       intro="Document 004 rounds every term to one decimal before adding.", source="doc 004",
+       intro=N_("Document 004 rounds every term to one decimal before adding."), source="doc 004",
        randomize=_graded),
     _e("dcg-lipstick-log2", "dcg_ndcg", "dcg", {"grades": _LIPSTICK, "k": 7}, _graded_task("DCG"),
        [N_("Rank 1: 7/1; rank 2: 3/log2(3); rank 3: 7/2; rank 4 adds nothing.")],
-       intro="Document 000 uses the natural log ln(1 + m) as the discount.", source="doc 000", randomize=_graded,
+       intro=N_("Document 000 uses the natural log ln(1 + m) as the discount."), source="doc 000", randomize=_graded,
        worked="000-dcg-mac-lipstick"),
-    _e("idcg-lipstick", "dcg_ndcg", "idcg", {"grades": _LIPSTICK, "k": 7}, _graded_task("IDCG (理想折损累计增益)"),
-       [N_("The ideal order is 3, 3, 2, 2, 2, 1, 0.")], intro="Document 000, query 1 (MAC口红).", source="doc 000",
+    _e("idcg-lipstick", "dcg_ndcg", "idcg", {"grades": _LIPSTICK, "k": 7}, _graded_task(N_("IDCG (理想折损累计增益)")),
+       [N_("The ideal order is 3, 3, 2, 2, 2, 1, 0.")], intro=N_("Document 000, query 1 (MAC口红)."), source="doc 000",
        randomize=_graded),
     _e("ndcg-lipstick", "dcg_ndcg", "ndcg", {"grades": _LIPSTICK, "k": 7},
-       _graded_task("NDCG (归一化折损累计增益)"), [N_("NDCG = DCG / IDCG; the ideal order is 3, 3, 2, 2, 2, 1, 0.")],
-       intro="Document 000, query 1 (MAC口红).", source="doc 000", randomize=_graded),
+       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("NDCG = DCG / IDCG; the ideal order is 3, 3, 2, 2, 2, 1, 0.")],
+       intro=N_("Document 000, query 1 (MAC口红)."), source="doc 000", randomize=_graded),
     _e("dcg-doc002-a", "dcg_ndcg", "dcg", {"grades": [5, 1, 3, 2, 4], "k": 5}, _graded_task("DCG"),
-       [N_("Gains 31, 1, 7, 3, 15.")], intro="Document 002, ranking A.", source="doc 002", randomize=_graded),
+       [N_("Gains 31, 1, 7, 3, 15.")], intro=N_("Document 002, ranking A."), source="doc 002", randomize=_graded),
     _e("ndcg-doc002-a", "dcg_ndcg", "ndcg", {"grades": [5, 1, 3, 2, 4], "k": 5},
-       _graded_task("NDCG (归一化折损累计增益)"), [N_("The ideal order is 5, 4, 3, 2, 1.")],
-       intro="Document 002, ranking A.", source="doc 002", randomize=_graded),
+       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("The ideal order is 5, 4, 3, 2, 1.")],
+       intro=N_("Document 002, ranking A."), source="doc 002", randomize=_graded),
     _e("ndcg-doc002-b", "dcg_ndcg", "ndcg", {"grades": [5, 3, 4, 2, 1], "k": 5},
-       _graded_task("NDCG (归一化折损累计增益)"), [N_("B and A share the ideal DCG.")],
-       intro="Document 002, ranking B.", source="doc 002", randomize=_graded),
+       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("B and A share the ideal DCG.")],
+       intro=N_("Document 002, ranking B."), source="doc 002", randomize=_graded),
     _e("idcg-movies-pool", "dcg_ndcg", "idcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
-       _graded_task("IDCG (理想折损累计增益)"), [N_("The ideal top 5 of the pool is 5, 4, 3, 2, 2.")],
-       intro="Document 004: the user rated seven films, five of them recommended.", source="doc 004",
+       _graded_task(N_("IDCG (理想折损累计增益)")), [N_("The ideal top 5 of the pool is 5, 4, 3, 2, 2.")],
+       intro=N_("Document 004: the user rated seven films, five of them recommended."), source="doc 004",
        randomize=_graded, worked="004-idcg-movies", point=_pool_holds_a_better_item),
     _e("ndcg-movies-pool", "dcg_ndcg", "ndcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
-       _graded_task("NDCG (归一化折损累计增益)"),
+       _graded_task(N_("NDCG (归一化折损累计增益)")),
        [N_("The ideal comes from the pool, which holds a film rated 4 that the ranking missed.")],
        source="doc 004", randomize=_graded, worked="004-ndcg-movies", point=_pool_holds_a_better_item),
     _e("dcg-jarvelin-doc001", "dcg_ndcg", "dcg", {"grades": [3, 2, 3, 0, 1, 2], "gain": "linear",
                                                    "discount": "jarvelin"},
        _graded_task("DCG"), [N_("Ranks 1 and 2 both divide by 1; rank 4 by log2(4) = 2.")],
-       intro="Document 001 writes DCG_p = rel_1 + Σ_{i≥2} rel_i / log2(i).", source="doc 001", randomize=_graded),
+       intro=N_("Document 001 writes DCG_p = rel_1 + Σ_{{i≥2}} rel_i / log2(i)."), source="doc 001", randomize=_graded),
     _e("ndcg-linear", "dcg_ndcg", "ndcg", {"grades": [2, 0, 1, 2], "gain": "linear"},
-       _graded_task("NDCG (归一化折损累计增益)"), [N_("Linear gain: the gain is the grade itself.")], randomize=_graded),
+       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("Linear gain: the gain is the grade itself.")], randomize=_graded),
     _e("ndcg-doc003-code", "dcg_ndcg", "ndcg", {"grades": [2, 3, 0, 1], "k": 4},
-       _graded_task("NDCG (归一化折损累计增益)"), [N_("The ideal order is the grades sorted best first: 3, 2, 1, 0.")],
-       intro="Document 003's code divides by dcg_score(y_true) on the labels in the order given, without sorting them best first.",
+       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("The ideal order is the grades sorted best first: 3, 2, 1, 0.")],
+       intro=N_("Document 003's code divides by dcg_score(y_true) on the labels in the order given, without sorting them best first."),
        source="doc 003", randomize=_graded),
     _e("ndcg-at-3", "dcg_ndcg", "ndcg", {"grades": [1, 0, 3, 2, 0, 1], "k": 3},
-       _graded_task("NDCG (归一化折损累计增益)"),
+       _graded_task(N_("NDCG (归一化折损累计增益)")),
        [N_("The ideal top 3 comes from the whole list: 3, 2, 1.")], randomize=_graded),
     _e("ndcg-jarvelin", "dcg_ndcg", "ndcg", {"grades": [2, 3, 1, 0, 2], "discount": "jarvelin"},
-       _graded_task("NDCG (归一化折损累计增益)"), [N_("Ranks 1 and 2 both divide by 1.")], randomize=_graded),
+       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("Ranks 1 and 2 both divide by 1.")], randomize=_graded),
     # -- ERR ------------------------------------------------------------------------------------------
     _e("err-lipstick", "err", "err", {"grades": [3, 2, 3, 1], "g_max": 3}, _err_task,
        [N_("R = 7/8, 3/8, 7/8, 1/8; P(reach rank 2) = 1/8.")], source="doc 000", randomize=_err_data,
        worked="000-err-lipstick"),
     _e("err-doc003", "err", "err", {"grades": [1, 2, 0, 2], "g_max": 2}, _err_task,
        [N_("R_i = (2^g − 1)/4: 1/4, 3/4, 0, 3/4.")],
-       intro="Document 003 defines ERR = Σ_r (1/r) R_r Π_{i<r} (1 − R_i) with R_i = (2^{l_i} − 1)/2^{l_m}.",
+       intro=N_("Document 003 defines ERR = Σ_r (1/r) R_r Π_{{i<r}} (1 − R_i) with R_i = (2^{{l_i}} − 1)/2^{{l_m}}."),
        source="doc 003", randomize=_err_data),
     _e("err-k3", "err", "err", {"grades": [1, 3, 0, 2, 3], "g_max": 3, "k": 3}, _err_task,
        [N_("Only ranks 1 to 3 count.")], randomize=_err_data),
@@ -579,12 +605,12 @@ _EXERCISES = [
     # -- RR, MRR, AP, MAP, interpolation ----------------------------------------------------------------
     _e("rr-eye-cream", "mrr_map", "reciprocal_rank", {"rels": [0, 1, 0]}, _rr_task,
        [N_("Find the first relevant result; RR is one over its rank.")],
-       intro="Document 000: the query 眼霜 returns 小棕瓶精华, 小棕瓶眼霜, 面霜; the wanted 小棕瓶眼霜 is second.",
+       intro=N_("Document 000: the query 眼霜 returns 小棕瓶精华, 小棕瓶眼霜, 面霜; the wanted 小棕瓶眼霜 is second."),
        source="doc 000", randomize=_rr, point=_first_hit_below_rank_1),
     _e("mrr-doc000", "mrr_map", "mrr",
        {"list_of_rels": {"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}, "_kind": "mrr"}, _mrr_task,
        [N_("For each query find the first relevant result and take one over its rank; MRR is the mean over "
-        "the queries.")], intro="Document 000.", source="doc 000",
+        "the queries.")], intro=N_("Document 000."), source="doc 000",
        randomize=_queries, point=_every_query_hit),
     _e("mrr-with-miss", "mrr_map", "mrr", {"list_of_rels": [[0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0]],
                                            "_kind": "mrr"},
@@ -592,23 +618,23 @@ _EXERCISES = [
        randomize=_queries, point=_some_query_missed),
     _e("ap-lipstick", "mrr_map", "average_precision", {"rels": [1, 1, 0, 0, 1, 0, 0]}, _ap_task,
        [N_("At each rank that holds a relevant item write the precision so far (hits / rank); add them and "
-        "divide by the number of relevant documents.")], intro="Document 000, MAC口红.", source="doc 000",
+        "divide by the number of relevant documents.")], intro=N_("Document 000, MAC口红."), source="doc 000",
        randomize=_rels),
     _e("ap-shenxianshui", "mrr_map", "average_precision", {"rels": [0, 1, 1, 0, 0, 1, 1]}, _ap_task,
-       [N_("Hits at ranks 2, 3, 6, 7.")], intro="Document 000, 神仙水.", source="doc 000", randomize=_rels),
+       [N_("Hits at ranks 2, 3, 6, 7.")], intro=N_("Document 000, 神仙水."), source="doc 000", randomize=_rels),
     _e("map-doc000", "mrr_map", "mean_average_precision",
        {"list_of_rels": [[1, 1, 0, 0, 1, 0, 0], [0, 1, 1, 0, 0, 1, 1]]}, _map_task,
        [N_("MAP is the mean of the two APs.")], source="doc 000", randomize=_queries, worked="000-map-two-queries"),
     _e("ap-doc004-topic1", "mrr_map", "average_precision", {"rels": [1, 1, 0, 1, 0, 0, 1], "n_relevant": 4},
-       _ap_task, [N_("Hits at ranks 1, 2, 4, 7.")], intro="Document 004, topic 1: 4 relevant pages, found at ranks 1, 2, "
-                                                      "4, 7.", source="doc 004", randomize=_rels),
+       _ap_task, [N_("Hits at ranks 1, 2, 4, 7.")], intro=N_("Document 004, topic 1: 4 relevant pages, found at ranks 1, 2, "
+                                                      "4, 7."), source="doc 004", randomize=_rels),
     _e("ap-doc004-topic2", "mrr_map", "average_precision", {"rels": [1, 0, 1, 0, 1], "n_relevant": 5}, _ap_task,
        [N_("Two relevant pages were never retrieved: they add precision 0.")],
-       intro="Document 004, topic 2: 5 relevant pages, 3 found at ranks 1, 3, 5.", source="doc 004",
+       intro=N_("Document 004, topic 2: 5 relevant pages, 3 found at ranks 1, 3, 5."), source="doc 004",
        randomize=_rels, point=_relevant_never_retrieved),
     _e("map-doc004", "mrr_map", "mean_average_precision",
        {"list_of_rels": [[1, 1, 0, 1, 0, 0, 1], [1, 0, 1, 0, 1]], "n_relevant": [4, 5]}, _map_task,
-       [N_("Divide each AP by all of its topic's relevant pages.")], intro="Document 004, topics 1 and 2.",
+       [N_("Divide each AP by all of its topic's relevant pages.")], intro=N_("Document 004, topics 1 and 2."),
        source="doc 004", randomize=_queries),
     _e("interp-precision-half", "mrr_map", "interpolated_precision",
        {"rels": [0, 1, 0, 0, 1, 1, 0, 1], "recall": Fraction(1, 2)}, _interp_task,
@@ -622,7 +648,7 @@ _EXERCISES = [
     # -- precision, recall, F -----------------------------------------------------------------------------
     _e("p-at-2-doc001", "precision_recall", "precision_at_k", {"rels": [1, 0], "k": 2, "total_relevant": 3},
        _p_task, [N_("Count the relevant items among the top k and divide by k, not by the number of relevant "
-                 "documents.")], intro="Document 001: l(1) = 1, l(2) = 0.", source="doc 001",
+                 "documents.")], intro=N_("Document 001: l(1) = 1, l(2) = 0."), source="doc 001",
        randomize=_precision_longer),
     _e("p-at-5", "precision_recall", "precision_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "total_relevant": 6},
        _p_task, [N_("Count the hits among the first five.")], randomize=_rels),
@@ -633,11 +659,11 @@ _EXERCISES = [
        _p_task, [N_("The list has only 3 items; the empty ranks 4 and 5 count as not relevant.")], randomize=_rels),
     _e("f1-doc000", "precision_recall", "f_beta", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "n_relevant": 6},
        _f_task, [N_("F1 = 2PR / (P + R).")],
-       intro="Document 000 writes F_β = (1 + β²)(Precision + Recall) / (β²·Precision + Recall).", source="doc 000",
+       intro=N_("Document 000 writes F_β = (1 + β²)(Precision + Recall) / (β²·Precision + Recall)."), source="doc 000",
        randomize=_rels),
     _e("f2-doc003", "precision_recall", "f_beta", {"rels": [1, 1, 0, 1, 0, 0], "k": 4, "beta": 2, "n_relevant": 5},
        _f_task, [N_("F_β = (1 + β²)·P·R / (β²·P + R) with β² = 4.")],
-       intro="Document 003 writes F = (a² + 1)PR / (a²(P + R)).", source="doc 003", randomize=_rels),
+       intro=N_("Document 003 writes F = (a² + 1)PR / (a²(P + R))."), source="doc 003", randomize=_rels),
     _e("f-half", "precision_recall", "f_beta", {"rels": [1, 0, 1, 0, 0, 1], "k": 6, "beta": Fraction(1, 2),
                                                 "n_relevant": 4},
        _f_task, [N_("β = 1/2 weighs precision more: β² = 1/4.")], randomize=_rels),
@@ -670,7 +696,7 @@ _EXERCISES = [
     _e("roc-area", "roc_auc", "roc_curve",
        {"labels": [0, 1, 1, 0, 1, 0], "scores": [0.9, 0.8, 0.6, 0.6, 0.4, 0.1], "_roc": True, "_tie": True},
        _auc_task, [N_("Walk down the scores: a positive moves up 1/3, a negative right 1/3, a tied pair diagonally.")],
-       intro="Document 000 describes AUC as the area under the ROC curve (ROC曲线下面积).", source="doc 000",
+       intro=N_("Document 000 describes AUC as the area under the ROC curve (ROC曲线下面积)."), source="doc 000",
        randomize=_labels_scores),
 ]
 
@@ -801,7 +827,8 @@ def variant(exercise_id: str, seed) -> Exercise:
         raise RuntimeError(f"no variant of {exercise_id!r} for seed {seed} after {_MAX_DRAWS} draws")
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
                     hints=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source,
-                    randomize=base.randomize, seed=seed, point=base.point)
+                    randomize=base.randomize, seed=seed, point=base.point,
+                    story=base.story, worked=base.worked)
 
 
 # -- sheets -------------------------------------------------------------------------------------------
@@ -839,11 +866,13 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
     """
     chosen = [get(i) for i in exercise_ids] if exercise_ids else all()
     seeds = list(seeds)
-    sheet_lines, key_lines = ["# Ranking evaluation exercises (排序评价指标练习)", ""], ["# Answer key", ""]
+    sheet_lines, key_lines = [_("# Ranking evaluation exercises (排序评价指标练习)"), ""], [_("# Answer key"), ""]
     for seed in seeds:
-        how = f"Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or `lt.check(\"ID\", answer, seed={seed})`."
-        sheet_lines += [f"## Sheet for seed {seed}", "", how, ""]
-        key_lines += [f"## Seed {seed}", "", "| exercise | answer | library call |", "|---|---|---|"]
+        how = _("Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or "
+                "`lt.check(\"ID\", answer, seed={seed})`.").format(seed=seed)
+        sheet_lines += [_("## Sheet for seed {seed}").format(seed=seed), "", how, ""]
+        key_lines += [_("## Seed {seed}").format(seed=seed), "", _("| exercise | answer | library call |"),
+                      "|---|---|---|"]
         for n, base in enumerate(chosen, start=1):
             ex = variant(base.id, seed)
             sheet_lines += [f"{n}. **{ex.id}** · {ex.title}", "", f"   {ex.prompt}", ""]

@@ -15,6 +15,7 @@ from decimal import Decimal
 import sympy
 
 from ..core.exact import to_float
+from ..core.i18n import N_
 from ..core.table import Table
 from ..core.validate import as_grades
 from ..metrics.graded import ndcg
@@ -87,7 +88,7 @@ def examples_table(*ids) -> Table:
         if not isinstance(ex, examples.WorkedExample):
             raise ValueError(f"ids: {id_!r} is an erratum, not a worked example; use erratum_card for errata")
         rows.append((ex.quantity, ex.printed, library_value(ex.exact, ex.printed), "yes" if ex.matches else "NO"))
-    return Table(("quantity", "document prints", "library (exact ≈ decimal)", "agrees"), tuple(rows))
+    return Table((N_("quantity"), N_("document prints"), N_("library (exact ≈ decimal)"), N_("agrees")), tuple(rows))
 
 
 def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
@@ -158,7 +159,8 @@ def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
         shown = ex.exact_str if ex.exact.is_Integer else f"≈ {value:.6f}"
         rows.append((str(k), str(step["grade"]), str(step["ideal_grade"]), ratio_text, shown, change, rule))
         previous = value
-    return Table(("k", "grade", "ideal grade", "gain / ideal gain", "NDCG@k", "change", "rule: ratio vs NDCG@(k−1)"),
+    return Table(("k", N_("grade"), N_("ideal grade"), N_("gain / ideal gain"), "NDCG@k", N_("change"),
+                  N_("rule: ratio vs NDCG@(k−1)")),
                  tuple(rows))
 
 
@@ -192,9 +194,14 @@ def documents_table() -> Table:
         totals = [t + c for t, c in zip(totals, counts)]
         rows.append((name, *(str(c) for c in counts)))
     rows.append(("total", *(str(t) for t in totals)))
-    header = ("document", *(f"{kind}s" if kind != "terminology" else kind for kind in kinds),
-              "worked examples", "printed numbers wrong")
+    header = (N_("document"), *(_KIND_COLUMNS[kind] for kind in kinds),
+              N_("worked examples"), N_("printed numbers wrong"))
     return Table(header, tuple(rows))
+
+
+#: The column title of each kind of erratum (``examples.KINDS``'s keys; a new kind fails here until it has one).
+_KIND_COLUMNS = {"error": N_("errors"), "convention": N_("conventions"), "terminology": N_("terminology"),
+                 "typo": N_("typos")}
 
 
 __all__ = ["documents_table", "examples_table", "library_value", "ndcg_cutoffs"]
