@@ -23,6 +23,7 @@ import numbers
 import os
 import re
 import sys
+from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain, repeat
@@ -218,9 +219,9 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
         n_judged = np.fromiter(map(len, judged), dtype=np.int64, count=len(qids))
         pool_of = np.repeat(np.arange(len(qids)), n_judged)
         # chain + fromiter keeps the per-document work in C: these passes are most of evaluate's time
-        pools = _numbers(lambda: chain.from_iterable(j.values() for j in judged), len(pool_of),
+        pools = _numbers(lambda: chain.from_iterable(map(dict.values, judged)), len(pool_of),
                          lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade")
-    scores = _numbers(lambda: chain.from_iterable(r.values() for r in ranked), total,
+    scores = _numbers(lambda: chain.from_iterable(map(dict.values, ranked)), total,
                       lambda i: f"run[{qids[q_of[i]]!r}]", "score")
     # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below); the
     # grades are finite numbers (the pools above hold every grade of these queries, checked)
@@ -815,10 +816,10 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
             per_metric[m].append(values[m])
         bar.update(start + len(chunk))
     columns = {m: (np.concatenate(v) if v else np.zeros(0)) for m, v in per_metric.items()}
-    order = sorted(range(len(scored)), key=lambda i: scored[i])
     names = list(parsed)
-    rows = list(zip(*(columns[m].tolist() for m in names)))  # one tuple of values per scored query
-    per_query = {scored[i]: dict(zip(names, rows[i])) for i in order}
+    rows = zip(*(columns[m].tolist() for m in names))  # one tuple of values per scored query
+    # sorted by query id alone: the ids are distinct text, so the dicts beside them are never compared
+    per_query = dict(sorted(zip(scored, map(dict, map(zip, repeat(names), rows)))))
     mean = {}
     for m, col in columns.items():
         defined = col[~np.isnan(col)] if parsed[m].name == "auc" else col
@@ -875,7 +876,7 @@ def _text_ids(data, what: str, value_what: str) -> dict:
             raise ValueError(f"{what}[{qid!r}] must be a dict {{docid: {value_what}}}; got {type(inner).__name__} "
                              f"{_short(inner)}")
     try:  # sum() refuses text, None and containers in C, without a Python loop; NumPy would read "1" as 1.0
-        sum(chain.from_iterable(inner.values() for inner in data.values()))
+        sum(chain.from_iterable(map(dict.values, data.values())))
     except (TypeError, OverflowError):
         for qid, inner in data.items():
             for docid, value in inner.items():
@@ -883,8 +884,7 @@ def _text_ids(data, what: str, value_what: str) -> dict:
                     raise ValueError(f"{what}[{qid!r}]: {value_what} {_short(value)} is not allowed; {value_what}s "
                                      f"must be numbers (document {docid!r})") from None
         # every value is a real number, one of them beyond a double: _numbers names it later
-    key_types = set(map(type, data)) | set(map(type, chain.from_iterable(data.values())))
-    if key_types <= {str}:
+    if set(map(type, data)) <= {str} and _all_text(chain.from_iterable(data.values())):
         return data
     out: dict = {}
     for qid, inner in data.items():
@@ -897,6 +897,17 @@ def _text_ids(data, what: str, value_what: str) -> dict:
                              f"({_same_text(inner)}); ids are compared as text")
         out[key] = as_text
     return out
+
+
+def _all_text(ids) -> bool:
+    """True when every id is text (a ``str``, or a subclass of it such as NumPy's ``str_``, which compares and
+    hashes as its text). ``str.isascii`` is a C method that refuses any other type without looking at the
+    characters: a cheaper test per id than collecting ``type(id)`` in a set."""
+    try:
+        deque(map(str.isascii, ids), maxlen=0)
+    except TypeError:
+        return False
+    return True
 
 
 def _same_text(inner: dict) -> str:
