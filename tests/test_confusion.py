@@ -43,7 +43,7 @@ def test_rates_are_exact_and_match_p_and_r_at_k():
 def test_counts_against_a_brute_force_count():
     # every 0/1 ranking of length 6 and every cut-off: count each cell by looking at each position
     for rels in itertools.product((0, 1), repeat=6):
-        for k in range(0, 7):
+        for k in range(7):
             counted = {"TP": 0, "FP": 0, "FN": 0, "TN": 0}
             for position, r in enumerate(rels):
                 retrieved = position < k

@@ -61,7 +61,7 @@ def stale_ids(directory: Path, pot_ids: set) -> tuple:
 
 
 def test_babel_cfg_is_the_method_map_the_tests_use():
-    sections = re.findall(r"^\[(\w+): (.+)\]$", (ROOT / "babel.cfg").read_text(encoding="utf-8"), re.M)
+    sections = re.findall(r"^\[(\w+): (.+)\]$", (ROOT / "babel.cfg").read_text(encoding="utf-8"), re.MULTILINE)
     assert sections == [("python", "**.py")]
 
 

@@ -3,8 +3,8 @@ max_grade, and large editors that stay usable (their speed is measured in benchm
 
 from __future__ import annotations
 
-import sympy
 import pytest
+import sympy
 from matplotlib.figure import Figure
 
 import ltr_teach as lt

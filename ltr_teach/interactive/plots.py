@@ -28,8 +28,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from ..core.exact import to_float
-from ..core.i18n import N_, _, translate
 from ..core.explanation import Explanation
+from ..core.i18n import N_, _, translate
 
 FONT_DIR = Path(__file__).parent / "fonts"
 

@@ -14,7 +14,6 @@ from ..core.validate import as_choice, as_sequence
 from . import graded
 from .conventions import CONVENTIONS, get_convention
 
-
 #: The most items :func:`compare_conventions` takes (it explains the ranking once per distinct preset).
 COMPARE_MAX_ITEMS = 300
 

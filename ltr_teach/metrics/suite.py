@@ -297,7 +297,7 @@ class MetricSuite:
         """One line: the grades, each metric's decimal (10 columns wide) and a label."""
         results = self.evaluate(grades)
         cells = "".join(f"{results[m].decimal_str:>10}" for m in self.labels)
-        return f"{str(list(grades)):<20}{cells}   {label}".rstrip()
+        return f"{list(grades)!s:<20}{cells}   {label}".rstrip()
 
     def header(self) -> str:
         """The column titles of :meth:`line`."""

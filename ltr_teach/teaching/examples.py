@@ -28,10 +28,10 @@ from fractions import Fraction
 
 import sympy
 
-from ..core.glossary import TERMS, zh, zh_all
-from ..core.i18n import N_
 from ..core.exact import fmt_decimal, fmt_exact, log2, terminates, to_float
 from ..core.explanation import Column, Explanation
+from ..core.glossary import TERMS, zh, zh_all
+from ..core.i18n import N_
 from ..core.table import aligned_lines
 from ..core.validate import as_queries
 from ..metrics import binary, graded, roc

@@ -819,7 +819,7 @@ def variant(exercise_id: str, seed) -> Exercise:
         return {k: v for k, v in data.items() if k in names}
 
     worked = metric_arguments(_thaw(base.data))
-    for _ in range(_MAX_DRAWS):  # never the worked numbers again, and always the exercise's point
+    for _draw in range(_MAX_DRAWS):  # never the worked numbers again, and always the exercise's point
         data = base.randomize(rng, _thaw(base.data))
         if metric_arguments(data) != worked and (base.point is None or base.point(data)):
             break

@@ -19,8 +19,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import SAVED_SCREENSHOTS, require_browser
 from lab_driver import LOOPBACK, UI_TIMEOUT_MS, free_port
+
+from conftest import SAVED_SCREENSHOTS, require_browser
 
 REPO = Path(__file__).resolve().parents[2]
 START = "notebooks/00_start_here.ipynb"

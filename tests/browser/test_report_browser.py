@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import SAVED_SCREENSHOTS, require_browser
 
 import ltr_teach as lt
+from conftest import SAVED_SCREENSHOTS, require_browser
 from ltr_teach.teaching.checker import mistakes
 
 HOSTILE = ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>"]
