@@ -24,6 +24,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote, urlsplit
@@ -83,6 +85,51 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((LOOPBACK, 0))
         return sock.getsockname()[1]
+
+
+def isolated_jupyter_env(state: Path, python_path: list[Path]) -> dict:
+    """This process's environment with Jupyter's runtime, workspaces, settings and config in ``state``.
+
+    Keeps a developer's own JupyterLab state (open tabs, settings) out of a test and the test's out
+    of theirs; no display and no browser, as on a server or in CI.
+    """
+    env = dict(os.environ)
+    for name, variable in (("runtime", "JUPYTER_RUNTIME_DIR"), ("workspaces", "JUPYTERLAB_WORKSPACES_DIR"),
+                           ("settings", "JUPYTERLAB_SETTINGS_DIR"), ("config", "JUPYTER_CONFIG_DIR")):
+        (state / name).mkdir()
+        env[variable] = str(state / name)
+    env.pop("DISPLAY", None)
+    env.pop("BROWSER", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [*map(str, python_path), env.get("PYTHONPATH")]))
+    return env
+
+
+@contextmanager
+def printed_server(command: list[str], *, cwd: Path, env: dict, log_path: Path, address: str,
+                   what: str) -> Iterator[str]:
+    """Run ``command`` (a command that starts JupyterLab) in its own process group and yield the first
+    address matching the regular expression ``address`` it prints; stop the whole group afterwards."""
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    printed = re.compile(address)
+    url = None
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while url is None and time.monotonic() < deadline and process.poll() is None:
+        found = printed.search(log_path.read_text(errors="replace"))
+        url = found.group(0) if found else None
+        time.sleep(0.25)
+    try:
+        assert url is not None, f"{what} printed no address; log:\n{log_path.read_text()}"
+        yield url
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
 
 
 def _server_config() -> dict:

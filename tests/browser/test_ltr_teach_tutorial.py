@@ -8,18 +8,14 @@ to the exercises folder and an exercise sheet's link back to its tutorial notebo
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from lab_driver import LOOPBACK, UI_TIMEOUT_MS, free_port
+from lab_driver import LOOPBACK, UI_TIMEOUT_MS, free_port, isolated_jupyter_env, printed_server
 
 from conftest import SAVED_SCREENSHOTS, require_browser
 
@@ -33,38 +29,13 @@ def served():
     require_browser()
     port = free_port()
     state = Path(tempfile.mkdtemp(prefix="ltr_teach_tutorial_cmd_"))
-    env = dict(os.environ)
-    for name, variable in (("runtime", "JUPYTER_RUNTIME_DIR"), ("workspaces", "JUPYTERLAB_WORKSPACES_DIR"),
-                           ("settings", "JUPYTERLAB_SETTINGS_DIR"), ("config", "JUPYTER_CONFIG_DIR")):
-        (state / name).mkdir()
-        env[variable] = str(state / name)
-    env.pop("DISPLAY", None)
-    env.pop("BROWSER", None)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env = isolated_jupyter_env(state, [REPO])
     course = state / "course"
     log_path = state / "tutorial.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen([sys.executable, "-m", "ltr_teach.cli", "tutorial", str(course), "--no-browser",
-                                    "--port", str(port)], cwd=state, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-    printed = re.compile(rf"http://{re.escape(LOOPBACK)}:{port}/lab\S*token=\w+")
-    url = None
-    deadline = time.monotonic() + 120
-    while url is None and time.monotonic() < deadline and process.poll() is None:
-        found = printed.search(log_path.read_text(errors="replace"))
-        url = found.group(0) if found else None
-        time.sleep(0.25)
-    try:
-        assert url is not None, f"ltr-teach tutorial printed no address; log:\n{log_path.read_text()}"
+    command = [sys.executable, "-m", "ltr_teach.cli", "tutorial", str(course), "--no-browser", "--port", str(port)]
+    with printed_server(command, cwd=state, env=env, log_path=log_path, what="ltr-teach tutorial",
+                        address=rf"http://{re.escape(LOOPBACK)}:{port}/lab\S*token=\w+") as url:
         yield port, url, course, log_path
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=30)
 
 
 def test_the_printed_address_serves_the_copied_course(served):

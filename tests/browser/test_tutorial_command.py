@@ -11,18 +11,23 @@ instead, and that printed address must open the start notebook too.
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from lab_driver import LOOPBACK, UI_TIMEOUT_MS, PageWatch, free_port, wait_for_kernel_idle
+from lab_driver import (
+    LOOPBACK,
+    UI_TIMEOUT_MS,
+    PageWatch,
+    free_port,
+    isolated_jupyter_env,
+    printed_server,
+    wait_for_kernel_idle,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 START = "notebooks/00_start_here.ipynb"
@@ -45,38 +50,11 @@ def tutorial():
     """The tutorial server, started by the Makefile's command; yields (port, printed URL, log)."""
     port = free_port()
     state = Path(tempfile.mkdtemp(prefix="ltr_teach_tutorial_"))
-    env = dict(os.environ)
-    # Keep a developer's own JupyterLab state (open tabs, settings) out of the test, and the
-    # test's out of theirs; no display, as on a server or in CI.
-    for name, variable in (("runtime", "JUPYTER_RUNTIME_DIR"), ("workspaces", "JUPYTERLAB_WORKSPACES_DIR"),
-                           ("settings", "JUPYTERLAB_SETTINGS_DIR"), ("config", "JUPYTER_CONFIG_DIR")):
-        (state / name).mkdir()
-        env[variable] = str(state / name)
-    env.pop("DISPLAY", None)
-    env.pop("BROWSER", None)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env = isolated_jupyter_env(state, [REPO])
     log_path = state / "tutorial.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(["bash", "-c", tutorial_command(port)], cwd=REPO, env=env, stdout=log,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-    printed = re.compile(rf"http://{re.escape(LOOPBACK)}:{port}/\S+")
-    url = None
-    deadline = time.monotonic() + 120
-    while url is None and time.monotonic() < deadline and process.poll() is None:
-        found = printed.search(log_path.read_text(errors="replace"))
-        url = found.group(0) if found else None
-        time.sleep(0.25)
-    try:
-        assert url is not None, f"make tutorial printed no address on port {port}; log:\n{log_path.read_text()}"
+    with printed_server(["bash", "-c", tutorial_command(port)], cwd=REPO, env=env, log_path=log_path,
+                        what=f"make tutorial on port {port}", address=rf"http://{re.escape(LOOPBACK)}:{port}/\S+") as url:
         yield port, url, log_path
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=30)
 
 
 def test_make_tutorial_prints_the_start_notebook_address(tutorial):
