@@ -28,7 +28,7 @@ def _demo_choice(**changes):
     fields = {"family": "dcg_ndcg", "kind": "predict", "title": "Demo",
               "question": "A list gets one more item at rank {r}.", "facts": lambda: {"r": 4},
               "options": {"rise": "DCG rises", "fall": "DCG falls", "same": "DCG stays"}, "correct": "rise",
-              "why": {"fall": "No term of DCG is negative.", "same": "The new term is above 0."},
+              "why": {"fall": "No term of DCG is negative.", "same": "The new term at rank {r} is above 0."},
               "explanation": "Rank {r} adds a term above 0.", "hints": ("concept", "procedure", "first step")}
     fields.update(changes)
     return choice("demo-choice", **fields)
@@ -72,7 +72,7 @@ def test_a_choice_is_read_by_key_any_case_by_text_or_by_letter():
         assert not feedback.correct and feedback.status == "wrong"
         assert feedback.diagnosis == "No term of DCG is negative."
         assert feedback.explanation is None and feedback.expected is None  # nothing revealed before asked
-    assert lt.check(ex, "c").diagnosis == "The new term is above 0."
+    assert lt.check(ex, "c").diagnosis == "The new term at rank 4 is above 0."  # filled from the facts
 
 
 def test_letters_are_refused_when_a_key_is_itself_a_letter():
@@ -120,7 +120,8 @@ def test_every_registered_choice_diagnoses_every_wrong_option(exercise):
         feedback = lt.check(exercise.id, key)
         assert feedback.correct == (key == exercise.correct)
         if key != exercise.correct:
-            assert feedback.diagnosis and feedback.diagnosis.strip() == lt.core.i18n.translate(exercise.why[key])
+            assert feedback.diagnosis and feedback.diagnosis.strip() == exercise.why_text(key).strip()
+            assert "{" not in feedback.diagnosis  # every placeholder filled from the facts
     assert exercise.explanation.strip()
     assert "{" not in exercise.prompt and "{" not in exercise.explanation  # every placeholder filled
 
@@ -305,7 +306,7 @@ def test_a_choice_widget_starts_with_nothing_chosen_and_no_answer():
     swapped = dataclasses.replace(ex, correct=other, why={k: "x" for k in ex.options if k != other})
     assert _saved_text(lt.ask(swapped)) == _saved_text(box)
     saved = _saved_text(box)
-    assert ex.explanation not in saved and not any(lt.core.i18n.translate(w) in saved for w in ex.why.values())
+    assert ex.explanation not in saved and not any(ex.why_text(key) in saved for key in ex.why)
 
 
 def test_a_compute_widget_holds_no_form_of_its_answer():

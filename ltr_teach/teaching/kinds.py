@@ -425,6 +425,10 @@ class ChoiceExercise(_Asked):
         """An option's text in the current language."""
         return _filled(self.options[key], self.facts)
 
+    def why_text(self, key: str) -> str:
+        """The diagnosis of a wrong option in the current language, its placeholders filled from the facts."""
+        return _filled(self.why[key], self.facts)
+
     @property
     def answer(self) -> str:
         """The right option's key."""
