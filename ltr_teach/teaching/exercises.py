@@ -27,6 +27,7 @@ import random
 from ..core.i18n import _
 from ..metrics.registry import METRICS
 from .bank import MODULES
+from .guide import how_to_answer  # noqa: F401  (lt.exercises.how_to_answer(), shown atop every sheet)
 from .hints import GENERIC_HINTS, expected_text
 from .kinds import (
     CHOICE_KINDS,

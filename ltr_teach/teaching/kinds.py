@@ -272,8 +272,8 @@ class Exercise(_Asked):
 
     @property
     def title(self) -> str:
-        """The metric's name with its Chinese term."""
-        return METRICS[self.metric].title
+        """The metric's name in the current language."""
+        return METRICS[self.metric].local_title
 
     @property
     def prompt(self) -> str:
