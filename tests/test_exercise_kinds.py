@@ -400,3 +400,13 @@ def test_a_prompt_quoting_a_documents_formula_says_whether_it_is_wrong(exercise_
 
 def test_only_those_exercises_name_an_erratum():
     assert {e.id: e.erratum for e in COMPUTES if e.erratum} == QUOTED
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_the_text_form_a_saved_notebook_keeps_holds_no_answer(exercise):
+    # Jupyter saves repr() as text/plain beside the formatted prompt; it names the exercise and nothing more
+    text = repr(exercise)
+    assert text.startswith(f"<exercise {exercise.id}") and len(text) < 120
+    if exercise.kind in kinds.CHOICE_KINDS:
+        assert repr(dataclasses.replace(exercise, correct=next(k for k in exercise.options if k != exercise.correct),
+                                        why={k: "x" for k in exercise.options})) == text

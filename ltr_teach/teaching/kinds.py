@@ -168,6 +168,12 @@ class _Asked:
         """The id, with the seed for a variant (``ndcg-lipstick (seed 3)``)."""
         return self.id if self.seed is None else f"{self.id} (seed {self.seed})"
 
+    def __repr__(self) -> str:
+        # a saved notebook keeps the text/plain form of a shown exercise: short, and never the answer (a
+        # dataclass repr would list the right option, the diagnoses and the example)
+        kind = "" if self.kind == "compute" else f" ({self.kind})"
+        return f"<exercise {self.label}{kind}: print() it, or see it formatted in Jupyter>"
+
     def __str__(self) -> str:
         options = "".join(f"\n  - {key}: {text}" for key, text in self._option_lines())
         return f"[{self.label}] {self.prompt}{options}"
@@ -228,7 +234,7 @@ class HintBox:
 
 
 # -- compute -----------------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Exercise(_Asked):
     """A compute exercise: the data, the metric call that defines the answer, and how to ask it.
 
@@ -411,7 +417,7 @@ def _filled(message: str, facts: Callable | None) -> str:
     return text.format(**facts()) if facts is not None else text.format()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ChoiceExercise(_Asked):
     """A multiple-choice exercise (analyse, evaluate, spot the error, predict); see :func:`choice`."""
 
@@ -462,7 +468,7 @@ class ChoiceExercise(_Asked):
         return self.hint_ids
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class CreateExercise(_Asked):
     """The student builds a ranking with a property; :attr:`verify` checks it. See :func:`create`."""
 
