@@ -263,6 +263,8 @@ def test_the_hint_box_opens_one_step_at_a_time():
     assert html.count("<details class='ltr-teach-hint-step'>") == 3
     assert html.index("Hint 1 of 3") < html.index("Hint 2 of 3") < html.index("Hint 3 of 3")
     assert str(box).splitlines()[0].startswith("hint 1: NDCG divides")
+    assert "Hint 3 of 3: the first number" in html  # a computation's third hint is its first number
+    assert "Hint 3 of 3: a first step" in CREATES[0].hint_box()._repr_html_()  # a ranking to build has none
 
 
 # -- the prompt as formatted text ----------------------------------------------------------------------------
@@ -420,7 +422,11 @@ def test_a_choice_or_create_variant_is_the_exercise_as_written():
 
 
 def test_a_variant_defined_by_the_exercise_is_used():
-    ex = _demo_choice(randomize=lambda rng: {"facts": (lambda r=rng.randint(5, 9): {"r": r})})
+    def other_rank(rng):
+        rank = rng.randint(5, 9)
+        return {"facts": lambda: {"r": rank}}
+
+    ex = _demo_choice(randomize=other_rank)
     registry = lt.exercises._REGISTRY
     registry[ex.id] = ex
     try:
