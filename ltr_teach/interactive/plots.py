@@ -207,6 +207,23 @@ def _plot_pr_curve(ex: Explanation, ax, names) -> None:
     ax.set_ylabel(_("precision"))
 
 
+def _plot_pr_scores(ex: Explanation, ax, names) -> None:
+    """The precision–recall curve of scores: a point per threshold, AP as the area under the steps, and
+    the precision of a random ranking (the share of positives), which the ROC curve's diagonal does not show."""
+    rows = ex.steps
+    recall = [0.0] + [_f(r["recall"]) for r in rows]
+    precision = [_f(rows[0]["precision"])] + [_f(r["precision"]) for r in rows]
+    ax.fill_between(recall, precision, step="pre", color=COLORS["fill"], alpha=0.35,
+                    label=_("area = {value}").format(value=ex.decimal_str))
+    ax.step(recall, precision, where="pre", color=COLORS["bar"])
+    ax.plot(recall[1:], precision[1:], "o", color=COLORS["bar"], label=_("(recall, precision) at each threshold"))
+    ax.axhline(_f(ex.params["base_rate"]), linestyle=":", color=COLORS["miss"], label=_("random ranking"))
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(0, 1.08)
+    ax.set_xlabel(_("recall"))
+    ax.set_ylabel(_("precision"))
+
+
 def _plot_roc(ex: Explanation, ax, names) -> None:
     """ROC: the curve point by point, the area under it shaded, the diagonal of a random ranking."""
     base = ex.parts["roc"] if ex.metric == "auc" else ex
@@ -226,7 +243,8 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
 #: headroom), a column in the empty corner of a curve. The running sums of CG/DCG/NDCG climb to the top
 #: while their bars shrink, so where they leave room depends on the grades: matplotlib's "best" finds it.
 _LEGEND_PLACES = {_plot_gain_sums: ("best", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
-                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
+                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1),
+                  _plot_pr_scores: ("lower left", 1), _plot_roc: ("lower right", 1)}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
@@ -235,7 +253,7 @@ _PLOTTERS = {
     "average_precision": _plot_precision, "reciprocal_rank": _plot_precision,
     "mrr": _plot_per_query, "mean_average_precision": _plot_per_query, "mean_ndcg": _plot_per_query,
     "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
-    "roc_curve": _plot_roc, "auc": _plot_roc,
+    "roc_curve": _plot_roc, "auc": _plot_roc, "pr_curve": _plot_pr_scores,
 }
 
 
@@ -410,7 +428,7 @@ def _shape(ax, ex, legend):
 def _update_in_place(ax, ex, names, legend) -> bool:
     """Redraw ``ex`` into the artists of the last picture, if it had the same kind and shape."""
     plotter = _PLOTTERS.get(ex.metric)
-    if plotter is None or plotter in (_plot_pr_curve, _plot_roc) or legend:
+    if plotter is None or plotter in (_plot_pr_curve, _plot_pr_scores, _plot_roc) or legend:
         return False
     old = getattr(ax, "_ltr_shape", None)
     if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
