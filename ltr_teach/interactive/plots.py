@@ -573,5 +573,71 @@ def plot_run_differences(comparison, run=None, ax=None):
     return ax
 
 
-__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "plot_run_differences", "register_fonts",
-           "render_png", "short_title"]
+#: One look per series of a grouped bar chart: an Okabe–Ito hue *and* a hatch, so no two series are told
+#: apart by colour alone (red beside green reads as one colour to about one man in twelve).
+SERIES_STYLES = (("#0072B2", ""), ("#E69F00", "//"), ("#009E73", ".."), ("#CC79A7", "xx"), ("#56B4E9", "\\\\"),
+                 ("#D55E00", "++"), ("#F0E442", "oo"))
+
+
+def plot_suite(suite, rankings, ax=None, short_names: bool = True):
+    """Every metric of a :class:`~ltr_teach.metrics.suite.MetricSuite` on every ranking, as grouped bars.
+
+    Each metric keeps one colour and one hatch (:data:`SERIES_STYLES`) across the groups, so the chart
+    reads in greyscale and for colour-blind students.
+
+    Parameters
+    ----------
+    suite : MetricSuite
+        The metrics.
+    rankings : dict
+        ``{name: grades}``, one group of bars per ranking.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+    short_names : bool
+        Label a group by its name up to the first ``":"`` (``"A: star first"`` -> ``"A"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from ltr_teach.metrics.suite import MetricSuite
+    >>> suite = MetricSuite({"RR": ("reciprocal_rank", {}), "P@2": ("precision_at_k", {"k": 2})})
+    >>> ax = plot_suite(suite, {"A": [1, 0, 0], "B": [0, 1, 1]}, ax=Figure().add_subplot())
+    >>> [[float(bar.get_height()) for bar in bars] for bars in ax.containers]   # RR: 1, 1/2; P@2: 1/2, 1/2
+    [[1.0, 0.5], [0.5, 0.5]]
+    >>> [bars.patches[0].get_hatch() or "" for bars in ax.containers]
+    ['', '//']
+    """
+    from ..metrics.suite import MetricSuite
+
+    if not isinstance(suite, MetricSuite):
+        raise ValueError(f"suite must be a MetricSuite; got {type(suite).__name__}")
+    if len(suite.labels) > len(SERIES_STYLES):
+        raise ValueError(f"suite has {len(suite.labels)} metrics; plot_suite draws at most {len(SERIES_STYLES)}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(8, 3.4))[1]
+    results = suite.values(rankings)
+    names = list(rankings)
+    width = 0.8 / len(suite.labels)
+    middle = (len(suite.labels) - 1) / 2
+    for j, (label, (colour, hatch)) in enumerate(zip(suite.labels, SERIES_STYLES)):
+        ax.bar(np.arange(len(names)) + (j - middle) * width, [results[n][label].value for n in names], width=width,
+               color=colour, hatch=hatch, edgecolor="white", linewidth=0.5, label=label)
+    ax.set_xticks(np.arange(len(names)))
+    ax.set_xticklabels([str(n).split(":")[0] if short_names else str(n) for n in names])
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel(_("metric value"))
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(ncol=len(suite.labels), fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, 1.14))
+    ax.figure.tight_layout()
+    return ax
+
+
+__all__ = ["CJK_FAMILIES", "FONT_DIR", "SERIES_STYLES", "legend_html", "plot_explanation", "plot_run_differences",
+           "plot_suite", "register_fonts", "render_png", "short_title"]
