@@ -608,7 +608,7 @@ def plot_suite(suite, rankings, ax=None, short_names: bool = True):
     >>> ax = plot_suite(suite, {"A": [1, 0, 0], "B": [0, 1, 1]}, ax=Figure().add_subplot())
     >>> [[float(bar.get_height()) for bar in bars] for bars in ax.containers]   # RR: 1, 1/2; P@2: 1/2, 1/2
     [[1.0, 0.5], [0.5, 0.5]]
-    >>> [bars.patches[0].get_hatch() or "" for bars in ax.containers]
+    >>> [str(bars.patches[0].get_hatch() or "") for bars in ax.containers]
     ['', '//']
     """
     from ..metrics.suite import MetricSuite
