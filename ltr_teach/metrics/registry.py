@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.glossary import zh, zh_all
-from . import binary, graded, roc, user_models
+from . import binary, ctr, graded, roc, user_models
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,8 @@ class MetricInfo:
     name: str
     func: Callable
     title: str
-    takes: str  # "grades", "rels", "judged_rels" (None = unjudged), "queries" (list of rankings), "labels_scores"
+    takes: str  # "grades", "rels", "judged_rels" (None = unjudged), "queries" (list of rankings), "labels_scores",
+    # "grouped_labels_scores" (labels, scores and the user of each impression)
     options: tuple
     aliases: tuple = ()
     bulk: Bulk | None = None
@@ -133,6 +134,8 @@ METRICS = {
                    aliases=("pr",)),
         MetricInfo("auc", roc.auc, _title("Area under the ROC curve", "auc"), "labels_scores", (),
                    bulk=Bulk("auc", "none", "area under the ROC curve of the retrieved documents, ties worth 1/2")),
+        MetricInfo("gauc", ctr.gauc, "Group AUC (分组AUC)", "grouped_labels_scores", ("weight",)),
+        MetricInfo("log_loss", ctr.log_loss, "Log loss (对数损失)", "labels_scores", (), aliases=("logloss",)),
     )
 }
 
