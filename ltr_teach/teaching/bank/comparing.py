@@ -105,6 +105,17 @@ def _ap_one_facts():
             "p3": binary.precision_at_k([1, 1, 0, 0], 3).exact_str}
 
 
+def _f_beta_facts():
+    precision, recall, beta2 = Fraction(1, 2), Fraction(2, 3), 4   # the record's example: beta = 2
+    printed_formula = (1 + beta2) * (precision + recall) / (beta2 * precision + recall)
+    return {"f2": examples.by_id("000-f-beta-formula").call().exact_str, "printed_f2": str(printed_formula)}
+
+
+def _code_mrr_facts():
+    return {"rr": examples.by_id("004-code-mrr").call().exact_str,
+            "printed": examples.by_id("004-code-mrr").printed}
+
+
 def _ties_facts():
     return {"trec": f"{_tool_ndcg('trec_eval').value:.4f}", "ranx": f"{_tool_ndcg('ranx').value:.4f}"}
 
@@ -331,6 +342,44 @@ EXERCISES = [
                   N_("Try a small ranking whose relevant documents all come first, followed by irrelevant ones."),
                   N_("For 1, 1, 0, 0 the precision at the two relevant positions is 1/1 and 2/2.")),
            source="doc 001"),
+    choice("spot-000-f-beta", family="comparing", kind="spot",
+           title=N_("Document 000 on F"),
+           question=N_("Three lines of document 000's section 1.5 (AUC). Which one is wrong?"),
+           facts=_f_beta_facts,
+           options={"f1": N_("F = 2 · Precision · Recall / (Precision + Recall), also called F1."),
+                    "f-beta": N_("F_β = (1 + β²)(Precision + Recall) / (β² · Precision + Recall)."),
+                    "accuracy": N_("With a click-through rate of a few per thousand, predicting every ad as not "
+                                   "clicked still gives an accuracy above 99 %.")},
+           correct="f-beta",
+           why={"f1": N_("Right: the harmonic mean of precision and recall."),
+                "accuracy": N_("Right: with 3 clicks in 1000 impressions, 'no click' everywhere is right 997 times "
+                               "in 1000.")},
+           explanation=N_("The numerator must be the product P · R: F_β = (1 + β²) · P · R / (β² · P + R). The "
+                          "printed formula gives 2 for β = 1 whatever P and R are, and {printed_f2} > 1 for β = 2, "
+                          "P = 1/2, R = 2/3, where F_2 is {f2}."),
+           hints=(N_("F_β is a weighted harmonic mean of P and R, so it lies between 0 and 1."),
+                  N_("Put β = 1 into each formula: it should give F1."),
+                  N_("With β = 1 the printed F_β is 2(P + R) / (P + R).")),
+           source="doc 000"),
+    choice("spot-004-code-mrr", family="comparing", kind="spot",
+           title=N_("Document 004's MRR code"),
+           question=N_("Document 004's first code snippet, with relevant_docs = [1, 3, 5] and results = [3, 4, 2, "
+                       "1, 5]. Which line is wrong?"),
+           facts=_code_mrr_facts,
+           options={"loop": N_("`for i, r in enumerate(results): if r in relevant_docs: return 1.0 / (i + 1)`"),
+                    "zero": N_("`return 0.0` after the loop"),
+                    "output": N_("`print(mean_reciprocal_rank(results, relevant_docs))  # 输出 {printed}`")},
+           correct="output",
+           why={"loop": N_("The loop is right: it returns 1/rank of the first relevant result (enumerate counts "
+                           "from 0, hence i + 1)."),
+                "zero": N_("Right: a query without any relevant result has reciprocal rank 0.")},
+           explanation=N_("The first result, 3, is in relevant_docs, so the function returns 1/1 = {rr}; {printed} "
+                          "would need the first relevant result at rank 3. The function returns one query's "
+                          "reciprocal rank, not a mean, despite its name."),
+           hints=(N_("Run the code in your head on the example before trusting the comment."),
+                  N_("Walk through results from the first one and stop at the first that is in relevant_docs."),
+                  N_("results[0] is 3.")),
+           source="doc 004"),
     # -- 10: why the tools disagree -------------------------------------------------------------------------
     choice("tools-trec-vs-ranx", family="comparing", kind="analyse",
            title=N_("trec_eval against ranx"),
