@@ -237,9 +237,10 @@ class ConventionSwitcher(_ShowsWidget):
         """Redraw the panel for the convention chosen now."""
         row = self._rows[self.choice.value]
         esc = html.escape
-        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(row['description'])}. Ideal from the "
-                            f"{esc(row['ideal'])}, ties {esc(row['ties'])}, differs from trec_eval by: "
-                            f"{esc(row['differs'])}. <i>Verified against {esc(row['version'])}.</i></p>"
+        settings = _("{description}. Ideal from the {ideal}, ties {ties}, differs from trec_eval by: {differs}.").format(
+            description=translate(row["description"]), ideal=row["ideal"], ties=row["ties"], differs=row["differs"])
+        verified = _("Verified against {version}.").format(version=translate(row["version"]))
+        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(settings)} <i>{esc(verified)}</i></p>"
                             + row["explanation"]._repr_html_())
 
     def __repr__(self) -> str:
