@@ -56,7 +56,7 @@ def test_ndcg_prefers_a_and_ap_prefers_b():
     assert _ndcg_exp2(a) > _ndcg_exp2(b)
     # AP, grade >= 2 relevant: A at ranks 1, 5, 6 -> (1 + 2/5 + 3/6)/3 = 19/30; B at 1, 2, 3 -> 1
     assert (1 + Fraction(2, 5) + Fraction(3, 6)) / 3 == Fraction(19, 30) < 1
-    assert lt.check("compare-a-vs-b", "grades").correct
+    assert lt.check("compare-a-vs-b", "star-worth").correct
 
 
 def test_the_create_exercise_accepts_a_valid_order_and_explains_a_wrong_one():
@@ -115,7 +115,7 @@ def test_tool_questions_agree_with_the_tools():
     by_hand = (3 / math.log2(3) + 2 / 2 + 1 / math.log2(5)) / (3 + 2 / math.log2(3) + 2 / 2 + 1 / math.log2(5))
     assert by_hand == pytest.approx(0.5838, abs=5e-5)
     assert lt.check("tools-trec-vs-ranx", "ties").correct
-    assert lt.check("tools-empty-query", "one").correct
+    assert lt.check("tools-empty-query", "perfect").correct
     assert lt.check("tools-log-base", "same").correct
     assert lt.check("tools-sklearn-highest", "list-average").correct
 

@@ -201,13 +201,13 @@ EXERCISES = [
                        "2, 2, 3, 0, 0, 1. NDCG prefers A ({ndcg_a} against {ndcg_b}); AP, with grade 2 or more "
                        "relevant, prefers B ({ap_b} against {ap_a}). Why do they disagree?"),
            facts=_a_b_facts,
-           options={"grades": N_("NDCG's exponential gain makes the star worth more than both grade-2 items "
+           options={"star-worth": N_("NDCG's exponential gain makes the star worth more than both grade-2 items "
                                  "together, and A has it at rank 1; AP treats grades 3 and 2 alike, and B has all "
                                  "three relevant items in the top 3."),
                     "discount": N_("AP ignores every rank below 3, NDCG does not."),
                     "first": N_("AP looks only at the first relevant item."),
                     "ideal": N_("NDCG uses a different ideal order for A and for B.")},
-           correct="grades",
+           correct="star-worth",
            why={"discount": N_("AP does not ignore them: A's relevant items at ranks 5 and 6 count with precision "
                                "2/5 and 3/6. The difference is the grades, which AP does not see."),
                 "first": N_("That is RR, and RR ties A and B: both start with a relevant item. AP averages the "
@@ -269,8 +269,8 @@ EXERCISES = [
            facts=_map_facts,
            options={"ap1": N_("AP(1) = (1/1 + 2/2 + 3/5) / 3 = {ap1}"),
                     "ap2": N_("AP(2) = (1/2 + 2/3 + 3/6 + 4/7) / 4 = {ap2}"),
-                    "map": N_("MAP(Q) = (13/15 + 47/84) / 2 = {printed}")},
-           correct="map",
+                    "mean-line": N_("MAP(Q) = (13/15 + 47/84) / 2 = {printed}")},
+           correct="mean-line",
            why={"ap1": N_("This line is right: precision 1/1, 2/2 and 3/5 at the three relevant ranks, averaged, is "
                           "{ap1_exact}."),
                 "ap2": N_("This line is right: precision 1/2, 2/3, 3/6 and 4/7 at the four relevant ranks, "
@@ -433,8 +433,8 @@ EXERCISES = [
            question=N_("A query has judged documents but none relevant (every grade 0), so IDCG = 0 and NDCG is "
                        "0/0. What does LightGBM's ndcg report for this query?"),
            facts=_empty_facts,
-           options={"zero": N_("0"), "one": N_("1"), "nan": N_("NaN"), "error": N_("an error")},
-           correct="one",
+           options={"zero": N_("NDCG = 0"), "perfect": N_("NDCG = 1"), "nan": N_("NaN"), "error": N_("an error")},
+           correct="perfect",
            why={"zero": N_("That is trec_eval's, scikit-learn's and ranx's answer ({trec}); LightGBM and XGBoost "
                            "report 1."),
                 "nan": N_("No tool of the course reports NaN by default here; LightGBM reports 1."),
