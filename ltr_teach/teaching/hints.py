@@ -38,10 +38,6 @@ GENERIC_HINTS = {
            "of pairs."),
     "pr_curve": N_("Lower the threshold score by score; at each positive add the recall it gains times the precision "
                    "there, TP / (TP + FP)."),
-    "gauc": N_("Compute the AUC of each user's impressions alone, then average the users' AUCs weighted by their "
-               "impressions."),
-    "log_loss": N_("Average −ln p over the clicked impressions and −ln(1 − p) over the others, p the predicted "
-                   "probability."),
 }
 
 

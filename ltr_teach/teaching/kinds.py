@@ -85,9 +85,6 @@ CONCEPTS = {
     "pr_curve": N_("AP, the area under the precision–recall curve, follows the threshold down the scores and "
                    "collects, at each positive, the share of positives it adds times the precision there."),
     "auc": N_("AUC is the probability that a random positive is scored above a random negative (a tie counts half)."),
-    "gauc": N_("GAUC compares only impressions that one user saw: the AUC inside each user, averaged with weights."),
-    "log_loss": N_("Log loss charges each prediction −ln of the probability it gave to what happened: a confident "
-                   "wrong prediction costs the most."),
 }
 
 #: What the top level (``ltr_teach/__init__.py``) sets to the interactive layer's widget maker, so that
