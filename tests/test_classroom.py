@@ -275,12 +275,17 @@ def test_assign_writes_the_students_notebooks_and_the_key_apart(tmp_path, capsys
         tagged = [c["metadata"]["ltr_teach"] for c in notebook["cells"] if classroom.ANSWER_TAG in
                   c["metadata"].get("tags", [])]
         assert tagged == [{"exercise": i, "points": 1} for i in lt.exercises.ids()]
-        # The prompts state the data, and data may look like an answer (a score of 0.5, beta = 1/2):
-        # take each prompt out, then no form of any answer may remain anywhere in the file.
+        # The prompts and a question's options state the data, and data may look like an answer (a score of
+        # 0.5, beta = 1/2, a document's line "= 13/15"): take each prompt and each option out, then no form of
+        # any answer may remain anywhere in the file.
+        # Longest first, so that a short option ("NaN") never cuts a longer text before it is taken out.
         text = path.read_text(encoding="utf-8")
+        stated = set()
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
-            text = text.replace(json.dumps(variant.prompt, ensure_ascii=False)[1:-1], "<prompt>")
+            stated |= {variant.prompt, *(variant.option_text(key) for key in getattr(variant, "options", ()))}
+        for part in sorted(stated, key=len, reverse=True):
+            text = text.replace(json.dumps(part, ensure_ascii=False)[1:-1], "<stated>")
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
             if variant.kind == "compute":

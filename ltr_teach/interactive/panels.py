@@ -9,6 +9,7 @@ callback of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 
 import ipywidgets as W
@@ -37,13 +38,18 @@ class HTMLPanel:
     __repr__ = __str__
 
 
-def side_by_side(*labelled) -> HTMLPanel:
-    """Explanations' step tables next to each other (they wrap below each other on a narrow page).
+def side_by_side(*labelled, columns=None) -> HTMLPanel:
+    """Explanations' step tables next to each other, narrow enough to fit the page side by side.
 
     Parameters
     ----------
     *labelled : (str, Explanation)
         A heading and the explanation to show under it.
+    columns : sequence of str, optional
+        Keys of the step columns to show (``("rank", "doc", "grade", "gain", "contribution")``), in
+        the explanations' own order; by default every column. Showing only the columns a comparison
+        is about keeps two tables side by side on a page about 100 characters wide; the result line
+        under each table still holds the whole value.
 
     Examples
     --------
@@ -51,17 +57,32 @@ def side_by_side(*labelled) -> HTMLPanel:
     >>> print(side_by_side(("grades 1, 0", lt.reciprocal_rank([1, 0])), ("grades 0, 1", lt.reciprocal_rank([0, 1]))))
     grades 1, 0: RR = 1
     grades 0, 1: RR = 1/2 = 0.5
+    >>> panel = side_by_side(("1, 0", lt.dcg([1, 0])), ("0, 1", lt.dcg([0, 1])), columns=("rank", "gain"))
+    >>> "discount" in panel.html, "gain" in panel.html
+    (False, True)
     """
     if not labelled:
         raise ValueError("side_by_side needs at least one (label, explanation) pair")
     for i, pair in enumerate(labelled):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not hasattr(pair[1], "_repr_html_"):
             raise ValueError(f"labelled[{i}] must be a pair (label, explanation); got {pair!r}")
+    if columns is not None:
+        labelled = [(label, _only_columns(ex, columns, i)) for i, (label, ex) in enumerate(labelled)]
     boxes = "".join(
-        "<div style='flex:1 1 0;min-width:520px;overflow-x:auto;margin-right:20px;font-size:78%'>"
+        "<div style='flex:1 1 0;min-width:min(100%,340px);overflow-x:auto;margin-right:16px;font-size:85%'>"
         f"<h4>{html.escape(label)}</h4>{ex._repr_html_()}</div>" for label, ex in labelled)
     markup = f"<div class='ltr-side-by-side' style='display:flex;flex-wrap:wrap;align-items:flex-start'>{boxes}</div>"
     return HTMLPanel(markup, "\n".join(f"{label}: {ex.result_line()}" for label, ex in labelled))
+
+
+def _only_columns(ex, columns, i):
+    """``ex`` showing only the step columns whose keys are in ``columns`` (its value and steps unchanged)."""
+    keys = [c.key for c in ex.columns]
+    unknown = [key for key in columns if key not in keys]
+    if unknown:
+        raise ValueError(f"columns: {unknown[0]!r} is not a step column of labelled[{i}] ({ex.name}); its columns "
+                         f"are {', '.join(keys)}")
+    return dataclasses.replace(ex, columns=tuple(c for c in ex.columns if c.key in columns))
 
 
 def _computed(call) -> tuple[str, str]:
@@ -216,9 +237,10 @@ class ConventionSwitcher(_ShowsWidget):
         """Redraw the panel for the convention chosen now."""
         row = self._rows[self.choice.value]
         esc = html.escape
-        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(row['description'])}. Ideal from the "
-                            f"{esc(row['ideal'])}, ties {esc(row['ties'])}, differs from trec_eval by: "
-                            f"{esc(row['differs'])}. <i>Verified against {esc(row['version'])}.</i></p>"
+        settings = _("{description}. Ideal from the {ideal}, ties {ties}, differs from trec_eval by: {differs}.").format(
+            description=translate(row["description"]), ideal=row["ideal"], ties=row["ties"], differs=row["differs"])
+        verified = _("Verified against {version}.").format(version=translate(row["version"]))
+        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(settings)} <i>{esc(verified)}</i></p>"
                             + row["explanation"]._repr_html_())
 
     def __repr__(self) -> str:

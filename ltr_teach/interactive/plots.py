@@ -207,6 +207,23 @@ def _plot_pr_curve(ex: Explanation, ax, names) -> None:
     ax.set_ylabel(_("precision"))
 
 
+def _plot_pr_scores(ex: Explanation, ax, names) -> None:
+    """The precision–recall curve of scores: a point per threshold, AP as the area under the steps, and
+    the precision of a random ranking (the share of positives), which the ROC curve's diagonal does not show."""
+    rows = ex.steps
+    recall = [0.0] + [_f(r["recall"]) for r in rows]
+    precision = [_f(rows[0]["precision"])] + [_f(r["precision"]) for r in rows]
+    ax.fill_between(recall, precision, step="pre", color=COLORS["fill"], alpha=0.35,
+                    label=_("area = {value}").format(value=ex.decimal_str))
+    ax.step(recall, precision, where="pre", color=COLORS["bar"])
+    ax.plot(recall[1:], precision[1:], "o", color=COLORS["bar"], label=_("(recall, precision) at each threshold"))
+    ax.axhline(_f(ex.params["base_rate"]), linestyle=":", color=COLORS["miss"], label=_("random ranking"))
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(0, 1.08)
+    ax.set_xlabel(_("recall"))
+    ax.set_ylabel(_("precision"))
+
+
 def _plot_roc(ex: Explanation, ax, names) -> None:
     """ROC: the curve point by point, the area under it shaded, the diagonal of a random ranking."""
     base = ex.parts["roc"] if ex.metric == "auc" else ex
@@ -226,7 +243,8 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
 #: headroom), a column in the empty corner of a curve. The running sums of CG/DCG/NDCG climb to the top
 #: while their bars shrink, so where they leave room depends on the grades: matplotlib's "best" finds it.
 _LEGEND_PLACES = {_plot_gain_sums: ("best", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
-                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
+                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1),
+                  _plot_pr_scores: ("lower left", 1), _plot_roc: ("lower right", 1)}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
@@ -235,7 +253,7 @@ _PLOTTERS = {
     "average_precision": _plot_precision, "reciprocal_rank": _plot_precision,
     "mrr": _plot_per_query, "mean_average_precision": _plot_per_query, "mean_ndcg": _plot_per_query,
     "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
-    "roc_curve": _plot_roc, "auc": _plot_roc,
+    "roc_curve": _plot_roc, "auc": _plot_roc, "pr_curve": _plot_pr_scores,
 }
 
 
@@ -410,7 +428,7 @@ def _shape(ax, ex, legend):
 def _update_in_place(ax, ex, names, legend) -> bool:
     """Redraw ``ex`` into the artists of the last picture, if it had the same kind and shape."""
     plotter = _PLOTTERS.get(ex.metric)
-    if plotter is None or plotter in (_plot_pr_curve, _plot_roc) or legend:
+    if plotter is None or plotter in (_plot_pr_curve, _plot_pr_scores, _plot_roc) or legend:
         return False
     old = getattr(ax, "_ltr_shape", None)
     if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
@@ -555,5 +573,71 @@ def plot_run_differences(comparison, run=None, ax=None):
     return ax
 
 
-__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "plot_run_differences", "register_fonts",
-           "render_png", "short_title"]
+#: One look per series of a grouped bar chart: an Okabe–Ito hue *and* a hatch, so no two series are told
+#: apart by colour alone (red beside green reads as one colour to about one man in twelve).
+SERIES_STYLES = (("#0072B2", ""), ("#E69F00", "//"), ("#009E73", ".."), ("#CC79A7", "xx"), ("#56B4E9", "\\\\"),
+                 ("#D55E00", "++"), ("#F0E442", "oo"))
+
+
+def plot_suite(suite, rankings, ax=None, short_names: bool = True):
+    """Every metric of a :class:`~ltr_teach.metrics.suite.MetricSuite` on every ranking, as grouped bars.
+
+    Each metric keeps one colour and one hatch (:data:`SERIES_STYLES`) across the groups, so the chart
+    reads in greyscale and for colour-blind students.
+
+    Parameters
+    ----------
+    suite : MetricSuite
+        The metrics.
+    rankings : dict
+        ``{name: grades}``, one group of bars per ranking.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+    short_names : bool
+        Label a group by its name up to the first ``":"`` (``"A: star first"`` -> ``"A"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from ltr_teach.metrics.suite import MetricSuite
+    >>> suite = MetricSuite({"RR": ("reciprocal_rank", {}), "P@2": ("precision_at_k", {"k": 2})})
+    >>> ax = plot_suite(suite, {"A": [1, 0, 0], "B": [0, 1, 1]}, ax=Figure().add_subplot())
+    >>> [[float(bar.get_height()) for bar in bars] for bars in ax.containers]   # RR: 1, 1/2; P@2: 1/2, 1/2
+    [[1.0, 0.5], [0.5, 0.5]]
+    >>> [str(bars.patches[0].get_hatch() or "") for bars in ax.containers]
+    ['', '//']
+    """
+    from ..metrics.suite import MetricSuite
+
+    if not isinstance(suite, MetricSuite):
+        raise ValueError(f"suite must be a MetricSuite; got {type(suite).__name__}")
+    if len(suite.labels) > len(SERIES_STYLES):
+        raise ValueError(f"suite has {len(suite.labels)} metrics; plot_suite draws at most {len(SERIES_STYLES)}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(8, 3.4))[1]
+    results = suite.values(rankings)
+    names = list(rankings)
+    width = 0.8 / len(suite.labels)
+    middle = (len(suite.labels) - 1) / 2
+    for j, (label, (colour, hatch)) in enumerate(zip(suite.labels, SERIES_STYLES)):
+        ax.bar(np.arange(len(names)) + (j - middle) * width, [results[n][label].value for n in names], width=width,
+               color=colour, hatch=hatch, edgecolor="white", linewidth=0.5, label=label)
+    ax.set_xticks(np.arange(len(names)))
+    ax.set_xticklabels([str(n).split(":")[0] if short_names else str(n) for n in names])
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel(_("metric value"))
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(ncol=len(suite.labels), fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, 1.14))
+    ax.figure.tight_layout()
+    return ax
+
+
+__all__ = ["CJK_FAMILIES", "FONT_DIR", "SERIES_STYLES", "legend_html", "plot_explanation", "plot_run_differences",
+           "plot_suite", "register_fonts", "render_png", "short_title"]

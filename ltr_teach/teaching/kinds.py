@@ -82,6 +82,8 @@ CONCEPTS = {
                        "below it, turned out relevant."),
     "roc_curve": N_("The area under the ROC curve is the probability that a random positive is scored above a "
                     "random negative (a tie counts half)."),
+    "pr_curve": N_("AP, the area under the precision–recall curve, follows the threshold down the scores and "
+                   "collects, at each positive, the share of positives it adds times the precision there."),
     "auc": N_("AUC is the probability that a random positive is scored above a random negative (a tie counts half)."),
 }
 
