@@ -4,21 +4,26 @@ import math
 
 import pytest
 from matplotlib.figure import Figure
-from sympy import Rational, log
+from sympy import N, Rational, log
 
 from ltr_teach.core import i18n
 from ltr_teach.metrics.gains import RANK_WEIGHTS, rank_weights
 from ltr_teach.interactive.plots import RANK_WEIGHT_STYLES, plot_rank_weights, rank_weights_alt, rank_weights_figure
 
 
+def _same(a, b) -> bool:
+    """Equal to 60 significant digits (two forms of one logarithm that SymPy does not simplify to each other)."""
+    return abs(N(a - b, 60)) < Rational(1, 10**50)
+
+
 def test_exact_weights_by_hand():
     w = rank_weights(4, p=Rational(1, 2))
     # DCG: 1/log2(i + 1) = 1, 1/log2 3, 1/2, 1/log2 5
     assert w["log2"][0] == 1 and w["log2"][2] == Rational(1, 2)
-    assert (w["log2"][1] - log(2) / log(3)).equals(0) and (w["log2"][3] - log(2) / log(5)).equals(0)
+    assert _same(w["log2"][1], log(2) / log(3)) and _same(w["log2"][3], log(2) / log(5))
     # Järvelin: ranks 1 and 2 both divide by 1, then log2 3, log2 4 = 2
     assert w["jarvelin"][:2] == (1, 1) and w["jarvelin"][3] == Rational(1, 2)
-    assert (w["jarvelin"][2] - log(2) / log(3)).equals(0)
+    assert _same(w["jarvelin"][2], log(2) / log(3))
     # 1/i
     assert w["reciprocal"] == (1, Rational(1, 2), Rational(1, 3), Rational(1, 4))
     # p^(i-1) with p = 1/2
@@ -77,3 +82,20 @@ def test_figure_with_alt_in_chinese():
     assert metadata["image/png"]["alt"] == data["text/plain"] == str(shown)
     assert "折线图" in str(shown)
     assert shown.png.startswith(b"\x89PNG")
+
+
+def test_decimal_first_keeps_the_page_width_and_the_exact_form_on_demand():
+    import ltr_teach as lt
+    from ltr_teach.widgets import decimal_first
+
+    ex = lt.ndcg([5, 1, 3, 2, 4])  # document 002's algorithm A: the exact NDCG line is over 100 characters
+    assert len(ex.result_line()) > 100
+    panel = decimal_first(ex)
+    assert max(len(line) for line in str(panel).splitlines()) <= 101
+    assert str(panel).splitlines()[-1] == "NDCG ≈ 0.925134"
+    # the exact result lines only in the closed box of the HTML
+    assert "<details>" in panel._repr_html_() and ex.result_line().replace("/", "/") in panel._repr_html_()
+    assert ex.exact_str not in str(panel)
+    # rank 3 of A: grade 3, gain 7, discount log2 4 = 2 exactly, so 7/2 = 3.5 prints without "≈"
+    row = str(panel).splitlines()[6].split()
+    assert row[:5] == ["3", "3", "7", "2", "3.5"]
