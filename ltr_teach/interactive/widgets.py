@@ -43,7 +43,7 @@ from ..core.table import display_width
 from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_query_name
 from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
 from ..metrics.registry import lookup
-from .plots import legend_html, render_png
+from .plots import legend_html, render_png, short_title
 
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
 _BINARY = "rels"
@@ -635,7 +635,8 @@ class RankingEditor(_ExplanationView):
         self._show(self._explanation, names=None if self._labelled else self._items)
 
     def __repr__(self) -> str:
-        return f"<RankingEditor {self._info.name}: {len(self._items)} items, {self._explanation.result_line()}>"
+        # decimal first: an NDCG's exact form (over 100 characters) would make the saved output wider than a page
+        return f"<RankingEditor {self._info.name}: {len(self._items)} items, {short_title(self._explanation, 40)}>"
 
 
 class MultiQueryEditor(_ExplanationView):
@@ -776,7 +777,7 @@ class MultiQueryEditor(_ExplanationView):
         self._show(self.explanation)
 
     def __repr__(self) -> str:
-        return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {self.explanation.result_line()}>"
+        return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {short_title(self.explanation, 40)}>"
 
 
 # -- the documents' numbers beside the exact ones ---------------------------------------------------------
