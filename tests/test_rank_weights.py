@@ -71,7 +71,7 @@ def test_plot_draws_every_curve_with_its_own_marker_and_style():
 def test_alt_text_names_every_curve_and_its_last_value():
     text = rank_weights_alt(n=10)
     # rank 10: 1/log2 11 ≈ 0.289, 1/log2 10 ≈ 0.301, 1/10, (4/5)^9 ≈ 0.134
-    for piece in ("≈ 0.289", "≈ 0.301", "= 0.1,", "≈ 0.134", "ranks 1 to 10"):
+    for piece in ("≈ 0.289", "≈ 0.301", "= 0.1;", "≈ 0.134", "ranks 1 to 10"):
         assert piece in text
 
 

@@ -636,8 +636,8 @@ def rank_weights_alt(n: int = 10, p=PERSISTENCE) -> str:
     --------
     >>> print(rank_weights_alt(n=4))  # doctest: +NORMALIZE_WHITESPACE
     Line chart: the weight of ranks 1 to 4 under four discounts, each line with its own marker and line
-    style; all are 1 at rank 1. At rank 4: 1/log2(i + 1) (DCG, NDCG) ≈ 0.431, 1/max(1, log2 i)
-    (Järvelin & Kekäläinen's DCG) = 0.5, 1/i (reciprocal rank; ERR's 1/r) = 0.25, p^(i − 1)
+    style; all are 1 at rank 1. At rank 4: 1/log2(i + 1) (DCG, NDCG) ≈ 0.431; 1/max(1, log2 i)
+    (Järvelin & Kekäläinen's DCG) = 0.5; 1/i (reciprocal rank; ERR's 1/r) = 0.25; p^(i − 1)
     (RBP, p = 4/5) = 0.512.
     """
     weights = rank_weights(n, p)
@@ -651,7 +651,7 @@ def rank_weights_alt(n: int = 10, p=PERSISTENCE) -> str:
             metrics = _("{metrics}, p = {p}").format(metrics=metrics, p=p_text)
         pieces.append(f"{translate(RANK_WEIGHTS[name].label)} ({metrics}) {shown}")
     return _("Line chart: the weight of ranks 1 to {n} under four discounts, each line with its own marker and line "
-             "style; all are 1 at rank 1. At rank {n}: {values}.").format(n=n, values=_(", ").join(pieces))
+             "style; all are 1 at rank 1. At rank {n}: {values}.").format(n=n, values=_("; ").join(pieces))
 
 
 class FigureWithAlt:
