@@ -64,7 +64,7 @@ def test_plot_draws_every_curve_with_its_own_marker_and_style():
     by_label = {line.get_label(): line.get_ydata() for line in lines}
     reciprocal = next(v for k, v in by_label.items() if "1/i" in k)
     assert list(reciprocal) == pytest.approx([1, 1 / 2, 1 / 3, 1 / 4, 1 / 5, 1 / 6])
-    dcg = next(v for k, v in by_label.items() if "log_2(i+1)" in k)
+    dcg = next(v for k, v in by_label.items() if "log2(i + 1)" in k)
     assert dcg[5] == pytest.approx(1 / math.log2(7))
 
 

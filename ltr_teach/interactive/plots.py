@@ -570,7 +570,8 @@ def _weight_label(name: str, p) -> str:
     metrics = translate(weight.metrics)
     if name == "geometric":
         metrics = _("{metrics}, p = {p}").format(metrics=metrics, p=p)
-    return f"${weight.latex}$  ({metrics})"
+    # plain text, not mathtext: matplotlib's mathtext has no glyph fallback, so Chinese beside $...$ would be tofu
+    return f"{translate(weight.label)}  ({metrics})"
 
 
 def plot_rank_weights(n: int = 10, p=PERSISTENCE, ax=None):

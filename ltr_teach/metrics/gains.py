@@ -122,19 +122,18 @@ class RankWeight:
 
     name: str
     label: str
-    latex: str
     metrics: str
     exact: Callable
 
 
 RANK_WEIGHTS = {
-    "log2": RankWeight("log2", N_("1/log2(i + 1)"), r"1/\log_2(i+1)", N_("DCG, NDCG"),
+    "log2": RankWeight("log2", N_("1/log2(i + 1)"), N_("DCG, NDCG"),
                        lambda i, p: 1 / DISCOUNTS["log2"].exact(i)),
-    "jarvelin": RankWeight("jarvelin", N_("1/max(1, log2 i)"), r"1/\max(1, \log_2 i)",
+    "jarvelin": RankWeight("jarvelin", N_("1/max(1, log2 i)"),
                            N_("Järvelin & Kekäläinen's DCG"), lambda i, p: 1 / DISCOUNTS["jarvelin"].exact(i)),
-    "reciprocal": RankWeight("reciprocal", N_("1/i"), r"1/i", N_("reciprocal rank; ERR's 1/r"),
+    "reciprocal": RankWeight("reciprocal", N_("1/i"), N_("reciprocal rank; ERR's 1/r"),
                              lambda i, p: Rational(1, i)),
-    "geometric": RankWeight("geometric", N_("p^(i − 1)"), r"p^{i-1}", N_("RBP"),
+    "geometric": RankWeight("geometric", N_("p^(i − 1)"), N_("RBP"),
                             lambda i, p: p ** (i - 1)),
 }
 
