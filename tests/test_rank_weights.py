@@ -79,8 +79,11 @@ def test_figure_with_alt_in_chinese():
     i18n.set_language("zh")
     shown = rank_weights_figure(n=5)
     data, metadata = shown._repr_mimebundle_()
-    assert metadata["image/png"]["alt"] == data["text/plain"] == str(shown)
+    assert data["text/plain"] == str(shown) and str(shown).split() == metadata["image/png"]["alt"].split()
     assert "折线图" in str(shown)
+    from ltr_teach.core.table import display_width
+
+    assert max(display_width(line) for line in str(shown).splitlines()) <= 96 < display_width(shown.alt)
     assert shown.png.startswith(b"\x89PNG")
 
 

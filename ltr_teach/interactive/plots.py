@@ -18,6 +18,7 @@ import base64
 import html
 import io
 import math
+import re
 from pathlib import Path
 
 import matplotlib
@@ -32,6 +33,7 @@ from sympy import Rational
 from ..core.exact import to_float
 from ..core.explanation import Explanation
 from ..core.i18n import N_, _, translate
+from ..core.table import display_width
 from ..metrics.gains import RANK_WEIGHTS, rank_weights
 from ..metrics.user_models import PERSISTENCE
 
@@ -655,12 +657,39 @@ def rank_weights_alt(n: int = 10, p=PERSISTENCE) -> str:
              "style; all are 1 at rank 1. At rank {n}: {values}.").format(n=n, values=_("; ").join(pieces))
 
 
+def wrap_text(text: str, width: int = 96) -> str:
+    """``text`` broken into lines at most ``width`` columns wide (CJK characters count two), at spaces or
+    between CJK characters.
+
+    Examples
+    --------
+    >>> print(wrap_text("rank one rank two", width=9))
+    rank one
+    rank two
+    >>> print(wrap_text("第一位第二位", width=6))
+    第一位
+    第二位
+    """
+    lines, line = [], ""
+    for piece in re.findall(r"\S+\s*|\s+", text):
+        chunks = [piece] if display_width(piece.rstrip()) <= width else list(piece)  # a long CJK run splits anywhere
+        for chunk in chunks:
+            if line and display_width(line + chunk.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = chunk.lstrip()
+            else:
+                line += chunk
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 class FigureWithAlt:
     """A figure shown as a PNG with alt text: the text is the image's ``alt`` and its plain-text form.
 
     Jupyter shows the PNG (``metadata["image/png"]["alt"]`` carries the alt text to the frontends that
-    read it); a text-only frontend, a screen reader reading the plain output and ``str()`` get the text.
-    The PNG carries no software-version metadata, so a saved notebook does not change between runs.
+    read it); a text-only frontend, a screen reader reading the plain output and ``str()`` get the text,
+    broken into lines that fit a page. The PNG carries no software-version metadata, so a saved notebook
+    does not change between runs.
     """
 
     def __init__(self, figure: Figure, alt: str, dpi: int = 100):
@@ -672,12 +701,12 @@ class FigureWithAlt:
         self.alt = alt
 
     def __str__(self) -> str:
-        return self.alt
+        return wrap_text(self.alt)
 
     __repr__ = __str__
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        data = {"image/png": base64.b64encode(self.png).decode("ascii"), "text/plain": self.alt}
+        data = {"image/png": base64.b64encode(self.png).decode("ascii"), "text/plain": str(self)}
         return data, {"image/png": {"alt": self.alt}}
 
 
