@@ -81,7 +81,7 @@ def test_ndcg_rises_at_k():
 def test_ndcg_unjudged_dropped():
     shown = [5, 3, 2, 1, 2]
     assert ndcg(shown, ideal=[5, 3, 2, 1, 2, 0]) > ndcg(shown, ideal=[5, 3, 2, 1, 2, 4, 0])
-    assert correct("ndcg-unjudged-dropped") == "ideal"
+    assert correct("ndcg-unjudged-dropped") == "idcg"
 
 
 def test_err_second_great():
