@@ -133,17 +133,17 @@ def test_a_file_an_older_copy_gave_is_updated_and_a_file_it_never_gave_is_kept(t
     manifest_path = tmp_path / classroom.MANIFEST
     manifest = json.loads(manifest_path.read_text())
     # An older release gave this text; the student never touched it, so the new one replaces it.
-    old = tmp_path / "notebooks" / "04_dcg_ndcg.ipynb"
+    old = tmp_path / "notebooks" / "en" / "04_dcg_ndcg.ipynb"
     old.write_text("an older release's notebook", encoding="utf-8")
-    manifest["files"]["notebooks/04_dcg_ndcg.ipynb"] = hashlib.sha256(b"an older release's notebook").hexdigest()
+    manifest["files"]["notebooks/en/04_dcg_ndcg.ipynb"] = hashlib.sha256(b"an older release's notebook").hexdigest()
     # A file of the same name that no copy gave (the manifest forgot it): the student's, kept.
-    stranger = tmp_path / "notebooks" / "05_ndcg_variants.ipynb"
+    stranger = tmp_path / "notebooks" / "en" / "05_ndcg_variants.ipynb"
     stranger.write_text("my own notes", encoding="utf-8")
-    del manifest["files"]["notebooks/05_ndcg_variants.ipynb"]
+    del manifest["files"]["notebooks/en/05_ndcg_variants.ipynb"]
     manifest_path.write_text(json.dumps(manifest))
     done = classroom.copy_tutorial(tmp_path)
-    assert done.updated == ["notebooks/04_dcg_ndcg.ipynb"] and done.kept == ["notebooks/05_ndcg_variants.ipynb"]
-    assert old.read_bytes() == (REPO / "notebooks" / "04_dcg_ndcg.ipynb").read_bytes()
+    assert done.updated == ["notebooks/en/04_dcg_ndcg.ipynb"] and done.kept == ["notebooks/en/05_ndcg_variants.ipynb"]
+    assert old.read_bytes() == (REPO / "notebooks" / "en" / "04_dcg_ndcg.ipynb").read_bytes()
     assert stranger.read_text(encoding="utf-8") == "my own notes"
 
 

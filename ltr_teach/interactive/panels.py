@@ -13,8 +13,12 @@ import dataclasses
 import html
 
 import ipywidgets as W
+import sympy
 
+from ..core.exact import fmt_cell, fmt_value, terminates
+from ..core.explanation import Explanation
 from ..core.i18n import _, translate
+from ..core.table import aligned_lines, html_table
 from ..metrics.compare import ConventionTable
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
@@ -36,6 +40,85 @@ class HTMLPanel:
         return self.text
 
     __repr__ = __str__
+
+
+#: Decimals of a step's cell in :func:`decimal_first` (the result line keeps six): four keep an NDCG table
+#: within a page's width.
+CELL_PLACES = 4
+
+
+def _decimal_cell(cell) -> str:
+    """A step's cell as its decimal: ``0.875`` when exact, ``≈ 0.6309`` otherwise; integers and text as they are."""
+    if not isinstance(cell, sympy.Basic) or isinstance(cell, sympy.Integer) or cell is sympy.nan:
+        return fmt_cell(cell)
+    exact = isinstance(cell, sympy.Rational) and terminates(cell, CELL_PLACES)
+    return fmt_value(cell, CELL_PLACES) if exact else f"≈ {fmt_value(cell, CELL_PLACES)}"
+
+
+def _decimal_result(ex: Explanation) -> str:
+    exact = ex.exact
+    if isinstance(exact, sympy.Integer) or exact is sympy.nan:
+        return f"{ex.name} = {ex.exact_str}"
+    sign = "=" if isinstance(exact, sympy.Rational) and terminates(exact) else "≈"
+    return f"{ex.name} {sign} {ex.decimal_str}"
+
+
+def decimal_first(ex: Explanation) -> HTMLPanel:
+    """An explanation shown decimal first: its steps as decimals, the result as a decimal, the exact form on demand.
+
+    An NDCG's exact value is a quotient of two sums of logarithms (117 characters for document 002's lipstick
+    ranking A) and its table, exact cell by exact cell, is wider than a notebook page. This panel shows every
+    cell as its decimal to :data:`CELL_PLACES` places (``≈`` when rounded) and the result line to six places,
+    ``NDCG ≈ 0.925134``; in
+    Jupyter the exact result lines (the value and its parts, such as DCG and IDCG) sit in a closed box to open
+    on demand. The plain text leaves them out: ``ex.exact_str`` and ``ex.result_line()`` give them.
+
+    Parameters
+    ----------
+    ex : Explanation
+        What a metric returned.
+
+    Returns
+    -------
+    HTMLPanel
+        ``str()`` is the decimal table and result line; ``_repr_html_`` adds the formula and the exact box.
+
+    Examples
+    --------
+    Document 000's 口红 query under the cascade model: R_2 = 3/8 = 0.375 exactly; ERR = 45295/49152 ≈ 0.921529.
+
+    >>> import ltr_teach as lt
+    >>> print(decimal_first(lt.err([3, 2, 3, 1], g_max=3)))
+    ERR
+    <BLANKLINE>
+    rank  grade  R_i = (2^g-1)/2^gmax  P(reach i)  P(stop at i)  P(stop)/i  ERR so far
+    ----  -----  --------------------  ----------  ------------  ---------  ----------
+       1      3                 0.875           1         0.875      0.875       0.875
+       2      2                 0.375       0.125      ≈ 0.0469   ≈ 0.0234    ≈ 0.8984
+       3      3                 0.875    ≈ 0.0781      ≈ 0.0684   ≈ 0.0228    ≈ 0.9212
+       4      1                 0.125    ≈ 0.0098      ≈ 0.0012   ≈ 0.0003    ≈ 0.9215
+    <BLANKLINE>
+    ERR ≈ 0.921529
+    """
+    if not isinstance(ex, Explanation):
+        raise TypeError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
+    headers = [translate(c.header) for c in ex.columns]
+    rows = [[_decimal_cell(step.get(c.key)) for c in ex.columns] for step in ex.steps]
+    notes = [_("note: {note}").format(note=translate(n)) for n in ex.notes]
+    result = _decimal_result(ex)
+    text = "\n".join([ex.name, "", *aligned_lines(headers, rows, left=0), "", *notes, result])
+    esc = html.escape
+    exact_lines = [f"{key}: {part.result_line()}" for key, part in ex.parts.items() if part.metric != ex.metric]
+    exact_lines.append(ex.result_line())
+    exact_box = "".join(f"<p style='margin:2px 0'><code style='white-space:normal;overflow-wrap:anywhere'>"
+                        f"{esc(line)}</code></p>" for line in exact_lines)
+    tex = ex.formula.replace("&", "&amp;").replace("<", "&lt;")
+    formula = f"<p>$${tex}$$</p>" if ex.formula else ""
+    notes_html = "".join(f"<p style='margin:2px 0'><i>{esc(n)}</i></p>" for n in notes)
+    markup = (f"<div class='ltr-teach-explanation'><b>{esc(ex.name)}</b>{formula}{html_table(headers, rows, left=0)}"
+              f"{notes_html}<p style='font-size:110%'><b>{esc(result)}</b></p>"
+              f"<details><summary>{esc(_('exact form'))}</summary>{exact_box}</details></div>")
+    return HTMLPanel(markup, text)
 
 
 def side_by_side(*labelled, columns=None) -> HTMLPanel:
@@ -362,4 +445,4 @@ class EditorSnapshot:
 
 
 __all__ = ["ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "HTMLPanel", "MetricsDashboard",
-           "erratum_html", "errata_panel", "side_by_side"]
+           "decimal_first", "erratum_html", "errata_panel", "side_by_side"]

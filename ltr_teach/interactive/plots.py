@@ -14,9 +14,11 @@ widgets use it.
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import math
+import re
 from pathlib import Path
 
 import matplotlib
@@ -26,10 +28,14 @@ from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, ScalarFormatter
+from sympy import Rational
 
 from ..core.exact import to_float
 from ..core.explanation import Explanation
 from ..core.i18n import N_, _, translate
+from ..core.table import display_width
+from ..metrics.gains import RANK_WEIGHTS, rank_weights
+from ..metrics.user_models import PERSISTENCE
 
 FONT_DIR = Path(__file__).parent / "fonts"
 
@@ -639,5 +645,172 @@ def plot_suite(suite, rankings, ax=None, short_names: bool = True):
     return ax
 
 
-__all__ = ["CJK_FAMILIES", "FONT_DIR", "SERIES_STYLES", "legend_html", "plot_explanation", "plot_run_differences",
-           "plot_suite", "register_fonts", "render_png", "short_title"]
+
+
+#: How each rank-weight curve is drawn: a colour of the Okabe–Ito palette, a marker and a line style, so that
+#: colour is never the only cue (a reader who cannot tell the hues apart still tells the lines apart).
+RANK_WEIGHT_STYLES = {"log2": ("#0072B2", "o", "-"), "jarvelin": ("#009E73", "s", "--"),
+                      "reciprocal": ("#D55E00", "^", ":"), "geometric": ("#CC79A7", "D", "-.")}
+
+
+def _weight_label(name: str, p) -> str:
+    weight = RANK_WEIGHTS[name]
+    metrics = translate(weight.metrics)
+    if name == "geometric":
+        metrics = _("{metrics}, p = {p}").format(metrics=metrics, p=p)
+    # plain text, not mathtext: matplotlib's mathtext has no glyph fallback, so Chinese beside $...$ would be tofu
+    return f"{translate(weight.label)}  ({metrics})"
+
+
+def plot_rank_weights(n: int = 10, p=PERSISTENCE, ax=None):
+    """The discount curves side by side: the weight of ranks 1..n under each of ``RANK_WEIGHTS``.
+
+    Every curve is 1 at rank 1, so the curves compare how fast each model of the reader loses interest:
+    DCG's 1/log2(i + 1), Järvelin & Kekäläinen's 1/max(1, log2 i), 1/i and RBP's p^(i - 1). The values
+    are :func:`~ltr_teach.metrics.gains.rank_weights`' exact ones, drawn as floats; each curve has its own
+    marker and line style (:data:`RANK_WEIGHT_STYLES`).
+
+    Parameters
+    ----------
+    n : int >= 1
+        How many ranks to draw.
+    p : number in (0, 1)
+        The persistence of the RBP curve (default 4/5).
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    At rank 3 the four weights are 1/2, 1/log2 3 ≈ 0.631, 1/3 and (4/5)^2 = 0.64:
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_rank_weights(n=5, ax=Figure().add_subplot())
+    >>> [round(float(line.get_ydata()[2]), 3) for line in ax.get_lines()]
+    [0.5, 0.631, 0.333, 0.64]
+    >>> [line.get_marker() for line in ax.get_lines()]
+    ['o', 's', '^', 'D']
+    """
+    weights = rank_weights(n, p)
+    p_text = str(weights["geometric"][1]) if n >= 2 else str(p)
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(7, 3.8))[1]
+    ranks = list(range(1, n + 1))
+    for name, values in weights.items():
+        colour, marker, style = RANK_WEIGHT_STYLES[name]
+        ax.plot(ranks, [_f(v) for v in values], color=colour, marker=marker, linestyle=style, markersize=5,
+                linewidth=1.6, label=_weight_label(name, p_text))
+    ax.set_xlabel(_("rank i"), fontsize=11)
+    ax.set_ylabel(_("weight of rank i (rank 1 = 1)"), fontsize=11)
+    ax.set_xticks(ranks if n <= NAMED_TICKS_UP_TO else ax.get_xticks())
+    ax.set_xlim(0.6, n + 0.4)
+    ax.set_ylim(0, 1.05)
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper right", fontsize=10, frameon=False)
+    ax.set_title(_("How much each rank counts: four models of the reader"), fontsize=11)
+    return ax
+
+
+def rank_weights_alt(n: int = 10, p=PERSISTENCE) -> str:
+    """The alt text of :func:`plot_rank_weights`: what the plot shows, with each curve's weight at rank n.
+
+    Examples
+    --------
+    >>> print(rank_weights_alt(n=4))  # doctest: +NORMALIZE_WHITESPACE
+    Line chart: the weight of ranks 1 to 4 under four discounts, each line with its own marker and line
+    style; all are 1 at rank 1. At rank 4: 1/log2(i + 1) (DCG, NDCG) ≈ 0.431; 1/max(1, log2 i)
+    (Järvelin & Kekäläinen's DCG) = 0.5; 1/i (reciprocal rank; ERR's 1/r) = 0.25; p^(i − 1)
+    (RBP, p = 4/5) = 0.512.
+    """
+    weights = rank_weights(n, p)
+    p_text = str(rank_weights(2, p)["geometric"][1])
+    pieces = []
+    for name, values in weights.items():
+        exact, value = values[-1], float(values[-1])
+        shown = f"= {value:g}" if exact.is_Rational and Rational(f"{value:.3f}") == exact else f"≈ {value:.3f}"
+        metrics = translate(RANK_WEIGHTS[name].metrics)
+        if name == "geometric":
+            metrics = _("{metrics}, p = {p}").format(metrics=metrics, p=p_text)
+        pieces.append(f"{translate(RANK_WEIGHTS[name].label)} ({metrics}) {shown}")
+    return _("Line chart: the weight of ranks 1 to {n} under four discounts, each line with its own marker and line "
+             "style; all are 1 at rank 1. At rank {n}: {values}.").format(n=n, values=_("; ").join(pieces))
+
+
+def wrap_text(text: str, width: int = 96) -> str:
+    """``text`` broken into lines at most ``width`` columns wide (CJK characters count two), at spaces or
+    between CJK characters.
+
+    Examples
+    --------
+    >>> print(wrap_text("rank one rank two", width=9))
+    rank one
+    rank two
+    >>> print(wrap_text("第一位第二位", width=6))
+    第一位
+    第二位
+    """
+    lines, line = [], ""
+    for piece in re.findall(r"\S+\s*|\s+", text):
+        chunks = [piece] if display_width(piece.rstrip()) <= width else list(piece)  # a long CJK run splits anywhere
+        for chunk in chunks:
+            if line and display_width(line + chunk.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = chunk.lstrip()
+            else:
+                line += chunk
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+class FigureWithAlt:
+    """A figure shown as a PNG with alt text: the text is the image's ``alt`` and its plain-text form.
+
+    Jupyter shows the PNG (``metadata["image/png"]["alt"]`` carries the alt text to the frontends that
+    read it); a text-only frontend, a screen reader reading the plain output and ``str()`` get the text,
+    broken into lines that fit a page. The PNG carries no software-version metadata, so a saved notebook
+    does not change between runs.
+    """
+
+    def __init__(self, figure: Figure, alt: str, dpi: int = 100):
+        if not isinstance(figure.canvas, FigureCanvasAgg):
+            FigureCanvasAgg(figure)
+        buf = io.BytesIO()
+        figure.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+        self.png = buf.getvalue()
+        self.alt = alt
+
+    def __str__(self) -> str:
+        return wrap_text(self.alt)
+
+    __repr__ = __str__
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        data = {"image/png": base64.b64encode(self.png).decode("ascii"), "text/plain": str(self)}
+        return data, {"image/png": {"alt": self.alt}}
+
+
+def rank_weights_figure(n: int = 10, p=PERSISTENCE) -> FigureWithAlt:
+    """:func:`plot_rank_weights` as a PNG with its alt text (:func:`rank_weights_alt`), for a notebook.
+
+    Examples
+    --------
+    >>> shown = rank_weights_figure(n=5)
+    >>> shown.png[:4], str(shown).startswith("Line chart")
+    (b'\x89PNG', True)
+    """
+    figure = Figure(figsize=(7.5, 4))
+    plot_rank_weights(n, p, ax=figure.add_subplot())
+    figure.tight_layout()
+    return FigureWithAlt(figure, rank_weights_alt(n, p))
+
+
+__all__ = ["CJK_FAMILIES", "FONT_DIR", "FigureWithAlt", "RANK_WEIGHT_STYLES", "SERIES_STYLES", "legend_html",
+           "plot_explanation", "plot_rank_weights", "plot_run_differences", "plot_suite", "rank_weights_alt",
+           "rank_weights_figure", "register_fonts", "render_png", "short_title"]
