@@ -46,7 +46,7 @@ from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import classroom, examples, exercises
+from .teaching import classroom, examples, exercises, kinds
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
 
@@ -67,3 +67,21 @@ __all__ = [
     "glossary_table",
     "classroom", "set_language", "get_language",
 ]
+
+
+def ask(exercise_id, seed=None):
+    """An exercise as a widget (Check, Hint, Show answer after a first attempt); see
+    :func:`ltr_teach.interactive.ask.ask`. ipywidgets is imported only when a question is asked."""
+    from .interactive.ask import ask as make
+
+    return make(exercise_id, seed)
+
+
+def _exercise_widget(exercise):
+    from .interactive.ask import AskBox
+
+    return AskBox(exercise)
+
+
+kinds.WIDGET_MAKER = _exercise_widget  # Exercise.widget(): the teaching layer cannot import the interactive one
+__all__.append("ask")
