@@ -9,14 +9,14 @@ from ltr_teach.core.i18n import using_language
 NEW_CHOICES = {  # id: (kind, the right option)
     "start-two-pages": ("analyse", "depends"),
     "start-p3-irrelevant-down": ("predict", "same"),
-    "pr-move-hit-out": ("predict", "recall"),
+    "pr-move-hit-out": ("predict", "r_at_5"),
     "pr-unretrieved-relevant": ("predict", "recall"),
     "pr-accuracy-rare-clicks": ("predict", "never"),
     "pr-which-metric-prior-art": ("evaluate", "r100"),
     "map-above-one": ("spot", "impossible"),
     "ap-printed-rounded": ("spot", "no"),
-    "mrr-top-gain": ("predict", "mean"),
-    "mrr-failed-query": ("predict", "best"),
+    "mrr-top-gain": ("predict", "mrr_gain"),
+    "mrr-failed-query": ("predict", "counted"),
     "mrr-which-task": ("evaluate", "qa"),
     "ap-irrelevant-down": ("predict", "rise"),
 }
@@ -42,14 +42,14 @@ def test_mrr_top_gain_options_are_the_mean_the_query_and_the_miss():
     # before: (1/2 + 1 + 1/3)/3 = 11/18; after 面膜's hit moves to rank 1: (1/2 + 1 + 1)/3 = 5/6
     # the mean rises by 5/6 - 11/18 = 4/18 = 2/9; the query's own RR by 1 - 1/3 = 2/3;
     # from a query without a hit (RR 0) it would rise by (1 - 0)/3 = 1/3
-    assert _option("mrr-top-gain", "mean") == "by 2/9"
-    assert _option("mrr-top-gain", "query") == "by 2/3"
+    assert _option("mrr-top-gain", "mrr_gain") == "by 2/9"
+    assert _option("mrr-top-gain", "query_gain") == "by 2/3"
     assert _option("mrr-top-gain", "from_zero") == "by 1/3"
 
 
 def test_mrr_failed_query_best_is_two_thirds():
     # (0 + 1 + 1)/3 = 2/3; leaving the failed query out would give (1 + 1)/2 = 1
-    assert _option("mrr-failed-query", "best") == "2/3"
+    assert _option("mrr-failed-query", "counted") == "2/3"
     assert _option("mrr-failed-query", "without").startswith("1:")
 
 

@@ -181,9 +181,9 @@ EXERCISES = [
            question=N_("In the editor, document 000's three queries have MRR = {before}. In the 面膜 tab, move "
                        "skii面膜 (the wanted product, rank 3) to the top. By how much does MRR rise?"),
            facts=_top_gain_facts,
-           options={"query": N_("by {query_gain}"), "from_zero": N_("by {from_zero}"), "mean": N_("by {gain}")},
-           correct="mean",
-           why={"query": N_("That is how much the 面膜 query's own reciprocal rank rises, from 1/3 to 1; MRR is the "
+           options={"query_gain": N_("by {query_gain}"), "from_zero": N_("by {from_zero}"), "mrr_gain": N_("by {gain}")},
+           correct="mrr_gain",
+           why={"query_gain": N_("That is how much the 面膜 query's own reciprocal rank rises, from 1/3 to 1; MRR is the "
                             "mean over three queries, so it rises by a third of that."),
                 "from_zero": N_("That would be the rise if 面膜 had had no relevant result (RR 0) before; it had one "
                                 "at rank 3, with RR 1/3.")},
@@ -202,9 +202,9 @@ EXERCISES = [
                        "at all. Then make the other two queries perfect (a relevant result at rank 1). What is the "
                        "highest MRR you can reach?"),
            facts=_failed_query_facts,
-           options={"without": N_("{without}: the failed query is left out of the mean"), "best": N_("{best}"),
+           options={"without": N_("{without}: the failed query is left out of the mean"), "counted": N_("{best}"),
                     "undefined": N_("None: MRR is undefined when a query has no relevant result")},
-           correct="best",
+           correct="counted",
            why={"without": N_("A query without a relevant result is not left out: its reciprocal rank is 0, and it "
                               "still counts in |Q| (trec_eval scores it 0 too)."),
                 "undefined": N_("The reciprocal rank of a query without a relevant result is defined as 0; MRR is "

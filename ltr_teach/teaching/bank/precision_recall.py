@@ -172,10 +172,10 @@ EXERCISES = [
                        "k = 5. Move 小棕瓶眼霜 (relevant, rank 4) down to rank 6, out of the top 5. Both P@5 and "
                        "R@5 lose this hit: which one falls by more?"),
            facts=_hit_out_facts,
-           options={"precision": N_("P@5 falls by more"), "recall": N_("R@5 falls by more"),
+           options={"p_at_5": N_("P@5 falls by more"), "r_at_5": N_("R@5 falls by more"),
                     "same": N_("Both fall by the same amount")},
-           correct="recall",
-           why={"precision": N_("One hit is worth 1/k = 1/5 of precision, but 1/R = 1/4 of recall: recall divides "
+           correct="r_at_5",
+           why={"p_at_5": N_("One hit is worth 1/k = 1/5 of precision, but 1/R = 1/4 of recall: recall divides "
                                 "by the 4 relevant documents, fewer than the 5 ranks."),
                 "same": N_("The same hit is lost, but the two divide by different numbers: precision by k = 5, "
                            "recall by the 4 relevant documents.")},
@@ -226,7 +226,7 @@ EXERCISES = [
                           "accuracy is ruled by the true negatives when positives are rare."),
            hints=(N_("Accuracy counts every correct yes and every correct no, over all 1000 impressions."),
                   N_("For each predictor count the wrong decisions: missed clicks (FN) and false alarms (FP)."),
-                  N_("Never click makes 3 wrong decisions: the 3 clicks it misses.")),
+                  N_("Predicting no click anywhere makes 3 wrong decisions: the 3 clicks it misses.")),
            source="notebook 01"),
     choice("pr-which-metric-prior-art", family="precision_recall", kind="evaluate",
            title=N_("A metric for a patent search"),
