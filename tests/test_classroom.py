@@ -289,7 +289,7 @@ def test_assign_writes_the_students_notebooks_and_the_key_apart(tmp_path, capsys
             elif variant.kind == "create":  # neither the example nor the explanation of a ranking to build
                 leaks += [(path.name, exercise_id, s) for s in (variant.answer, variant.explanation) if s in text]
             else:  # the options are listed, none marked: no explanation, no diagnosis of a wrong option
-                said = [variant.explanation] + [variant.why[key] for key in variant.why]
+                said = [variant.explanation] + [variant.why_text(key) for key in variant.why]
                 leaks += [(path.name, exercise_id, s) for s in said if s in text]
     assert leaks == []
     key = (tmp_path / "hw" / "key" / "key.md").read_text(encoding="utf-8")

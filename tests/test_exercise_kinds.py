@@ -28,7 +28,7 @@ def _demo_choice(**changes):
     fields = {"family": "dcg_ndcg", "kind": "predict", "title": "Demo",
               "question": "A list gets one more item at rank {r}.", "facts": lambda: {"r": 4},
               "options": {"rise": "DCG rises", "fall": "DCG falls", "same": "DCG stays"}, "correct": "rise",
-              "why": {"fall": "No term of DCG is negative.", "same": "The new term is above 0."},
+              "why": {"fall": "No term of DCG is negative.", "same": "The new term at rank {r} is above 0."},
               "explanation": "Rank {r} adds a term above 0.", "hints": ("concept", "procedure", "first step")}
     fields.update(changes)
     return choice("demo-choice", **fields)
@@ -72,7 +72,7 @@ def test_a_choice_is_read_by_key_any_case_by_text_or_by_letter():
         assert not feedback.correct and feedback.status == "wrong"
         assert feedback.diagnosis == "No term of DCG is negative."
         assert feedback.explanation is None and feedback.expected is None  # nothing revealed before asked
-    assert lt.check(ex, "c").diagnosis == "The new term is above 0."
+    assert lt.check(ex, "c").diagnosis == "The new term at rank 4 is above 0."  # filled from the facts
 
 
 def test_letters_are_refused_when_a_key_is_itself_a_letter():
@@ -120,7 +120,8 @@ def test_every_registered_choice_diagnoses_every_wrong_option(exercise):
         feedback = lt.check(exercise.id, key)
         assert feedback.correct == (key == exercise.correct)
         if key != exercise.correct:
-            assert feedback.diagnosis and feedback.diagnosis.strip() == lt.core.i18n.translate(exercise.why[key])
+            assert feedback.diagnosis and feedback.diagnosis.strip() == exercise.why_text(key).strip()
+            assert "{" not in feedback.diagnosis  # every placeholder filled from the facts
     assert exercise.explanation.strip()
     assert "{" not in exercise.prompt and "{" not in exercise.explanation  # every placeholder filled
 
@@ -262,6 +263,8 @@ def test_the_hint_box_opens_one_step_at_a_time():
     assert html.count("<details class='ltr-teach-hint-step'>") == 3
     assert html.index("Hint 1 of 3") < html.index("Hint 2 of 3") < html.index("Hint 3 of 3")
     assert str(box).splitlines()[0].startswith("hint 1: NDCG divides")
+    assert "Hint 3 of 3: the first number" in html  # a computation's third hint is its first number
+    assert "Hint 3 of 3: a first step" in CREATES[0].hint_box()._repr_html_()  # a ranking to build has none
 
 
 # -- the prompt as formatted text ----------------------------------------------------------------------------
@@ -305,7 +308,7 @@ def test_a_choice_widget_starts_with_nothing_chosen_and_no_answer():
     swapped = dataclasses.replace(ex, correct=other, why={k: "x" for k in ex.options if k != other})
     assert _saved_text(lt.ask(swapped)) == _saved_text(box)
     saved = _saved_text(box)
-    assert ex.explanation not in saved and not any(lt.core.i18n.translate(w) in saved for w in ex.why.values())
+    assert ex.explanation not in saved and not any(ex.why_text(key) in saved for key in ex.why)
 
 
 def test_a_compute_widget_holds_no_form_of_its_answer():
@@ -374,3 +377,109 @@ def test_ask_and_check_in_chinese():
     for text in (box.check_button.description, box.hint_button.description, box.reveal_button.description,
                  box.input.description, feedback.message, feedback.diagnosis, created.message, *hints):
         assert han.search(text), text
+
+
+# -- prompts that quote a document's formula say whether it is wrong -------------------------------------------
+#: Exercises whose intro quotes a document's formula or code, and the lt.examples record of it
+#: (read from the errata by hand: err-doc003 quotes document 003's ERR formula, which is right).
+QUOTED = {"f1-doc000": "000-f-beta-formula", "f2-doc003": "003-f-measure-formula",
+          "ndcg-doc003-code": "003-code-ideal-unsorted", "dcg-lipstick-log2": "000-ndcg-log-base",
+          "dcg-jarvelin-doc001": "001-dcg-jarvelin"}
+
+
+@pytest.mark.parametrize("exercise_id", sorted(QUOTED))
+def test_a_prompt_quoting_a_documents_formula_says_whether_it_is_wrong(exercise_id):
+    exercise = lt.exercises.get(exercise_id)
+    assert exercise.erratum == QUOTED[exercise_id]
+    kind = lt.examples.by_id(QUOTED[exercise_id]).kind
+    prompt = exercise.prompt
+    assert QUOTED[exercise_id] in prompt
+    assert ("is wrong here" in prompt) == (kind == "error")
+    assert ("Not an error but a convention" in prompt) == (kind == "convention")
+    with lt.core.i18n.using_language("zh"):
+        assert QUOTED[exercise_id] in exercise.prompt and "is wrong" not in exercise.prompt
+
+
+def test_only_those_exercises_name_an_erratum():
+    assert {e.id: e.erratum for e in COMPUTES if e.erratum} == QUOTED
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_the_text_form_a_saved_notebook_keeps_holds_no_answer(exercise):
+    # Jupyter saves repr() as text/plain beside the formatted prompt; it names the exercise and nothing more
+    text = repr(exercise)
+    assert text.startswith(f"<exercise {exercise.id}") and len(text) < 120
+    if exercise.kind in kinds.CHOICE_KINDS:
+        assert repr(dataclasses.replace(exercise, correct=next(k for k in exercise.options if k != exercise.correct),
+                                        why={k: "x" for k in exercise.options})) == text
+
+
+# -- variants, sheets, the command line and the classroom ------------------------------------------------------
+def test_a_choice_or_create_variant_is_the_exercise_as_written():
+    for exercise in (CHOICES[0], CREATES[0]):
+        assert lt.exercises.variant(exercise.id, 7) is exercise
+        assert lt.check(exercise.id, exercise.answer, seed=7).correct
+
+
+def test_a_variant_defined_by_the_exercise_is_used():
+    def other_rank(rng):
+        rank = rng.randint(5, 9)
+        return {"facts": lambda: {"r": rank}}
+
+    ex = _demo_choice(randomize=other_rank)
+    registry = lt.exercises._REGISTRY
+    registry[ex.id] = ex
+    try:
+        mine = lt.exercises.variant(ex.id, 3)
+        assert mine.seed == 3 and mine.label == "demo-choice (seed 3)"
+        rank = int(re.search(r"rank (\d)", mine.prompt).group(1))
+        assert 5 <= rank <= 9 and mine.prompt == lt.exercises.variant(ex.id, 3).prompt  # same seed, same version
+    finally:
+        del registry[ex.id]
+
+
+def test_the_sheet_lists_a_choices_options_and_the_key_its_answers():
+    students, key = lt.exercises.sheet([4], ["dcg-append-item", "ndcg-perfect-with-a-zero", "p-at-5"])
+    assert "   - `rise`: DCG rises" in students and "   - `depends`: It depends on the grades above it" in students
+    assert "[3, 2, 2, 0]" not in students
+    assert "| dcg-append-item | rise | DCG rises |" in key
+    assert "| ndcg-perfect-with-a-zero | for example [3, 2, 2, 0] | checked by its verifier |" in key
+
+
+def test_the_command_line_checks_every_kind(capsys):
+    from ltr_teach.cli import main
+
+    assert main(["check", "dcg-append-item", "fall"]) == 1
+    assert "likely mistake: DCG only adds terms" in capsys.readouterr().out
+    assert main(["check", "dcg-append-item", "RISE"]) == 0
+    assert main(["check", "ndcg-perfect-with-a-zero", "[3,", "3,", "1,", "0]"]) == 0  # the shell splits it
+    assert main(["check", "ndcg-perfect-with-a-zero", "[3, 3"]) == 2
+    assert "a [ is never closed" in capsys.readouterr().err
+    assert main(["exercises", "show", "dcg-append-item"]) == 0
+    assert "  - same: DCG stays the same" in capsys.readouterr().out
+
+
+def test_assign_and_grade_read_choice_and_create_answers_without_running_them(tmp_path):
+    from ltr_teach.teaching import classroom
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\na,A\nb,B\nc,C\n", encoding="utf-8")
+    classroom.assign("dcg-append-item,ndcg-perfect-with-a-zero", roster, tmp_path / "hw", course="k")
+    answers = {"a": ('"rise"', '"[3, 3, 1, 0]"'), "b": ('"fall"', '"[0, 3, 3, 1]"'), "c": ("None", '""')}
+    for student, (first, second) in answers.items():
+        path = tmp_path / "hw" / "students" / f"{student}.ipynb"
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        cells = [c for c in notebook["cells"] if classroom.ANSWER_TAG in c["metadata"].get("tags", [])]
+        assert "".join(cells[0]["source"]) == 'answer_1 = None  # one of "rise", "fall", "same", "depends"'
+        cells[0]["source"] = [f"answer_1 = {first}  # my answer"]
+        cells[1]["source"] = [f"answer_2 = {second}"]
+        path.write_text(json.dumps(notebook), encoding="utf-8")
+    book = classroom.grade(tmp_path / "hw" / "students", roster, tmp_path / "hw" / "key" / "assignment.json")
+    got = {(r.student, r.exercise): (r.status, r.points) for r in book.rows}
+    assert got == {("a", "dcg-append-item"): ("right", 1), ("a", "ndcg-perfect-with-a-zero"): ("right", 1),
+                   ("b", "dcg-append-item"): ("wrong", 0), ("b", "ndcg-perfect-with-a-zero"): ("wrong", 0),
+                   ("c", "dcg-append-item"): ("not answered", 0), ("c", "ndcg-perfect-with-a-zero"): ("not answered", 0)}
+    wrong = next(r for r in book.rows if r.student == "b" and r.exercise == "dcg-append-item")
+    assert wrong.slip == "fall" and wrong.diagnosis.startswith("DCG only adds terms")
+    # 0, 3, 3, 1 is not sorted best first: NDCG@4 < 1, and the diagnosis says so
+    assert "not 1" in next(r for r in book.rows if r.student == "b" and r.exercise != "dcg-append-item").diagnosis

@@ -1231,7 +1231,7 @@ def judge_choice(exercise, answer, reveal: bool = False) -> Feedback:
         return Feedback(True, "right", _("right: {choice}.").format(choice=chosen), target, answer=key,
                         expected=expected, explanation=exercise.explanation)
     return Feedback(False, "wrong", _("not right: {choice}.").format(choice=chosen), target, answer=key,
-                    diagnosis=translate(exercise.why[key]), expected=expected, explanation=explanation,
+                    diagnosis=exercise.why_text(key), expected=expected, explanation=explanation,
                     mistakes=(key,))
 
 
