@@ -281,6 +281,9 @@ def test_assign_writes_the_students_notebooks_and_the_key_apart(tmp_path, capsys
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
             text = text.replace(json.dumps(variant.prompt, ensure_ascii=False)[1:-1], "<prompt>")
+            for key in getattr(variant, "options", {}):  # an option's line is data too ("- `mrr_gain`: by 2/9")
+                line = f"- `{key}`: {variant.option_text(key)}"
+                text = text.replace(json.dumps(line, ensure_ascii=False)[1:-1], "<option>")
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
             if variant.kind == "compute":
