@@ -49,7 +49,7 @@ from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises, kinds
 from .teaching.checker import Feedback, check
-from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
+from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
 
 try:
     __version__ = _version("ltr_teach")
@@ -66,6 +66,7 @@ __all__ = [
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
+    "glossary_table",
     "classroom", "set_language", "get_language",
 ]
 

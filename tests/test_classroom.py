@@ -89,16 +89,16 @@ def test_every_link_of_the_copied_tutorial_works(tmp_path):
 
 def test_a_dead_link_or_anchor_is_found(tmp_path):
     classroom.copy_tutorial(tmp_path)
-    page = tmp_path / "notebooks" / "00_start_here.ipynb"
+    page = tmp_path / "notebooks" / "en" / "00_start_here.ipynb"
     notebook = json.loads(page.read_text(encoding="utf-8"))
     notebook["cells"].append({"cell_type": "markdown", "metadata": {}, "id": "x",
-                              "source": [("[gone](../exercises/99_missing.ipynb) "
-                                          "<a href='01_precision_recall_f.ipynb#Nowhere'>x</a> [folder](../exercises/)")]})
+                              "source": [("[gone](../../exercises/en/99_missing.ipynb) "
+                                          "<a href='01_precision_recall_f.ipynb#Nowhere'>x</a> [folder](../../exercises/)")]})
     page.write_text(json.dumps(notebook), encoding="utf-8")
     assert dead_links(tmp_path) == [
-        "notebooks/00_start_here.ipynb -> ../exercises/99_missing.ipynb (no such file)",
-        "notebooks/00_start_here.ipynb -> ../exercises/ (a folder: JupyterLab opens only links to files)",
-        "notebooks/00_start_here.ipynb -> 01_precision_recall_f.ipynb#Nowhere (no heading 'Nowhere')",
+        "notebooks/en/00_start_here.ipynb -> ../../exercises/en/99_missing.ipynb (no such file)",
+        "notebooks/en/00_start_here.ipynb -> ../../exercises/ (a folder: JupyterLab opens only links to files)",
+        "notebooks/en/00_start_here.ipynb -> 01_precision_recall_f.ipynb#Nowhere (no heading 'Nowhere')",
     ]
 
 
@@ -120,9 +120,9 @@ def test_a_second_copy_keeps_what_the_student_changed_and_says_so(tmp_path):
     notebook["cells"].append({"cell_type": "markdown", "id": "mine", "metadata": {}, "source": ["my notes"]})
     changed.write_text(json.dumps(notebook), encoding="utf-8")
     mine = changed.read_bytes()
-    (tmp_path / "notebooks" / "02_mrr.ipynb").unlink()  # deleted: the shipped one comes back
+    (tmp_path / "notebooks" / "en" / "02_mrr.ipynb").unlink()  # deleted: the shipped one comes back
     done = classroom.copy_tutorial(tmp_path)
-    assert done.kept == ["exercises/zh/03_dcg_ndcg.ipynb"] and done.copied == ["notebooks/02_mrr.ipynb"]
+    assert done.kept == ["exercises/zh/03_dcg_ndcg.ipynb"] and done.copied == ["notebooks/en/02_mrr.ipynb"]
     assert len(done.unchanged) == len(TUTORIAL) - 2
     assert changed.read_bytes() == mine
     assert "kept exercises/zh/03_dcg_ndcg.ipynb: you changed it" in done.summary()
@@ -150,10 +150,10 @@ def test_a_file_an_older_copy_gave_is_updated_and_a_file_it_never_gave_is_kept(t
 def test_a_broken_manifest_writes_only_missing_files(tmp_path):
     classroom.copy_tutorial(tmp_path)
     (tmp_path / classroom.MANIFEST).write_text("{not json")
-    page = tmp_path / "notebooks" / "00_start_here.ipynb"
+    page = tmp_path / "notebooks" / "en" / "00_start_here.ipynb"
     page.write_text("changed", encoding="utf-8")
     done = classroom.copy_tutorial(tmp_path)
-    assert done.kept == ["notebooks/00_start_here.ipynb"] and page.read_text(encoding="utf-8") == "changed"
+    assert done.kept == ["notebooks/en/00_start_here.ipynb"] and page.read_text(encoding="utf-8") == "changed"
 
 
 def test_the_start_page_is_the_edition_asked_for_else_the_page_offering_both(tmp_path):
