@@ -59,10 +59,7 @@ TUTORIAL_FOLDERS = ("notebooks", "exercises")
 START_PAGES = {None: "notebooks/start_here.ipynb",
                "zh": "notebooks/zh/00_start_here.ipynb",
                "en": "notebooks/en/00_start_here.ipynb"}
-#: The course's first notebook before it was written in two editions (kept as the last resort of
-#: :func:`start_page` while the tutorials move into ``notebooks/zh/`` and ``notebooks/en/``).
-_FLAT_START_PAGE = "notebooks/00_start_here.ipynb"
-START_PAGE = _FLAT_START_PAGE
+START_PAGE = START_PAGES[None]
 
 #: The languages of the course's editions: ``notebooks/<lang>/`` and ``exercises/<lang>/``, each with
 #: its language file (:data:`ltr_teach.core.i18n.EDITION_FILE`), so a kernel started there speaks it.
@@ -137,7 +134,7 @@ def start_page(lang: str | None = None, root: Path | None = None) -> str:
     if lang not in START_PAGES:
         raise ValueError(f"lang = {lang!r} is not a tutorial language; choose one of {', '.join(LANGUAGES)} (or None)")
     root = tutorial_source() if root is None else Path(root)
-    for page in (START_PAGES[lang], START_PAGES[None], _FLAT_START_PAGE):
+    for page in (START_PAGES[lang], START_PAGES[None]):
         if (root / page).is_file():
             return page
     raise FileNotFoundError(f"the tutorial in {root} has no start page ({START_PAGES[lang]})")
