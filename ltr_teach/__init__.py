@@ -37,7 +37,10 @@ from .metrics.binary import (
 from .metrics.compare import compare_conventions
 from .metrics.confusion import ConfusionMatrix, confusion_matrix
 from .metrics.conventions import CONVENTIONS
+from .metrics.agreement import cohen_kappa
 from .metrics.ctr import gauc, log_loss
+from .metrics.pairs import misordered_pairs, swap_deltas
+from .metrics.sampled import sampled_metric
 from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import METRICS
@@ -61,7 +64,7 @@ __all__ = [
     "cg", "dcg", "idcg", "ndcg", "err",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
-    "roc_curve", "auc", "gauc", "log_loss", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
+    "roc_curve", "auc", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas", "sampled_metric", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",

@@ -9,6 +9,7 @@ from .interactive.panels import (
     EditorSnapshot,
     ErratumBrowser,
     MetricsDashboard,
+    SwapWeightsPanel,
     errata_panel,
     erratum_html,
     side_by_side,
@@ -17,5 +18,5 @@ from .interactive.plots import legend_html, plot_explanation, render_png
 from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_card, example_card
 
 __all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "MetricsDashboard", "MultiQueryEditor",
-           "RankingEditor", "errata_panel", "erratum_card", "erratum_html", "example_card", "legend_html",
+           "RankingEditor", "SwapWeightsPanel", "errata_panel", "erratum_card", "erratum_html", "example_card", "legend_html",
            "plot_explanation", "render_png", "side_by_side"]

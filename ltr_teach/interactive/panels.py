@@ -15,6 +15,7 @@ import ipywidgets as W
 
 from ..core.i18n import _, translate
 from ..metrics.compare import ConventionTable
+from ..metrics.pairs import swap_deltas
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
 from .widgets import _ShowsWidget
@@ -282,6 +283,53 @@ class MetricsDashboard(_ShowsWidget):
     def __repr__(self) -> str:
         values = ", ".join(f"{label} {ex.decimal_str}" for label, ex in self.values().items())
         return f"<MetricsDashboard {list(self.editor.grades)}: {values}>"
+
+
+class SwapWeightsPanel(_ShowsWidget):
+    """LambdaRank's swap weights of an editor's ranking, live: the ``|ΔNDCG|`` matrix above the editor.
+
+    Every move or grade change in the editor redraws the matrix (:func:`~ltr_teach.metrics.pairs.swap_deltas`
+    with the editor's ``k``, gain and discount).
+
+    Examples
+    --------
+    >>> from ltr_teach.interactive.widgets import RankingEditor
+    >>> panel = SwapWeightsPanel(RankingEditor(["a", "b", "c"], [0, 0, 3]))
+    >>> panel.deltas.largest()                   # the 3 at rank 3 and the 0 at rank 1
+    (1, 3)
+    >>> panel.editor.move(2, 0)                  # the 3 to the top: now the ranking is ideal
+    >>> panel.deltas.ndcg.exact
+    1
+    """
+
+    def __init__(self, editor):
+        if getattr(editor, "metric", None) != "ndcg":
+            raise ValueError("editor must be a RankingEditor of metric 'ndcg' (swap weights are NDCG changes)")
+        self.editor = editor
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-swap-weights")
+        editor.on_change(self._on_editor_change)
+        self.widget = W.VBox([self.panel, editor.widget])
+        self.refresh()
+
+    def _on_editor_change(self, editor) -> None:
+        self.refresh()
+
+    @property
+    def deltas(self):
+        """The :class:`~ltr_teach.metrics.pairs.SwapDeltas` of the editor's current ranking."""
+        options = {key: self.editor.options[key] for key in ("k", "gain", "discount") if key in self.editor.options}
+        return swap_deltas(self.editor.grades, **options)
+
+    def refresh(self) -> None:
+        """Recompute the weights for the editor's grades and redraw the matrix."""
+        try:
+            self.panel.value = self.deltas._repr_html_()
+        except ValueError as error:  # every grade 0: no weights; say why instead of failing the editor
+            self.panel.value = f"<p>{html.escape(str(error))}</p>"
+
+    def __repr__(self) -> str:
+        return f"<SwapWeightsPanel {list(self.editor.grades)}>"
 
 
 class EditorSnapshot:
