@@ -49,6 +49,7 @@ from .metrics.suite import MetricSuite, agreement
 from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
+from .runs.pooling import pool
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises
 from .teaching.checker import Feedback, check
@@ -66,7 +67,7 @@ __all__ = [
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas", "sampled_metric", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
-    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
+    "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
     "classroom", "set_language", "get_language",
 ]

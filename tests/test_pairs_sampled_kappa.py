@@ -144,3 +144,24 @@ class TestCohenKappa:
             lt.cohen_kappa(counts=[[1, 2], [3]])
         with pytest.raises(ValueError, match="not both"):
             lt.cohen_kappa([1], [1], counts=[[1]])
+
+
+class TestPool:
+    RUNS = {"A": {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.7, "d6": 0.1}},
+            "B": {"q1": {"d4": 0.9, "d1": 0.5, "d5": 0.5, "d3": 0.2}}}
+
+    def test_by_hand(self):
+        # A's top 2: d1, d2; B's top 2: d4, then d5 and d1 tie at 0.5 -> docno descending puts d5 first
+        assert lt.pool(self.RUNS, 2) == {"q1": ["d1", "d2", "d4", "d5"]}
+        assert lt.pool(self.RUNS, 2, truth={"q1": {"d3": 2, "d5": 1}}) == {"q1": {"d1": 0, "d2": 0, "d4": 0, "d5": 1}}
+
+    def test_every_contributing_run_is_judged_to_the_depth(self):
+        qrels = lt.pool(self.RUNS, 3, truth={"q1": {"d1": 1}})
+        for run in self.RUNS.values():
+            assert lt.evaluate(qrels, run, ["judged@3"]).mean["judged@3"] == 1
+
+    def test_bad_input(self):
+        with pytest.raises(ValueError, match="depth must be an integer >= 1"):
+            lt.pool(self.RUNS, 0)
+        with pytest.raises(ValueError, match="runs must be a non-empty dict"):
+            lt.pool({}, 2)
