@@ -8,15 +8,16 @@ from .interactive.panels import (
     ConventionSwitcher,
     EditorSnapshot,
     ErratumBrowser,
+    JudgmentsPanel,
     MetricsDashboard,
     SwapWeightsPanel,
     errata_panel,
     erratum_html,
     side_by_side,
 )
-from .interactive.plots import legend_html, plot_explanation, render_png
+from .interactive.plots import legend_html, plot_explanation, plot_score_sweep, render_png
 from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_card, example_card
 
-__all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "MetricsDashboard", "MultiQueryEditor",
-           "RankingEditor", "SwapWeightsPanel", "errata_panel", "erratum_card", "erratum_html", "example_card", "legend_html",
-           "plot_explanation", "render_png", "side_by_side"]
+__all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "JudgmentsPanel", "MetricsDashboard",
+           "MultiQueryEditor", "RankingEditor", "SwapWeightsPanel", "errata_panel", "erratum_card", "erratum_html",
+           "example_card", "legend_html", "plot_explanation", "plot_score_sweep", "render_png", "side_by_side"]

@@ -15,6 +15,7 @@ import ipywidgets as W
 
 from ..core.i18n import _, translate
 from ..metrics.compare import ConventionTable
+from ..metrics.binary import bpref, judged_at_k, precision_at_k
 from ..metrics.pairs import swap_deltas
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
@@ -330,6 +331,95 @@ class SwapWeightsPanel(_ShowsWidget):
 
     def __repr__(self) -> str:
         return f"<SwapWeightsPanel {list(self.editor.grades)}>"
+
+
+#: The three judgments a document of :class:`JudgmentsPanel` can have, in the buttons' order.
+JUDGMENTS = {"relevant": 1, "not relevant": 0, "unjudged": None}
+
+
+class JudgmentsPanel(_ShowsWidget):
+    """A ranking whose documents are judged relevant, judged not relevant or not judged at all, and what
+    three readings of it give: P@k with unjudged as not relevant (trec_eval's default), P@k judged-only
+    (trec_eval -J: unjudged documents removed first), bpref and judged@k.
+
+    Parameters
+    ----------
+    items : sequence of str
+        Document names in ranked order.
+    judgments : sequence of 1, 0 or None
+        Each document's judgment (None = unjudged).
+    k : int
+        The cut-off of P@k and judged@k.
+
+    Examples
+    --------
+    >>> panel = JudgmentsPanel(["d1", "d2", "d3", "d4"], [None, 1, 0, 1], k=2)
+    >>> {name: ex.exact for name, ex in panel.values().items()}
+    {'P@2': 1/2, 'P@2 (-J)': 1/2, 'bpref': 1/2, 'judged@2': 1/2}
+    >>> panel.judge(0, "relevant")               # the unjudged d1 turns out relevant
+    >>> panel.values()["P@2"].exact
+    1
+    """
+
+    def __init__(self, items, judgments, k: int = 5):
+        items, judgments = [str(x) for x in items], list(judgments)
+        if len(items) != len(judgments) or not items:
+            raise ValueError(f"items and judgments must be non-empty and of the same length; got {len(items)} items "
+                             f"and {len(judgments)} judgments")
+        allowed = list(JUDGMENTS.values())
+        for i, j in enumerate(judgments):
+            if j not in allowed or isinstance(j, bool):
+                raise ValueError(f"judgments[{i}] = {j!r} must be 1 (relevant), 0 (not relevant) or None (unjudged)")
+        self.items, self.k = items, k
+        self.buttons = []
+        for name, j in zip(items, judgments):
+            key = next(key for key, value in JUDGMENTS.items() if value == j)
+            button = W.ToggleButtons(options=[(_(key), key) for key in JUDGMENTS], value=key, description=name,
+                                     style={"description_width": "initial", "button_width": "90px"})
+            button.observe(self._on_change, names="value")
+            self.buttons.append(button)
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-judgments-panel")
+        self.widget = W.VBox([*self.buttons, self.panel])
+        self.refresh()
+
+    def _on_change(self, change) -> None:
+        self.refresh()
+
+    @property
+    def judgments(self) -> list:
+        """Each document's judgment now: 1, 0 or None."""
+        return [JUDGMENTS[b.value] for b in self.buttons]
+
+    def judge(self, index: int, judgment: str) -> None:
+        """Set document ``index`` (0-based) to ``"relevant"``, ``"not relevant"`` or ``"unjudged"``."""
+        if judgment not in JUDGMENTS:
+            raise ValueError(f"judgment = {judgment!r} must be one of {', '.join(map(repr, JUDGMENTS))}")
+        self.buttons[index].value = judgment
+
+    def values(self) -> dict:
+        """``{label: Explanation}`` of the four readings of the current judgments."""
+        judgments = self.judgments
+        as_zero = [0 if j is None else j for j in judgments]
+        judged_only = [j for j in judgments if j is not None]
+        out = {f"P@{self.k}": precision_at_k(as_zero, self.k)}
+        # trec_eval -J still divides by k; an empty judged list has precision 0
+        out[f"P@{self.k} (-J)"] = precision_at_k(judged_only or [0], self.k)
+        if any(j == 1 for j in judgments):
+            out["bpref"] = bpref(judgments)
+        out[f"judged@{self.k}"] = judged_at_k(judgments, self.k)
+        return out
+
+    def refresh(self) -> None:
+        """Recompute the readings and redraw the table."""
+        rows = "".join(f"<tr><td style='padding:2px 10px'><b>{html.escape(label)}</b></td>"
+                       f"<td style='padding:2px 10px'>{html.escape(ex.result_line())}</td></tr>"
+                       for label, ex in self.values().items())
+        self.panel.value = f"<table>{rows}</table>"
+
+    def __repr__(self) -> str:
+        shown = ", ".join("-" if j is None else str(j) for j in self.judgments)
+        return f"<JudgmentsPanel [{shown}]>"
 
 
 class EditorSnapshot:
