@@ -10,6 +10,7 @@ from .interactive.panels import (
     ErratumBrowser,
     JudgmentsPanel,
     MetricsDashboard,
+    SampledRankPanel,
     SwapWeightsPanel,
     errata_panel,
     erratum_html,
@@ -19,5 +20,6 @@ from .interactive.plots import legend_html, plot_explanation, plot_score_sweep, 
 from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_card, example_card
 
 __all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "JudgmentsPanel", "MetricsDashboard",
-           "MultiQueryEditor", "RankingEditor", "SwapWeightsPanel", "errata_panel", "erratum_card", "erratum_html",
-           "example_card", "legend_html", "plot_explanation", "plot_score_sweep", "render_png", "side_by_side"]
+           "MultiQueryEditor", "RankingEditor", "SampledRankPanel", "SwapWeightsPanel", "errata_panel", "erratum_card",
+           "erratum_html", "example_card", "legend_html", "plot_explanation", "plot_score_sweep", "render_png",
+           "side_by_side"]

@@ -13,10 +13,12 @@ import html
 
 import ipywidgets as W
 
+from ..core.exact import fmt_value
 from ..core.i18n import _, translate
 from ..metrics.compare import ConventionTable
 from ..metrics.binary import bpref, judged_at_k, precision_at_k
 from ..metrics.pairs import swap_deltas
+from ..metrics.sampled import sampled_metric
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
 from .widgets import _ShowsWidget
@@ -420,6 +422,66 @@ class JudgmentsPanel(_ShowsWidget):
     def __repr__(self) -> str:
         shown = ", ".join("-" if j is None else str(j) for j in self.judgments)
         return f"<JudgmentsPanel [{shown}]>"
+
+
+class SampledRankPanel(_ShowsWidget):
+    """Where one held-out item lands when it is ranked among sampled negatives instead of every item.
+
+    Choose the item's rank among all ``n_items`` items and how many negatives are sampled; the panel shows
+    HR@k and NDCG@k on the whole catalogue beside their exact expectations under sampling
+    (:func:`~ltr_teach.metrics.sampled.sampled_metric`).
+
+    Examples
+    --------
+    >>> panel = SampledRankPanel(n_items=1000, k=10)
+    >>> panel.rank.value, panel.values()["HR@10"]            # starts at rank 1: a hit either way
+    (1, ('1', '1'))
+    >>> panel.rank.value = 20
+    >>> panel.values()["HR@10"][0]                            # rank 20 of 1,000 misses the real top 10
+    '0'
+    """
+
+    RANKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+    NEGATIVES = (10, 50, 100, 500, 1000)
+
+    def __init__(self, n_items: int = 10_000, k: int = 10):
+        self.n_items, self.k = n_items, k
+        ranks = [r for r in self.RANKS if r <= n_items]
+        negatives = [n for n in self.NEGATIVES if n < n_items]
+        self.rank = W.Dropdown(options=ranks, value=1, description=_("rank among all items"),
+                               style={"description_width": "initial"})
+        self.negatives = W.Dropdown(options=negatives, value=100 if 100 in negatives else negatives[0],
+                                    description=_("sampled negatives"), style={"description_width": "initial"})
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-sampled-rank")
+        for control in (self.rank, self.negatives):
+            control.observe(self._on_change, names="value")
+        self.widget = W.VBox([W.HBox([self.rank, self.negatives]), self.panel])
+        self.refresh()
+
+    def _on_change(self, change) -> None:
+        self.refresh()
+
+    def values(self) -> dict:
+        """``{metric: (on all items, expected when sampled)}`` as decimals, for the chosen rank."""
+        out = {}
+        for metric, name in (("hit_rate", "HR@{k}"), ("ndcg", "NDCG@{k}")):
+            ex = sampled_metric([self.rank.value], self.n_items, self.negatives.value, k=self.k, metric=metric)
+            out[name.format(k=self.k)] = (fmt_value(ex.params["full"]), ex.decimal_str)
+        return out
+
+    def refresh(self) -> None:
+        """Recompute for the chosen rank and sample size."""
+        head = (f"<tr><th></th><th style='padding:2px 10px'>{html.escape(_('on all items'))}</th>"
+                f"<th style='padding:2px 10px'>{html.escape(_('sampled (expected)'))}</th></tr>")
+        rows = "".join(f"<tr><td style='padding:2px 10px'><b>{html.escape(name)}</b></td>"
+                       f"<td style='padding:2px 10px;text-align:right'>{full}</td>"
+                       f"<td style='padding:2px 10px;text-align:right'>{sampled}</td></tr>"
+                       for name, (full, sampled) in self.values().items())
+        self.panel.value = f"<table>{head}{rows}</table>"
+
+    def __repr__(self) -> str:
+        return f"<SampledRankPanel rank {self.rank.value} of {self.n_items}, {self.negatives.value} sampled>"
 
 
 class EditorSnapshot:

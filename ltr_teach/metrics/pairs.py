@@ -86,6 +86,8 @@ def misordered_pairs(grades, scores) -> Explanation:
         formula=r"\frac{\#\{(i,j): g_i > g_j,\ s_i < s_j\} + \tfrac12\,\#\{(i,j): g_i > g_j,\ s_i = s_j\}}"
                 r"{\#\{(i,j): g_i > g_j\}}",
         substitution=r"\frac{%s}{%d}" % (sympy.latex(wrong), len(rows)),
+        notes=(Message(N_("mean RankNet loss over the {n} pairs ≈ {loss}"), n=len(rows),
+                       loss=fmt_value(loss_sum / len(rows))),),
     )
 
 
