@@ -14,7 +14,7 @@ import html
 import ipywidgets as W
 
 from ..core.exact import fmt_value
-from ..core.i18n import _, translate
+from ..core.i18n import N_, _, translate
 from ..metrics.compare import ConventionTable
 from ..metrics.binary import bpref, judged_at_k, precision_at_k
 from ..metrics.pairs import swap_deltas
@@ -336,7 +336,7 @@ class SwapWeightsPanel(_ShowsWidget):
 
 
 #: The three judgments a document of :class:`JudgmentsPanel` can have, in the buttons' order.
-JUDGMENTS = {"relevant": 1, "not relevant": 0, "unjudged": None}
+JUDGMENTS = {N_("relevant"): 1, N_("not relevant"): 0, N_("unjudged"): None}
 
 
 class JudgmentsPanel(_ShowsWidget):
