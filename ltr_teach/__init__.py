@@ -19,6 +19,7 @@ from importlib.metadata import version as _version
 from .core.exact import ln, log2
 from .core.explanation import Explanation
 from .core.i18n import get_language, set_language
+from .metrics.agreement import cohen_kappa
 from .metrics.binary import (
     average_precision,
     bpref,
@@ -37,14 +38,13 @@ from .metrics.binary import (
 from .metrics.compare import compare_conventions
 from .metrics.confusion import ConfusionMatrix, confusion_matrix
 from .metrics.conventions import CONVENTIONS
-from .metrics.agreement import cohen_kappa
 from .metrics.ctr import gauc, log_loss
-from .metrics.pairs import misordered_pairs, swap_deltas
-from .metrics.sampled import sampled_metric
 from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .metrics.ordering import TIE_RULES
+from .metrics.pairs import misordered_pairs, swap_deltas
 from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
+from .metrics.sampled import sampled_metric
 from .metrics.suite import MetricSuite, agreement
 from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs

@@ -4,6 +4,7 @@ force and against scikit-learn."""
 import itertools
 import math
 import random
+from typing import ClassVar
 
 import pytest
 import sympy
@@ -111,7 +112,7 @@ class TestSampledMetric:
 
 
 class TestCohenKappa:
-    TABLE = [[70, 10], [20, 300]]   # Manning et al. Table 8.2: rows judge 1 (no, yes), columns judge 2
+    TABLE = ((70, 10), (20, 300))   # Manning et al. Table 8.2: rows judge 1 (no, yes), columns judge 2
 
     def test_textbook_example(self):
         # P(A) = (300 + 70)/400 = 0.925; pooled P(rel) = (320 + 310)/800 = 0.7875, P(nonrel) = 0.2125
@@ -147,8 +148,8 @@ class TestCohenKappa:
 
 
 class TestPool:
-    RUNS = {"A": {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.7, "d6": 0.1}},
-            "B": {"q1": {"d4": 0.9, "d1": 0.5, "d5": 0.5, "d3": 0.2}}}
+    RUNS: ClassVar[dict] = {"A": {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.7, "d6": 0.1}},
+                            "B": {"q1": {"d4": 0.9, "d1": 0.5, "d5": 0.5, "d3": 0.2}}}
 
     def test_by_hand(self):
         # A's top 2: d1, d2; B's top 2: d4, then d5 and d1 tie at 0.5 -> docno descending puts d5 first

@@ -15,8 +15,8 @@ import ipywidgets as W
 
 from ..core.exact import fmt_value
 from ..core.i18n import N_, _, translate
-from ..metrics.compare import ConventionTable
 from ..metrics.binary import bpref, judged_at_k, precision_at_k
+from ..metrics.compare import ConventionTable
 from ..metrics.pairs import swap_deltas
 from ..metrics.sampled import sampled_metric
 from ..metrics.suite import MetricSuite

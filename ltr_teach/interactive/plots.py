@@ -610,7 +610,7 @@ def plot_score_sweep(grades, scores, item: int, low: float = 0.0, high: float | 
     if ax is None:
         import matplotlib.pyplot as plt
 
-        figure, ax = plt.subplots(figsize=(7, 3.6))
+        ax = plt.subplots(figsize=(7, 3.6))[1]
     ax.plot(xs, values, drawstyle="steps-mid", color=COLORS["bar"], marker="o", markersize=3,
             label=_("NDCG (steps)"))
     ax.set_xlabel(_("score of item {n}").format(n=item + 1))

@@ -17,7 +17,7 @@ from sympy import Integer, Rational
 from ..core.exact import fmt_value, to_exact, to_float
 from ..core.explanation import Column, Explanation
 from ..core.i18n import N_, Message, _
-from ..core.table import aligned_lines, html_table
+from ..core.table import aligned_lines
 from ..core.validate import as_grades, as_sequence
 from .gains import as_discount, as_gain
 from .graded import ndcg

@@ -2,7 +2,7 @@
 
 from ...core.i18n import N_, _
 from ...metrics.binary import recall_at_k, reciprocal_rank
-from ...metrics.ctr import gauc, log_loss
+from ...metrics.ctr import gauc
 from ...metrics.roc import auc
 from ...metrics.sampled import sampled_metric
 from ..kinds import _e, choice, create

@@ -2,7 +2,7 @@
 
 from ...core.i18n import N_, _
 from ...metrics.graded import ndcg
-from ...metrics.pairs import misordered_pairs, swap_deltas
+from ...metrics.pairs import misordered_pairs
 from ...metrics.roc import auc
 from ..kinds import choice, create
 
