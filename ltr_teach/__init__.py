@@ -43,7 +43,7 @@ from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, nd
 from .metrics.ordering import TIE_RULES
 from .metrics.pairs import misordered_pairs, swap_deltas
 from .metrics.registry import METRICS
-from .metrics.roc import auc, roc_curve
+from .metrics.roc import auc, pr_curve, roc_curve
 from .metrics.sampled import sampled_metric
 from .metrics.suite import MetricSuite, agreement
 from .metrics.user_models import rbp, rbp_residual
@@ -53,7 +53,7 @@ from .runs.pooling import pool
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises, kinds
 from .teaching.checker import Feedback, check
-from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
+from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
 
 try:
     __version__ = _version("ltr_teach")
@@ -65,10 +65,12 @@ __all__ = [
     "cg", "dcg", "idcg", "ndcg", "err",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
-    "roc_curve", "auc", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas", "sampled_metric", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
+    "roc_curve", "auc", "pr_curve", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas",
+    "sampled_metric", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
+    "glossary_table",
     "classroom", "set_language", "get_language",
 ]
 

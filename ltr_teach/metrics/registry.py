@@ -143,6 +143,8 @@ METRICS = {
                    bulk=Bulk("rbp_residual", "optional", "what unjudged and unseen documents could add to RBP "
                                                          "(rbp_residual.0.95: p = 0.95)", parameter="p")),
         MetricInfo("roc_curve", roc.roc_curve, _title("ROC curve", "roc"), "labels_scores", ()),
+        MetricInfo("pr_curve", roc.pr_curve, _title("Precision-recall curve", "pr_curve"), "labels_scores", (),
+                   aliases=("pr",)),
         MetricInfo("auc", roc.auc, _title("Area under the ROC curve", "auc"), "labels_scores", (),
                    bulk=Bulk("auc", "none", "area under the ROC curve of the retrieved documents, ties worth 1/2")),
         MetricInfo("gauc", ctr.gauc, "Group AUC (分组AUC)", "grouped_labels_scores", ("weight",)),
