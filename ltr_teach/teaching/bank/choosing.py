@@ -180,7 +180,7 @@ EXERCISES = [
            hints=(N_("Sampling does not change the order of two items, only how many others are in the list."),
                   N_("Estimate how many of 100 random negatives outrank an item at rank 50 of 10,000."),
                   N_("Each other item is sampled with probability 100/9,999 ≈ 1%; 49 items are above rank 50."))),
-    choice("gauc-vs-auc", family="choosing", kind="analyse",
+    choice("global-or-group-auc", family="choosing", kind="analyse",
            title=N_("Global AUC or group AUC?"),
            question=N_("In one ads log, user u1 sees many ads and clicks often, u2 and u3 rarely. The model's global "
                        "AUC over all impressions is {auc}; its GAUC (each user's AUC, weighted by impressions) is "
