@@ -1,8 +1,8 @@
 """Click-through metrics: GAUC and log loss, by hand and against scikit-learn."""
 
 import math
-from fractions import Fraction
 import random
+from fractions import Fraction
 
 import numpy as np
 import pytest

@@ -17,9 +17,12 @@ import sympy
 
 from ..core.exact import fmt_cell, fmt_value, terminates
 from ..core.explanation import Explanation
-from ..core.i18n import _, translate
+from ..core.i18n import N_, _, translate
 from ..core.table import aligned_lines, html_table
+from ..metrics.binary import bpref, judged_at_k, precision_at_k
 from ..metrics.compare import ConventionTable
+from ..metrics.pairs import swap_deltas
+from ..metrics.sampled import sampled_metric
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
 from .widgets import _ShowsWidget
@@ -387,6 +390,202 @@ class MetricsDashboard(_ShowsWidget):
     def __repr__(self) -> str:
         values = ", ".join(f"{label} {ex.decimal_str}" for label, ex in self.values().items())
         return f"<MetricsDashboard {list(self.editor.grades)}: {values}>"
+
+
+class SwapWeightsPanel(_ShowsWidget):
+    """LambdaRank's swap weights of an editor's ranking, live: the ``|ΔNDCG|`` matrix above the editor.
+
+    Every move or grade change in the editor redraws the matrix (:func:`~ltr_teach.metrics.pairs.swap_deltas`
+    with the editor's ``k``, gain and discount).
+
+    Examples
+    --------
+    >>> from ltr_teach.interactive.widgets import RankingEditor
+    >>> panel = SwapWeightsPanel(RankingEditor(["a", "b", "c"], [0, 0, 3]))
+    >>> panel.deltas.largest()                   # the 3 at rank 3 and the 0 at rank 1
+    (1, 3)
+    >>> panel.editor.move(2, 0)                  # the 3 to the top: now the ranking is ideal
+    >>> panel.deltas.ndcg.exact
+    1
+    """
+
+    def __init__(self, editor):
+        if getattr(editor, "metric", None) != "ndcg":
+            raise ValueError("editor must be a RankingEditor of metric 'ndcg' (swap weights are NDCG changes)")
+        self.editor = editor
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-swap-weights")
+        editor.on_change(self._on_editor_change)
+        self.widget = W.VBox([self.panel, editor.widget])
+        self.refresh()
+
+    def _on_editor_change(self, editor) -> None:
+        self.refresh()
+
+    @property
+    def deltas(self):
+        """The :class:`~ltr_teach.metrics.pairs.SwapDeltas` of the editor's current ranking."""
+        options = {key: self.editor.options[key] for key in ("k", "gain", "discount") if key in self.editor.options}
+        return swap_deltas(self.editor.grades, **options)
+
+    def refresh(self) -> None:
+        """Recompute the weights for the editor's grades and redraw the matrix."""
+        try:
+            self.panel.value = self.deltas._repr_html_()
+        except ValueError as error:  # every grade 0: no weights; say why instead of failing the editor
+            self.panel.value = f"<p>{html.escape(str(error))}</p>"
+
+    def __repr__(self) -> str:
+        return f"<SwapWeightsPanel {list(self.editor.grades)}>"
+
+
+#: The three judgments a document of :class:`JudgmentsPanel` can have, in the buttons' order.
+JUDGMENTS = {N_("relevant"): 1, N_("not relevant"): 0, N_("unjudged"): None}
+
+
+class JudgmentsPanel(_ShowsWidget):
+    """A ranking whose documents are judged relevant, judged not relevant or not judged at all, and what
+    three readings of it give: P@k with unjudged as not relevant (trec_eval's default), P@k judged-only
+    (trec_eval -J: unjudged documents removed first), bpref and judged@k.
+
+    Parameters
+    ----------
+    items : sequence of str
+        Document names in ranked order.
+    judgments : sequence of 1, 0 or None
+        Each document's judgment (None = unjudged).
+    k : int
+        The cut-off of P@k and judged@k.
+
+    Examples
+    --------
+    >>> panel = JudgmentsPanel(["d1", "d2", "d3", "d4"], [None, 1, 0, 1], k=2)
+    >>> {name: ex.exact for name, ex in panel.values().items()}
+    {'P@2': 1/2, 'P@2 (-J)': 1/2, 'bpref': 1/2, 'judged@2': 1/2}
+    >>> panel.judge(0, "relevant")               # the unjudged d1 turns out relevant
+    >>> panel.values()["P@2"].exact
+    1
+    """
+
+    def __init__(self, items, judgments, k: int = 5):
+        items, judgments = [str(x) for x in items], list(judgments)
+        if len(items) != len(judgments) or not items:
+            raise ValueError(f"items and judgments must be non-empty and of the same length; got {len(items)} items "
+                             f"and {len(judgments)} judgments")
+        allowed = list(JUDGMENTS.values())
+        for i, j in enumerate(judgments):
+            if j not in allowed or isinstance(j, bool):
+                raise ValueError(f"judgments[{i}] = {j!r} must be 1 (relevant), 0 (not relevant) or None (unjudged)")
+        self.items, self.k = items, k
+        self.buttons = []
+        for name, j in zip(items, judgments):
+            key = next(key for key, value in JUDGMENTS.items() if value == j)
+            button = W.ToggleButtons(options=[(_(key), key) for key in JUDGMENTS], value=key, description=name,
+                                     style={"description_width": "initial", "button_width": "90px"})
+            button.observe(self._on_change, names="value")
+            self.buttons.append(button)
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-judgments-panel")
+        self.widget = W.VBox([*self.buttons, self.panel])
+        self.refresh()
+
+    def _on_change(self, change) -> None:
+        self.refresh()
+
+    @property
+    def judgments(self) -> list:
+        """Each document's judgment now: 1, 0 or None."""
+        return [JUDGMENTS[b.value] for b in self.buttons]
+
+    def judge(self, index: int, judgment: str) -> None:
+        """Set document ``index`` (0-based) to ``"relevant"``, ``"not relevant"`` or ``"unjudged"``."""
+        if judgment not in JUDGMENTS:
+            raise ValueError(f"judgment = {judgment!r} must be one of {', '.join(map(repr, JUDGMENTS))}")
+        self.buttons[index].value = judgment
+
+    def values(self) -> dict:
+        """``{label: Explanation}`` of the four readings of the current judgments."""
+        judgments = self.judgments
+        as_zero = [0 if j is None else j for j in judgments]
+        judged_only = [j for j in judgments if j is not None]
+        out = {f"P@{self.k}": precision_at_k(as_zero, self.k)}
+        # trec_eval -J still divides by k; an empty judged list has precision 0
+        out[f"P@{self.k} (-J)"] = precision_at_k(judged_only or [0], self.k)
+        if any(j == 1 for j in judgments):
+            out["bpref"] = bpref(judgments)
+        out[f"judged@{self.k}"] = judged_at_k(judgments, self.k)
+        return out
+
+    def refresh(self) -> None:
+        """Recompute the readings and redraw the table."""
+        rows = "".join(f"<tr><td style='padding:2px 10px'><b>{html.escape(label)}</b></td>"
+                       f"<td style='padding:2px 10px'>{html.escape(ex.result_line())}</td></tr>"
+                       for label, ex in self.values().items())
+        self.panel.value = f"<table>{rows}</table>"
+
+    def __repr__(self) -> str:
+        shown = ", ".join("-" if j is None else str(j) for j in self.judgments)
+        return f"<JudgmentsPanel [{shown}]>"
+
+
+class SampledRankPanel(_ShowsWidget):
+    """Where one held-out item lands when it is ranked among sampled negatives instead of every item.
+
+    Choose the item's rank among all ``n_items`` items and how many negatives are sampled; the panel shows
+    HR@k and NDCG@k on the whole catalogue beside their exact expectations under sampling
+    (:func:`~ltr_teach.metrics.sampled.sampled_metric`).
+
+    Examples
+    --------
+    >>> panel = SampledRankPanel(n_items=1000, k=10)
+    >>> panel.rank.value, panel.values()["HR@10"]            # starts at rank 1: a hit either way
+    (1, ('1', '1'))
+    >>> panel.rank.value = 20
+    >>> panel.values()["HR@10"][0]                            # rank 20 of 1,000 misses the real top 10
+    '0'
+    """
+
+    RANKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+    NEGATIVES = (10, 50, 100, 500, 1000)
+
+    def __init__(self, n_items: int = 10_000, k: int = 10):
+        self.n_items, self.k = n_items, k
+        ranks = [r for r in self.RANKS if r <= n_items]
+        negatives = [n for n in self.NEGATIVES if n < n_items]
+        self.rank = W.Dropdown(options=ranks, value=1, description=_("rank among all items"),
+                               style={"description_width": "initial"})
+        self.negatives = W.Dropdown(options=negatives, value=100 if 100 in negatives else negatives[0],
+                                    description=_("sampled negatives"), style={"description_width": "initial"})
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-sampled-rank")
+        for control in (self.rank, self.negatives):
+            control.observe(self._on_change, names="value")
+        self.widget = W.VBox([W.HBox([self.rank, self.negatives]), self.panel])
+        self.refresh()
+
+    def _on_change(self, change) -> None:
+        self.refresh()
+
+    def values(self) -> dict:
+        """``{metric: (on all items, expected when sampled)}`` as decimals, for the chosen rank."""
+        out = {}
+        for metric, name in (("hit_rate", "HR@{k}"), ("ndcg", "NDCG@{k}")):
+            ex = sampled_metric([self.rank.value], self.n_items, self.negatives.value, k=self.k, metric=metric)
+            out[name.format(k=self.k)] = (fmt_value(ex.params["full"]), ex.decimal_str)
+        return out
+
+    def refresh(self) -> None:
+        """Recompute for the chosen rank and sample size."""
+        head = (f"<tr><th></th><th style='padding:2px 10px'>{html.escape(_('on all items'))}</th>"
+                f"<th style='padding:2px 10px'>{html.escape(_('sampled (expected)'))}</th></tr>")
+        rows = "".join(f"<tr><td style='padding:2px 10px'><b>{html.escape(name)}</b></td>"
+                       f"<td style='padding:2px 10px;text-align:right'>{full}</td>"
+                       f"<td style='padding:2px 10px;text-align:right'>{sampled}</td></tr>"
+                       for name, (full, sampled) in self.values().items())
+        self.panel.value = f"<table>{head}{rows}</table>"
+
+    def __repr__(self) -> str:
+        return f"<SampledRankPanel rank {self.rank.value} of {self.n_items}, {self.negatives.value} sampled>"
 
 
 class EditorSnapshot:

@@ -811,6 +811,78 @@ def rank_weights_figure(n: int = 10, p=PERSISTENCE) -> FigureWithAlt:
     return FigureWithAlt(figure, rank_weights_alt(n, p))
 
 
+def plot_score_sweep(grades, scores, item: int, low: float = 0.0, high: float | None = None, points: int = 81,
+                     ax=None):
+    """NDCG and RankNet's mean pairwise loss as one item's score slides from ``low`` to ``high``.
+
+    NDCG is drawn as steps (it changes only when the item's score crosses another's: flat in between,
+    so its gradient is 0 almost everywhere); the RankNet loss, on the right axis, as a smooth curve.
+
+    Parameters
+    ----------
+    grades : sequence of int
+        Each item's grade, in item order.
+    scores : sequence of numbers
+        Each item's score; the score of ``item`` is replaced along the sweep.
+    item : int
+        The 0-based index of the item whose score moves.
+    low, high : float
+        The range of its score (default: 0 to the largest score + 0.5).
+    points : int
+        How many scores to evaluate.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The NDCG axes (the loss is on its twin).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_score_sweep([2, 0, 1, 0], [2.0, 1.5, 1.0, 0.5], item=2, points=5, ax=Figure().add_subplot())
+    >>> [round(float(y), 4) for y in ax.get_lines()[0].get_ydata()]   # scores 0, 0.625, 1.25, 1.875, 2.5
+    [0.9448, 0.9639, 0.9639, 1.0, 0.7967]
+
+    The grade-1 item is last at score 0, third between 0.5 and 1.5 (NDCG flat all along), second (the
+    ideal order) between 1.5 and 2, and first above 2, where it pushes the grade-2 item down.
+    """
+    from ..metrics.graded import ndcg
+    from ..metrics.pairs import misordered_pairs
+
+    scores = [float(s) for s in scores]
+    if not 0 <= item < len(scores):
+        raise ValueError(f"item = {item} must be an index of scores, 0..{len(scores) - 1}")
+    if points < 2:
+        raise ValueError(f"points = {points} must be at least 2")
+    high = max(scores) + 0.5 if high is None else high
+    xs = np.linspace(low, high, points)
+    values, losses = [], []
+    for x in xs:
+        moved = scores[:item] + [round(float(x), 10)] + scores[item + 1:]
+        values.append(ndcg(grades, scores=moved).value)
+        losses.append(misordered_pairs(grades, moved).params["logistic_loss"])
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(7, 3.6))[1]
+    ax.plot(xs, values, drawstyle="steps-mid", color=COLORS["bar"], marker="o", markersize=3,
+            label=_("NDCG (steps)"))
+    ax.set_xlabel(_("score of item {n}").format(n=item + 1))
+    ax.set_ylabel("NDCG")
+    twin = ax.twinx()
+    twin.plot(xs, losses, color=COLORS["line"], linestyle="--", label=_("RankNet loss (smooth)"))
+    twin.set_ylabel(_("RankNet loss"))
+    for other, s in enumerate(scores):
+        if other != item and low <= s <= high:
+            ax.axvline(s, color="#777777", linestyle=":", linewidth=0.8)
+    handles = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
+    ax.legend(handles, [h.get_label() for h in handles], loc="lower left", fontsize=8, frameon=False)
+    ax.grid(axis="y", alpha=0.3)
+    return ax
+
+
 __all__ = ["CJK_FAMILIES", "FONT_DIR", "FigureWithAlt", "RANK_WEIGHT_STYLES", "SERIES_STYLES", "legend_html",
-           "plot_explanation", "plot_rank_weights", "plot_run_differences", "plot_suite", "rank_weights_alt",
-           "rank_weights_figure", "register_fonts", "render_png", "short_title"]
+           "plot_explanation", "plot_rank_weights", "plot_run_differences", "plot_score_sweep", "plot_suite",
+           "rank_weights_alt", "rank_weights_figure", "register_fonts", "render_png", "short_title"]

@@ -85,6 +85,10 @@ CONCEPTS = {
     "pr_curve": N_("AP, the area under the precision–recall curve, follows the threshold down the scores and "
                    "collects, at each positive, the share of positives it adds times the precision there."),
     "auc": N_("AUC is the probability that a random positive is scored above a random negative (a tie counts half)."),
+    "gauc": N_("GAUC computes an AUC within each user (only the ads one user saw are ranked against each other) and "
+               "averages them, weighted by each user's impressions; a user with one class only has no AUC."),
+    "log_loss": N_("Log loss charges −ln of the probability the model gave to what happened: it judges the "
+                   "probabilities themselves, not only their order."),
 }
 
 #: What the top level (``ltr_teach/__init__.py``) sets to the interactive layer's widget maker, so that
