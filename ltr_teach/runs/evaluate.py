@@ -18,6 +18,7 @@ Which queries are averaged (``Evaluation.queries``):
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import os
@@ -26,7 +27,7 @@ import sys
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from operator import itemgetter
 
 import numpy as np
@@ -192,12 +193,6 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _dense(values, q_of, rank0, n_queries, width, fill=0.0):
-    out = np.full((n_queries, width), fill)
-    out[q_of, rank0] = values
-    return out
-
-
 def _rank_within(q_of: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """0-based position of each flat item inside its query, for items grouped by query."""
     return np.arange(len(q_of)) - starts[q_of]
@@ -207,12 +202,11 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
     """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools; with
     ``with_judged`` also whether each retrieved document is judged (bpref, judged@k, the RBP residual).
     ``pooled``: the pools already read for the whole evaluation (:class:`_Pools`)."""
-    empty: dict = {}
-    ranked = [run.get(qid, empty) for qid in qids]
+    ranked = list(map(run.get, qids, repeat({})))
     n_ranked = np.fromiter(map(len, ranked), dtype=np.int64, count=len(qids))
     q_of = np.repeat(np.arange(len(qids)), n_ranked)
     total = int(n_ranked.sum())
-    judged = [qrels[qid] for qid in qids]
+    judged = list(map(qrels.__getitem__, qids))
     if pooled is not None:
         pools, pool_of = pooled.of(qids)
     else:
@@ -236,9 +230,12 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
     else:
         # under docid_desc every tie whose documents differ is sorted again below: its first order is free
         order = _by_score(scores, q_of, n_ranked, stable=ties != "docid_desc")
-    q_sorted, s_sorted = q_of[order], scores[order]
-    new_group = np.ones(len(order), dtype=bool)
-    new_group[1:] = (q_sorted[1:] != q_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
+    # every order above sorts by query first: the queries stay where they were (q_of[order] is q_of)
+    starts = _starts(n_ranked)
+    s_sorted = scores[order]
+    new_group = np.empty(len(order), dtype=bool)
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=new_group[1:])
+    new_group[starts[n_ranked > 0]] = True  # a query's first document starts a group
     group = np.cumsum(new_group) - 1
     if ties == "docid_desc" and len(group):
         # Only a tie whose documents differ in what is returned (the grade, and whether judged when that
@@ -249,19 +246,29 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
         mixed[group[1:][(in_order[1:] != in_order[:-1]) & ~new_group[1:]]] = True
         tied_pos = np.flatnonzero(mixed[group])
         if len(tied_pos):
-            items = order[tied_pos]
-            # the document ids of the queries with such a tie only, and where each tied item sits in them
-            tied_q = q_of[items]
-            queries = np.unique(tied_q)
-            first = np.zeros(len(queries), dtype=np.int64)
-            first[1:] = np.cumsum(n_ranked[queries])[:-1]
-            docs = list(chain.from_iterable(map(ranked.__getitem__, queries.tolist())))
-            at = first[np.searchsorted(queries, tied_q)] + items - (np.cumsum(n_ranked) - n_ranked)[tied_q]
-            tied_docs = np.array(itemgetter(*at.tolist())(docs))  # a tie has two or more items
-            _, doc_rank = np.unique(tied_docs, return_inverse=True)
-            order[tied_pos] = items[np.lexsort((-doc_rank.reshape(-1), group[tied_pos]))]
+            order[tied_pos] = _by_docid_desc(order[tied_pos], group[tied_pos], q_of, starts, ranked)
     judged_flags = ~unjudged[order] if with_judged else None
-    return q_sorted, grades[order], group, pools, pool_of, judged_flags
+    return q_of, grades[order], group, pools, pool_of, judged_flags
+
+
+def _by_docid_desc(items, groups, q_of, starts, ranked):
+    """``items`` (flat input positions, grouped by tie ``groups`` in ranked order) reordered by (group,
+    docid descending). Only the ids of the queries holding such a tie are read, each up to its last tied
+    document (a dict's keys are reached by walking them)."""
+    tied_q = q_of[items]  # non-decreasing: the ties follow the ranked order, query after query
+    within = items - starts[tied_q]  # each tied item's position among its query's documents
+    new_query = np.ones(len(items), dtype=bool)
+    new_query[1:] = tied_q[1:] != tied_q[:-1]
+    query_starts = np.flatnonzero(new_query)
+    stop = np.maximum.reduceat(within, query_starts) + 1  # the ids of a query read, up to its last tied item
+    first = np.zeros(len(stop), dtype=np.int64)
+    first[1:] = np.cumsum(stop)[:-1]
+    docs = list(chain.from_iterable(map(islice, map(ranked.__getitem__, tied_q[query_starts].tolist()),
+                                        stop.tolist())))
+    at = first[np.cumsum(new_query) - 1] + within
+    tied_docs = np.array(itemgetter(*at.tolist())(docs))  # a tie has two or more items
+    _, doc_rank = np.unique(tied_docs, return_inverse=True)
+    return items[np.lexsort((-doc_rank.reshape(-1), groups))]
 
 
 def _by_score(scores, q_of, n_ranked, stable=True):
@@ -316,15 +323,19 @@ class _Pools:
         return self.grades[at], pool_of
 
 
-def _segment_starts(q_of, n_queries):
-    counts = np.bincount(q_of, minlength=n_queries)
-    starts = np.zeros(n_queries, dtype=np.int64)
+def _starts(counts: np.ndarray) -> np.ndarray:
+    """Where each query's items start in a flat array grouped by query, from the items per query."""
+    starts = np.zeros(len(counts), dtype=np.int64)
     starts[1:] = np.cumsum(counts)[:-1]
-    return counts, starts
+    return starts
 
 
 class _Chunk:
-    """The dense per-query matrices of one chunk of queries, in ranked order (rows: queries, columns: ranks)."""
+    """The dense per-query matrices of one chunk of queries, in ranked order (rows: queries, columns: ranks).
+
+    The flat arrays (``q_of``, ``grades``, ...) list each query's documents in ranked order, query after
+    query; a matrix is filled from them through the mask of the cells that hold a document (``valid``),
+    which puts the flat order into the matrix row by row: no index pair per document."""
 
     def __init__(self, qids, qrels, run, conv, settings, with_judged, ordered=None, pooled=None):
         n_q = len(qids)
@@ -332,33 +343,53 @@ class _Chunk:
         # ``ordered``: the same arrays, already built from a run file's columns (:func:`_order_columns`)
         q_of, grades, group, pools, pool_of, judged = ordered or _order_chunk(qids, qrels, run, ties, threshold,
                                                                               with_judged, pooled)
-        counts, starts = _segment_starts(q_of, n_q)
-        rank0 = _rank_within(q_of, starts)
+        counts = np.bincount(q_of, minlength=n_q)
         if settings.get("depth") is not None or settings.get("judged_only"):
             # trec_eval cuts at -M in its ranked order first, then -J drops the unjudged documents
-            keep = np.ones(len(q_of), dtype=bool) if settings.get("depth") is None else rank0 < settings["depth"]
+            keep = np.ones(len(q_of), dtype=bool)
+            if settings.get("depth") is not None:
+                keep = _rank_within(q_of, _starts(counts)) < settings["depth"]
             if settings.get("judged_only"):
                 keep &= judged
             q_of, grades, group = q_of[keep], grades[keep], group[keep]
             judged = None if judged is None else judged[keep]
-            counts, starts = _segment_starts(q_of, n_q)
-            rank0 = _rank_within(q_of, starts)
-        self.n_q, self.q_of, self.grades, self.group, self.rank0 = n_q, q_of, grades, group, rank0
+            counts = np.bincount(q_of, minlength=n_q)
+        self.n_q, self.q_of, self.grades, self.group = n_q, q_of, grades, group
         self.conv, self.settings, self.threshold = conv, settings, threshold
         self.width = width = max(int(counts.max()) if n_q else 0, 1)
         self.n_ranked = counts
         # the judged pool of each query, kept for the ideal lists; negative grades count as not relevant
         self.pools, self.pool_of = pools, pool_of
-        self.n_relevant = np.bincount(pool_of, weights=(pools >= threshold), minlength=n_q)
-        self.n_nonrelevant = np.bincount(pool_of, weights=(pools < threshold), minlength=n_q)
+        p_counts = np.bincount(pool_of, minlength=n_q)
+        self.n_relevant = np.bincount(pool_of[pools >= threshold], minlength=n_q).astype(np.float64)
+        self.n_nonrelevant = (p_counts - self.n_relevant).astype(np.float64)  # every grade is a finite number
+        self.p_counts = p_counts
         if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
-            self.n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
-        self.valid = _dense(1.0, q_of, rank0, n_q, width) > 0
-        self.g_mat = _dense(grades, q_of, rank0, n_q, width)
-        self.rel = (self.g_mat >= threshold) & self.valid
-        self.hits = np.cumsum(self.rel, axis=1)
+            self.n_relevant = np.bincount(q_of[grades >= threshold], minlength=n_q).astype(np.float64)
+        self.full = len(q_of) == n_q * width  # every ranking is as long as the longest: no padding
+        self.valid = np.arange(width) < counts[:, None]
+        self.g_mat = self.dense(grades)
+        self.rel = (self.g_mat >= threshold) if self.full else (self.g_mat >= threshold) & self.valid
         self.ranks = np.arange(1, width + 1, dtype=np.float64)
-        self.judged = None if judged is None else _dense(judged, q_of, rank0, n_q, width, fill=False).astype(bool)
+        self.judged = None if judged is None else self.dense(judged, fill=False)
+
+    def dense(self, values, fill=0.0):
+        """The flat per-document ``values`` as a queries x ranks matrix, ``fill`` where a ranking is shorter."""
+        if self.full:
+            return values.reshape(self.n_q, self.width)
+        out = np.full((self.n_q, self.width), fill, dtype=values.dtype)
+        out[self.valid] = values
+        return out
+
+    @functools.cached_property
+    def hits(self):
+        """Relevant documents at or above each rank."""
+        return np.cumsum(self.rel, axis=1)
+
+    @functools.cached_property
+    def rank0(self):
+        """Each flat document's 0-based rank in its query."""
+        return _rank_within(self.q_of, _starts(self.n_ranked))
 
     def cut(self, k):
         return self.width if k is None else min(k, self.width)
@@ -368,26 +399,34 @@ class _Chunk:
 
     def dcg(self, spec):
         gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
-        gains = gain.array(self.grades)
-        if self.settings["ties"] == "average":
-            gains = (np.bincount(self.group, weights=gains) / np.bincount(self.group))[self.group]
-        gain_mat = _dense(gains, self.q_of, self.rank0, self.n_q, self.width)
         cut = self.cut(spec.k)
-        return (gain_mat[:, :cut] / disc.array(self.ranks[:cut])).sum(axis=1)
+        if self.settings["ties"] == "average":
+            gains = gain.array(self.grades)
+            gains = (np.bincount(self.group, weights=gains) / np.bincount(self.group))[self.group]
+            gain_mat = self.dense(gains)[:, :cut]
+        else:  # the gains of the first ``cut`` ranks only; a padded cell has no gain (a table may give grade 0 one)
+            gain_mat = gain.array(self.g_mat[:, :cut])
+            if not self.full:
+                gain_mat = np.where(self.valid[:, :cut], gain_mat, 0.0)
+        return (gain_mat / disc.array(self.ranks[:cut])).sum(axis=1)
 
     def idcg(self, spec):
         gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
         if self.conv.ideal == "pool":
             # the pools are grouped by query: one row each, sorted best gain first, as trec_eval sorts its levels
-            p_counts, p_starts = _segment_starts(self.pool_of, self.n_q)
-            ideal_w = max(int(p_counts.max()) if self.n_q else 0, 1)
-            ideal = -np.sort(-_dense(gain.array(self.pools), self.pool_of, _rank_within(self.pool_of, p_starts),
-                                     self.n_q, ideal_w, fill=-np.inf), axis=1)
-            ideal[np.arange(ideal_w) >= p_counts[:, None]] = 0.0  # the padding sorted last: no gain
+            ideal_w = max(int(self.p_counts.max()) if self.n_q else 0, 1)
+            negated = np.full((self.n_q, ideal_w), np.inf)  # the padding sorts last
+            negated[np.arange(ideal_w) < self.p_counts[:, None]] = -gain.array(self.pools)
         else:
-            ideal = -np.sort(-gain.array(self.g_mat) * self.valid, axis=1)
-        icut = ideal.shape[1] if spec.k is None else min(spec.k, ideal.shape[1])
-        return (ideal[:, :icut] / disc.array(np.arange(1, icut + 1, dtype=np.float64))).sum(axis=1)
+            ideal_w = self.width
+            negated = -gain.array(self.g_mat) * self.valid
+        icut = ideal_w if spec.k is None else min(spec.k, ideal_w)
+        if icut < ideal_w:  # the best icut gains of each row, found without sorting the rest of the row
+            negated = np.partition(negated, icut - 1, axis=1)[:, :icut]
+        ideal = -np.sort(negated, axis=1)
+        if self.conv.ideal == "pool":
+            ideal[np.arange(icut) >= self.p_counts[:, None]] = 0.0  # the padding, sorted last: no gain
+        return (ideal / disc.array(np.arange(1, icut + 1, dtype=np.float64))).sum(axis=1)
 
 
 def _ndcg(c, spec):
