@@ -28,7 +28,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import chain, islice, repeat
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -223,8 +223,9 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
                       lambda i: f"run[{qids[q_of[i]]!r}]", "score")
     # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below); the
     # grades are finite numbers (the pools above hold every grade of these queries, checked)
-    judgment = np.fromiter(chain.from_iterable(map(j.get, r, repeat(-math.inf)) for j, r in zip(judged, ranked)),
-                           dtype=np.float64, count=total)
+    # (map(map, ...) calls map(j.get, r, repeat(-inf)) per query without a generator; the one repeat is endless)
+    lookups = map(map, map(attrgetter("get"), judged), ranked, repeat(repeat(-math.inf)))
+    judgment = np.fromiter(chain.from_iterable(lookups), dtype=np.float64, count=total)
     unjudged = judgment == -math.inf
     grades = np.where(unjudged, 0.0, judgment)  # an unjudged document counts as grade 0
     if ties == "pessimistic":
