@@ -37,10 +37,11 @@ from .metrics.binary import (
 from .metrics.compare import compare_conventions
 from .metrics.confusion import ConfusionMatrix, confusion_matrix
 from .metrics.conventions import CONVENTIONS
+from .metrics.ctr import gauc, log_loss
 from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import METRICS
-from .metrics.roc import auc, roc_curve
+from .metrics.roc import auc, pr_curve, roc_curve
 from .metrics.suite import MetricSuite, agreement
 from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
@@ -60,7 +61,8 @@ __all__ = [
     "cg", "dcg", "idcg", "ndcg", "err",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
-    "roc_curve", "auc", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
+    "roc_curve", "auc", "pr_curve", "gauc", "log_loss", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp",
+    "rbp_residual",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",

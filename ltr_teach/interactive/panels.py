@@ -9,11 +9,16 @@ callback of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 
 import ipywidgets as W
+import sympy
 
+from ..core.exact import fmt_cell, fmt_value, terminates
+from ..core.explanation import Explanation
 from ..core.i18n import _, translate
+from ..core.table import aligned_lines, html_table
 from ..metrics.compare import ConventionTable
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
@@ -37,13 +42,97 @@ class HTMLPanel:
     __repr__ = __str__
 
 
-def side_by_side(*labelled) -> HTMLPanel:
-    """Explanations' step tables next to each other (they wrap below each other on a narrow page).
+#: Decimals of a step's cell in :func:`decimal_first` (the result line keeps six): four keep an NDCG table
+#: within a page's width.
+CELL_PLACES = 4
+
+
+def _decimal_cell(cell) -> str:
+    """A step's cell as its decimal: ``0.875`` when exact, ``≈ 0.6309`` otherwise; integers and text as they are."""
+    if not isinstance(cell, sympy.Basic) or isinstance(cell, sympy.Integer) or cell is sympy.nan:
+        return fmt_cell(cell)
+    exact = isinstance(cell, sympy.Rational) and terminates(cell, CELL_PLACES)
+    return fmt_value(cell, CELL_PLACES) if exact else f"≈ {fmt_value(cell, CELL_PLACES)}"
+
+
+def _decimal_result(ex: Explanation) -> str:
+    exact = ex.exact
+    if isinstance(exact, sympy.Integer) or exact is sympy.nan:
+        return f"{ex.name} = {ex.exact_str}"
+    sign = "=" if isinstance(exact, sympy.Rational) and terminates(exact) else "≈"
+    return f"{ex.name} {sign} {ex.decimal_str}"
+
+
+def decimal_first(ex: Explanation) -> HTMLPanel:
+    """An explanation shown decimal first: its steps as decimals, the result as a decimal, the exact form on demand.
+
+    An NDCG's exact value is a quotient of two sums of logarithms (117 characters for document 002's lipstick
+    ranking A) and its table, exact cell by exact cell, is wider than a notebook page. This panel shows every
+    cell as its decimal to :data:`CELL_PLACES` places (``≈`` when rounded) and the result line to six places,
+    ``NDCG ≈ 0.925134``; in
+    Jupyter the exact result lines (the value and its parts, such as DCG and IDCG) sit in a closed box to open
+    on demand. The plain text leaves them out: ``ex.exact_str`` and ``ex.result_line()`` give them.
+
+    Parameters
+    ----------
+    ex : Explanation
+        What a metric returned.
+
+    Returns
+    -------
+    HTMLPanel
+        ``str()`` is the decimal table and result line; ``_repr_html_`` adds the formula and the exact box.
+
+    Examples
+    --------
+    Document 000's 口红 query under the cascade model: R_2 = 3/8 = 0.375 exactly; ERR = 45295/49152 ≈ 0.921529.
+
+    >>> import ltr_teach as lt
+    >>> print(decimal_first(lt.err([3, 2, 3, 1], g_max=3)))
+    ERR
+    <BLANKLINE>
+    rank  grade  R_i = (2^g-1)/2^gmax  P(reach i)  P(stop at i)  P(stop)/i  ERR so far
+    ----  -----  --------------------  ----------  ------------  ---------  ----------
+       1      3                 0.875           1         0.875      0.875       0.875
+       2      2                 0.375       0.125      ≈ 0.0469   ≈ 0.0234    ≈ 0.8984
+       3      3                 0.875    ≈ 0.0781      ≈ 0.0684   ≈ 0.0228    ≈ 0.9212
+       4      1                 0.125    ≈ 0.0098      ≈ 0.0012   ≈ 0.0003    ≈ 0.9215
+    <BLANKLINE>
+    ERR ≈ 0.921529
+    """
+    if not isinstance(ex, Explanation):
+        raise TypeError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
+    headers = [translate(c.header) for c in ex.columns]
+    rows = [[_decimal_cell(step.get(c.key)) for c in ex.columns] for step in ex.steps]
+    notes = [_("note: {note}").format(note=translate(n)) for n in ex.notes]
+    result = _decimal_result(ex)
+    text = "\n".join([ex.name, "", *aligned_lines(headers, rows, left=0), "", *notes, result])
+    esc = html.escape
+    exact_lines = [f"{key}: {part.result_line()}" for key, part in ex.parts.items() if part.metric != ex.metric]
+    exact_lines.append(ex.result_line())
+    exact_box = "".join(f"<p style='margin:2px 0'><code style='white-space:normal;overflow-wrap:anywhere'>"
+                        f"{esc(line)}</code></p>" for line in exact_lines)
+    tex = ex.formula.replace("&", "&amp;").replace("<", "&lt;")
+    formula = f"<p>$${tex}$$</p>" if ex.formula else ""
+    notes_html = "".join(f"<p style='margin:2px 0'><i>{esc(n)}</i></p>" for n in notes)
+    markup = (f"<div class='ltr-teach-explanation'><b>{esc(ex.name)}</b>{formula}{html_table(headers, rows, left=0)}"
+              f"{notes_html}<p style='font-size:110%'><b>{esc(result)}</b></p>"
+              f"<details><summary>{esc(_('exact form'))}</summary>{exact_box}</details></div>")
+    return HTMLPanel(markup, text)
+
+
+def side_by_side(*labelled, columns=None) -> HTMLPanel:
+    """Explanations' step tables next to each other, narrow enough to fit the page side by side.
 
     Parameters
     ----------
     *labelled : (str, Explanation)
         A heading and the explanation to show under it.
+    columns : sequence of str, optional
+        Keys of the step columns to show (``("rank", "doc", "grade", "gain", "contribution")``), in
+        the explanations' own order; by default every column. Showing only the columns a comparison
+        is about keeps two tables side by side on a page about 100 characters wide; the result line
+        under each table still holds the whole value.
 
     Examples
     --------
@@ -51,17 +140,32 @@ def side_by_side(*labelled) -> HTMLPanel:
     >>> print(side_by_side(("grades 1, 0", lt.reciprocal_rank([1, 0])), ("grades 0, 1", lt.reciprocal_rank([0, 1]))))
     grades 1, 0: RR = 1
     grades 0, 1: RR = 1/2 = 0.5
+    >>> panel = side_by_side(("1, 0", lt.dcg([1, 0])), ("0, 1", lt.dcg([0, 1])), columns=("rank", "gain"))
+    >>> "discount" in panel.html, "gain" in panel.html
+    (False, True)
     """
     if not labelled:
         raise ValueError("side_by_side needs at least one (label, explanation) pair")
     for i, pair in enumerate(labelled):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not hasattr(pair[1], "_repr_html_"):
             raise ValueError(f"labelled[{i}] must be a pair (label, explanation); got {pair!r}")
+    if columns is not None:
+        labelled = [(label, _only_columns(ex, columns, i)) for i, (label, ex) in enumerate(labelled)]
     boxes = "".join(
-        "<div style='flex:1 1 0;min-width:520px;overflow-x:auto;margin-right:20px;font-size:78%'>"
+        "<div style='flex:1 1 0;min-width:min(100%,340px);overflow-x:auto;margin-right:16px;font-size:85%'>"
         f"<h4>{html.escape(label)}</h4>{ex._repr_html_()}</div>" for label, ex in labelled)
     markup = f"<div class='ltr-side-by-side' style='display:flex;flex-wrap:wrap;align-items:flex-start'>{boxes}</div>"
     return HTMLPanel(markup, "\n".join(f"{label}: {ex.result_line()}" for label, ex in labelled))
+
+
+def _only_columns(ex, columns, i):
+    """``ex`` showing only the step columns whose keys are in ``columns`` (its value and steps unchanged)."""
+    keys = [c.key for c in ex.columns]
+    unknown = [key for key in columns if key not in keys]
+    if unknown:
+        raise ValueError(f"columns: {unknown[0]!r} is not a step column of labelled[{i}] ({ex.name}); its columns "
+                         f"are {', '.join(keys)}")
+    return dataclasses.replace(ex, columns=tuple(c for c in ex.columns if c.key in columns))
 
 
 def _computed(call) -> tuple[str, str]:
@@ -216,9 +320,10 @@ class ConventionSwitcher(_ShowsWidget):
         """Redraw the panel for the convention chosen now."""
         row = self._rows[self.choice.value]
         esc = html.escape
-        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(row['description'])}. Ideal from the "
-                            f"{esc(row['ideal'])}, ties {esc(row['ties'])}, differs from trec_eval by: "
-                            f"{esc(row['differs'])}. <i>Verified against {esc(row['version'])}.</i></p>"
+        settings = _("{description}. Ideal from the {ideal}, ties {ties}, differs from trec_eval by: {differs}.").format(
+            description=translate(row["description"]), ideal=row["ideal"], ties=row["ties"], differs=row["differs"])
+        verified = _("Verified against {version}.").format(version=translate(row["version"]))
+        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(settings)} <i>{esc(verified)}</i></p>"
                             + row["explanation"]._repr_html_())
 
     def __repr__(self) -> str:
@@ -340,4 +445,4 @@ class EditorSnapshot:
 
 
 __all__ = ["ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "HTMLPanel", "MetricsDashboard",
-           "erratum_html", "errata_panel", "side_by_side"]
+           "decimal_first", "erratum_html", "errata_panel", "side_by_side"]

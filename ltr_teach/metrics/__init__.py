@@ -6,6 +6,7 @@
   success@k, bpref, judged@k, and trec_eval's recall-level rules;
 - :mod:`.user_models`: rank-biased precision and its residual;
 - :mod:`.roc`: the ROC curve and AUC (ties count 1/2);
+- :mod:`.ctr`: click-through prediction: group AUC (GAUC) and log loss;
 - :mod:`.ordering`: from scores to a ranked list, and the tie rules of the tools;
 - :mod:`.conventions`: the tools' presets (a plain table the metrics read);
 - :mod:`.registry`: the one list of metric names that the CLI, the widgets and ``lt.evaluate`` read;

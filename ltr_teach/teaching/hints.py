@@ -36,6 +36,8 @@ GENERIC_HINTS = {
                  "number of pairs."),
     "auc": N_("For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the number "
            "of pairs."),
+    "pr_curve": N_("Lower the threshold score by score; at each positive add the recall it gains times the precision "
+                   "there, TP / (TP + FP)."),
 }
 
 
