@@ -42,11 +42,11 @@ from .metrics.ordering import TIE_RULES
 from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
 from .metrics.suite import MetricSuite, agreement
-from .metrics.user_models import rbp, rbp_residual
-from .runs.compare import compare_runs
+from .metrics.user_models import BROWSING_MODELS, browsing_model, rbp, rbp_residual
+from .runs.compare import compare_runs, sign_flips
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import classroom, examples, exercises
+from .teaching import classroom, examples, exercises, samples
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
 
@@ -61,8 +61,9 @@ __all__ = [
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
+    "browsing_model", "BROWSING_MODELS",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
-    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
-    "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
+    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "sign_flips", "read_qrels", "read_run", "write_qrels",
+    "write_run", "check", "Feedback", "examples", "exercises", "samples", "examples_table", "ndcg_cutoffs", "documents_table",
     "classroom", "set_language", "get_language",
 ]

@@ -13,9 +13,11 @@ from .interactive.panels import (
     erratum_html,
     side_by_side,
 )
-from .interactive.plots import legend_html, plot_explanation, render_png
+from .interactive.explorers import PersistenceExplorer, SignFlipExplorer
+from .interactive.plots import legend_html, plot_explanation, plot_reach, plot_run_differences, plot_sign_flips, render_png
 from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_card, example_card
 
 __all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "MetricsDashboard", "MultiQueryEditor",
-           "RankingEditor", "errata_panel", "erratum_card", "erratum_html", "example_card", "legend_html",
-           "plot_explanation", "render_png", "side_by_side"]
+           "PersistenceExplorer", "RankingEditor", "SignFlipExplorer", "errata_panel", "erratum_card", "erratum_html",
+           "example_card", "legend_html", "plot_explanation", "plot_reach", "plot_run_differences", "plot_sign_flips",
+           "render_png", "side_by_side"]

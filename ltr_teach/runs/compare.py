@@ -43,7 +43,8 @@ import mpmath
 import numpy as np
 
 from ..core.i18n import N_, Message, _, translate
-from ..core.table import aligned_lines, html_table
+from ..core.exact import to_exact
+from ..core.table import Table, aligned_lines, html_table
 from ..core.validate import as_choice
 from .evaluate import evaluate, parse_metric
 
@@ -176,6 +177,56 @@ class RunComparison:
                 row += [_p(pair.tests[t].adjusted) for t in TESTS]
             rows.append(row)
         return rows
+
+    def per_query(self, run: str | None = None) -> Table:
+        """One row per query: the baseline's value, the run's, and the difference (run minus baseline).
+
+        Examples
+        --------
+        >>> import ltr_teach as lt
+        >>> qrels = {q: {"good": 1} for q in "xy"}
+        >>> a = {q: {"bad": 2.0, "good": 1.0} for q in "xy"}                 # RR 1/2 on both
+        >>> b = {"x": {"good": 2.0}, "y": {"bad": 3.0, "bad2": 2.0, "good": 1.0}}  # RR 1, then 1/3
+        >>> print(lt.compare_runs(qrels, {"A": a, "B": b}, "mrr").per_query())
+        query  A (baseline)       B  B − A
+        -----  ------------  ------  -------
+        x            0.5000  1.0000  +0.5000
+        y            0.5000  0.3333  -0.1667
+        """
+        pair = self._pair(run)
+        header = ("query", _("{name} (baseline)").format(name=self.baseline), pair.run, f"{pair.run} − {self.baseline}")
+        rows = tuple((q, _f(b), _f(r), _signed(d)) for q, b, r, d in
+                     zip(pair.queries, pair.baseline_values, pair.run_values, pair.differences))
+        return Table(header, rows)
+
+    def summary(self, test: str = "permutation") -> Table:
+        """One row per run: mean, mean difference, bootstrap interval, wins/ties/losses, effect size, one
+        test's p-value, and (with several runs) that p-value adjusted: a table narrow enough for a page."""
+        test = as_choice(test, "test", TESTS)
+        head = [_("run"), _("mean"), _("Δ mean"), _("{level} CI").format(level=f"{self.confidence:.0%}"), _("W/T/L"),
+                "d_z", _("p ({test})").format(test=_(test))]
+        several = len(self.pairs) > 1 and self.correction != "none"
+        if several:
+            head.append(_("{correction} p").format(correction=self.correction.capitalize()))
+        first = next(iter(self.pairs.values()))
+        rows = [[_("{name} (baseline)").format(name=self.baseline), _f(float(np.mean(first.baseline_values))),
+                 "", "", "", "", ""] + ([""] if several else [])]
+        for pair in self.pairs.values():
+            result = pair.tests[test]
+            row = [pair.run, _f(float(np.mean(pair.run_values))), _signed(pair.mean_difference),
+                   f"[{_signed(pair.ci[0])}, {_signed(pair.ci[1])}]", f"{pair.wins}/{pair.ties}/{pair.losses}",
+                   _f(pair.effect_size, 3), result.p_text()]
+            if several:
+                row.append(_p(result.adjusted))
+            rows.append(row)
+        return Table(tuple(head), tuple(tuple(r) for r in rows))
+
+    def _pair(self, run) -> PairComparison:
+        if run is None:
+            return next(iter(self.pairs.values()))
+        if run not in self.pairs:
+            raise ValueError(f"run = {run!r} is not one of the compared runs: {', '.join(map(repr, self.pairs))}")
+        return self.pairs[run]
 
     def details(self) -> list[str]:
         """One line per run and test: the statistic and how its p-value was obtained."""
@@ -441,6 +492,183 @@ def adjust(p_values: list, correction: str) -> list:
     return adjusted
 
 
+# -- every sign flip, for teaching ----------------------------------------------------------------------------
+
+#: :func:`sign_flips` lists every pattern: 2^12 = 4096 rows is the most a table should hold.
+SIGN_FLIPS_UP_TO = 12
+
+
+@dataclass(frozen=True)
+class SignFlips:
+    """Every sign flip of a few per-query differences, with its mean, exactly: the randomisation test laid out.
+
+    Attributes
+    ----------
+    differences : tuple of fractions.Fraction
+        The observed differences (run minus baseline), one per query.
+    queries : tuple of str
+        The queries' names, for the table's header.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``.
+    patterns : tuple of tuple of int
+        One row per pattern, ``+1`` (sign kept) or ``-1`` (flipped) per query; the observed pattern
+        (all ``+1``) first.
+    means : tuple of fractions.Fraction
+        The mean of each pattern's flipped differences.
+    extreme : tuple of bool
+        Whether each pattern's mean is at least as extreme as the observed one (two-sided: as far from
+        0 or farther; ``"greater"``: as high or higher; ``"less"``: as low or lower).
+    """
+
+    differences: tuple
+    queries: tuple
+    alternative: str
+    patterns: tuple
+    means: tuple
+    extreme: tuple
+
+    @property
+    def observed(self) -> Fraction:
+        """The observed mean difference."""
+        return self.means[0]
+
+    @property
+    def count(self) -> int:
+        """How many patterns are at least as extreme as the observed one (the observed one included)."""
+        return sum(self.extreme)
+
+    @property
+    def total(self) -> int:
+        """2^n, the number of patterns."""
+        return len(self.patterns)
+
+    @property
+    def p_value(self) -> Fraction:
+        """count / 2^n, exactly: the exact randomisation test's p-value."""
+        return Fraction(self.count, self.total)
+
+    def p_text(self) -> str:
+        """``3/16 = 0.1875``, the fraction and its decimal."""
+        return SignificanceTest("permutation", float(self.observed), float(self.p_value), self.p_value,
+                                float(self.p_value), "").p_text()
+
+    def table(self) -> Table:
+        """Every pattern as a row, highest mean first: which queries it flips, the differences, their mean,
+        and whether it counts towards the p-value."""
+        header = (N_("flipped"), *self.queries, N_("mean"), N_("as extreme?"))
+        order = sorted(range(self.total), key=lambda j: -self.means[j])  # stable: ties keep pattern order
+        rows = []
+        for j in order:
+            signs = self.patterns[j]
+            flipped = [q for q, s in zip(self.queries, signs) if s < 0]
+            label = ", ".join(flipped) if flipped else _("none (observed)")
+            cells = [_signed_decimal(s * d) for s, d in zip(signs, self.differences)]
+            rows.append((label, *cells, _signed_decimal(self.means[j]), _("yes") if self.extreme[j] else ""))
+        note = Message(N_("{count} of {total} patterns are at least as extreme as the observed mean {mean}: "
+                          "p = {p}"), count=self.count, total=self.total, mean=_signed_decimal(self.observed),
+                       p=self.p_text())
+        return Table(header, tuple(rows), notes=(note,), left=1)
+
+    def __str__(self) -> str:
+        return str(self.table())
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+def _signed_decimal(x: Fraction) -> str:
+    """``+0.25``, ``-1/3 ≈ -0.3333``: a terminating fraction as its decimal, else the fraction and a decimal."""
+    if x == 0:
+        return "0"
+    text = f"{float(x):+.4f}".rstrip("0").rstrip(".")
+    return text if _terminates(x) and Fraction(text) == x else f"{x} ≈ {float(x):+.4f}"
+
+
+def sign_flips(differences, alternative: str = "two-sided", queries=None) -> SignFlips:
+    """Every one of the 2^n sign flips of n per-query differences, with its mean: the exact randomisation test.
+
+    If the run and the baseline were equally good, each query's difference would be as likely to have
+    come out with the other sign: flipping the signs in every way gives all the mean differences that
+    chance alone could have produced. The p-value is the share of them at least as extreme as the
+    observed mean. The arithmetic is exact (a float difference is read through its shortest decimal, so
+    0.1 is 1/10), and the p-value equals :func:`permutation`'s.
+
+    Parameters
+    ----------
+    differences : sequence of numbers
+        Run minus baseline, one per query (at most :data:`SIGN_FLIPS_UP_TO`; ints, floats, fractions).
+    alternative : {"two-sided", "greater", "less"}
+        Two-sided counts the patterns whose mean is as far from 0 as the observed one, or farther.
+    queries : sequence of str, optional
+        The queries' names (default ``q1``, ``q2`` ...).
+
+    Returns
+    -------
+    SignFlips
+        ``.patterns``, ``.means``, ``.extreme``, ``.p_value`` (a Fraction); ``.table()`` lays them out.
+
+    Examples
+    --------
+    Three queries, differences +0.2, +0.1 and -0.05: the observed mean is 0.25/3 = 1/12. Pattern j flips
+    query i when bit i of j is set, so the eight sums are .25, -.15 (q1 flipped), .05 (q2), -.35 (q1, q2),
+    .35 (q3), -.05, .15 and -.25 (all three), each divided by 3. As far from 0 as 1/12 or farther: the
+    observed .25, the .35 of flipping q3, and their mirror images -.35 and -.25. Four of eight: p = 1/2.
+
+    >>> import ltr_teach as lt
+    >>> flips = lt.sign_flips([0.2, 0.1, -0.05])
+    >>> flips.observed, flips.count, flips.total, flips.p_value
+    (Fraction(1, 12), 4, 8, Fraction(1, 2))
+    >>> [str(m) for m in flips.means]
+    ['1/12', '-1/20', '1/60', '-7/60', '7/60', '-1/60', '1/20', '-1/12']
+    >>> print(flips)
+    flipped          q1    q2     q3             mean  as extreme?
+    ---------------  ----  ----  -----  ---------------  -----------
+    q3               +0.2  +0.1  +0.05   7/60 ≈ +0.1167          yes
+    none (observed)  +0.2  +0.1  -0.05   1/12 ≈ +0.0833          yes
+    q2, q3           +0.2  -0.1  +0.05            +0.05
+    q2               +0.2  -0.1  -0.05   1/60 ≈ +0.0167
+    q1, q3           -0.2  +0.1  +0.05  -1/60 ≈ -0.0167
+    q1               -0.2  +0.1  -0.05            -0.05
+    q1, q2, q3       -0.2  -0.1  +0.05  -1/12 ≈ -0.0833          yes
+    q1, q2           -0.2  -0.1  -0.05  -7/60 ≈ -0.1167          yes
+    4 of 8 patterns are at least as extreme as the observed mean 1/12 ≈ +0.0833: p = 1/2 = 0.5
+
+    One-sided (``"greater"``): only the means of 1/12 or more count, the observed one and 7/60.
+
+    >>> lt.sign_flips([0.2, 0.1, -0.05], alternative="greater").p_value
+    Fraction(1, 4)
+    """
+    alternative = as_choice(alternative, "alternative", ALTERNATIVES)
+    if isinstance(differences, (str, bytes)) or not hasattr(differences, "__len__"):
+        raise ValueError(f"differences must be a list of numbers, one per query; got {differences!r}")
+    n = len(differences)
+    if not 1 <= n <= SIGN_FLIPS_UP_TO:
+        raise ValueError(f"differences holds {n} values; sign_flips lists every pattern of 1 to {SIGN_FLIPS_UP_TO} "
+                         "queries (use lt.compare_runs for more: it counts the patterns without listing them)")
+    exact = []
+    for i, d in enumerate(differences):
+        r = to_exact(d, f"differences[{i}]")
+        exact.append(Fraction(int(r.p), int(r.q)))
+    if queries is None:
+        queries = tuple(f"q{i}" for i in range(1, n + 1))
+    else:
+        queries = tuple(str(q) for q in queries)
+        if len(queries) != n:
+            raise ValueError(f"queries names {len(queries)} queries but differences holds {n} values")
+    # pattern j flips query i when bit i of j is set: pattern 0 is the observed one, 2^n - 1 its mirror
+    patterns = tuple(tuple(-1 if j >> i & 1 else 1 for i in range(n)) for j in range(2 ** n))
+    means = tuple(sum((s * d for s, d in zip(signs, exact)), Fraction(0)) / n for signs in patterns)
+    observed = means[0]
+    if alternative == "greater":
+        extreme = tuple(m >= observed for m in means)
+    elif alternative == "less":
+        extreme = tuple(m <= observed for m in means)
+    else:
+        extreme = tuple(abs(m) >= abs(observed) for m in means)
+    return SignFlips(differences=tuple(exact), queries=queries, alternative=alternative, patterns=patterns,
+                     means=means, extreme=extreme)
+
+
 # -- the front door ----------------------------------------------------------------------------------------
 
 def _named_runs(runs) -> dict:
@@ -589,4 +817,5 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
 
 
 __all__ = ["compare_runs", "RunComparison", "PairComparison", "SignificanceTest", "paired_t", "wilcoxon", "permutation",
-           "bootstrap_ci", "adjust", "ALTERNATIVES", "CORRECTIONS", "TESTS"]
+           "bootstrap_ci", "adjust", "sign_flips", "SignFlips", "SIGN_FLIPS_UP_TO", "ALTERNATIVES", "CORRECTIONS",
+           "TESTS"]
