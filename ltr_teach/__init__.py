@@ -43,7 +43,7 @@ from .metrics.registry import METRICS
 from .metrics.roc import auc, roc_curve
 from .metrics.suite import MetricSuite, agreement
 from .metrics.user_models import BROWSING_MODELS, browsing_model, rbp, rbp_residual
-from .runs.compare import compare_runs, sign_flips
+from .runs.compare import adjustment_steps, compare_runs, sign_flips
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises, samples
@@ -63,7 +63,7 @@ __all__ = [
     "roc_curve", "auc", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
     "browsing_model", "BROWSING_MODELS",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
-    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "sign_flips", "read_qrels", "read_run", "write_qrels",
+    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "sign_flips", "adjustment_steps", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "samples", "examples_table", "ndcg_cutoffs", "documents_table",
     "classroom", "set_language", "get_language",
 ]

@@ -161,3 +161,59 @@ def test_plot_marks_the_extreme_patterns():
     with pytest.raises(TypeError, match="lt.sign_flips"):
         plot_sign_flips([0.1, 0.2])
     assert math.isclose(float(lt.sign_flips([0.2, 0.2, 0.4, -0.2]).observed), 0.15)
+
+
+def test_places_rounds_float_noise_away():
+    # 0.6 - 0.4 is 0.19999999999999996 in floats; the P@5 difference is exactly 1/5
+    noisy = [0.6 - 0.4, 0.8 - 0.6, -(0.6 - 0.4)]
+    assert lt.sign_flips(noisy).differences[0] != Fraction(1, 5)
+    flips = lt.sign_flips(noisy, places=2)
+    assert flips.differences == (Fraction(1, 5), Fraction(1, 5), Fraction(-1, 5))
+    assert "rounded to 2 decimals" in str(flips)
+    with pytest.raises(ValueError, match="places = -1 must be a whole number"):
+        lt.sign_flips([0.1], places=-1)
+
+
+def test_holm_steps_by_hand():
+    # p = .01, .04, .03, .20, m = 4. Sorted: .01 x4 = .04; .03 x3 = .09; .04 x2 = .08 -> max(.09, .08) = .09;
+    # .20 x1 = .20. Below .05: only the first.
+    table = lt.adjustment_steps([0.01, 0.04, 0.03, 0.20], names=["A", "B", "C", "D"])
+    assert [row[0] for row in table.rows] == ["A", "C", "B", "D"]
+    assert [row[2] for row in table.rows] == ["4", "3", "2", "1"]
+    assert [row[4] for row in table.rows] == ["0.04", "0.09", "0.09", "0.2"]
+    assert [row[5] for row in table.rows] == ["yes", "", "", ""]
+
+
+def test_bonferroni_steps_by_hand_and_both_equal_adjust():
+    from ltr_teach.runs.compare import adjust
+
+    # Bonferroni: every p times m = 3, capped at 1: .02 -> .06, .5 -> 1, .01 -> .03
+    table = lt.adjustment_steps([0.02, 0.5, 0.01], correction="bonferroni")
+    assert [(row[0], row[4]) for row in table.rows] == [("3", "0.03"), ("1", "0.06"), ("2", "1")]
+    p_values = [0.013, 0.2, 0.04, 0.011, 0.9]
+    for correction in ("holm", "bonferroni"):
+        rows = {row[0]: float(row[4]) for row in lt.adjustment_steps(p_values, correction).rows}
+        expected = adjust(p_values, correction)
+        assert [rows[str(i + 1)] for i in range(5)] == pytest.approx(expected, rel=1e-3)
+
+
+def test_holm_steps_equal_the_definition():
+    # Holm (1979): the j-th smallest p gets max over i <= j of min(1, (m - i + 1) p_(i))
+    p_values = [Fraction(13, 1000), Fraction(1, 5), Fraction(1, 25), Fraction(11, 1000), Fraction(9, 10),
+                Fraction(1, 2500)]
+    m = len(p_values)
+    ordered = sorted(p_values)
+    definition = {p: max(min(1, (m - i) * ordered[i]) for i in range(j + 1)) for j, p in enumerate(ordered)}
+    rows = {row[0]: Fraction(row[4]) for row in lt.adjustment_steps([float(p) for p in p_values]).rows}
+    assert [rows[str(i + 1)] for i in range(m)] == [definition[p] for p in p_values]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(p_values=[]), "1 to 50 p-values"), (dict(p_values=[1.2]), "not a probability"),
+    (dict(p_values=[0.1], correction="none"), "correction must be one of"),
+    (dict(p_values=[0.1], level=1), "level = 1 must lie strictly between"),
+    (dict(p_values=[0.1, 0.2], names=["A"]), "names names 1 comparisons"),
+])
+def test_adjustment_steps_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        lt.adjustment_steps(**kwargs)

@@ -65,6 +65,8 @@ class SignFlipExplorer(_ShowsWidget):
         The queries' names (default ``q1``, ``q2`` ...).
     alternative : {"two-sided", "greater", "less"}
         As in ``lt.sign_flips``.
+    places : int, optional
+        Round the starting differences to this many decimals (2 puts them on the sliders' steps).
 
     Attributes
     ----------
@@ -83,8 +85,8 @@ class SignFlipExplorer(_ShowsWidget):
 
     MAX_QUERIES = 8
 
-    def __init__(self, differences, queries=None, alternative="two-sided"):
-        flips = sign_flips(differences, alternative=alternative, queries=queries)
+    def __init__(self, differences, queries=None, alternative="two-sided", places=None):
+        flips = sign_flips(differences, alternative=alternative, queries=queries, places=places)
         if not 2 <= flips.total.bit_length() - 1 <= self.MAX_QUERIES:
             raise ValueError(f"differences holds {len(flips.differences)} values; the explorer shows 2 to "
                              f"{self.MAX_QUERIES} queries (lt.sign_flips lists more)")

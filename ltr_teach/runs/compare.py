@@ -518,6 +518,8 @@ class SignFlips:
     extreme : tuple of bool
         Whether each pattern's mean is at least as extreme as the observed one (two-sided: as far from
         0 or farther; ``"greater"``: as high or higher; ``"less"``: as low or lower).
+    places : int or None
+        The decimals the differences were rounded to, if they were.
     """
 
     differences: tuple
@@ -526,6 +528,7 @@ class SignFlips:
     patterns: tuple
     means: tuple
     extreme: tuple
+    places: int | None = None
 
     @property
     def observed(self) -> Fraction:
@@ -567,7 +570,9 @@ class SignFlips:
         note = Message(N_("{count} of {total} patterns are at least as extreme as the observed mean {mean}: "
                           "p = {p}"), count=self.count, total=self.total, mean=_signed_decimal(self.observed),
                        p=self.p_text())
-        return Table(header, tuple(rows), notes=(note,), left=1)
+        notes = (note,) if self.places is None else (
+            Message(N_("the differences are rounded to {places} decimals"), places=self.places), note)
+        return Table(header, tuple(rows), notes=notes, left=1)
 
     def __str__(self) -> str:
         return str(self.table())
@@ -584,7 +589,7 @@ def _signed_decimal(x: Fraction) -> str:
     return text if _terminates(x) and Fraction(text) == x else f"{x} ≈ {float(x):+.4f}"
 
 
-def sign_flips(differences, alternative: str = "two-sided", queries=None) -> SignFlips:
+def sign_flips(differences, alternative: str = "two-sided", queries=None, places=None) -> SignFlips:
     """Every one of the 2^n sign flips of n per-query differences, with its mean: the exact randomisation test.
 
     If the run and the baseline were equally good, each query's difference would be as likely to have
@@ -601,6 +606,10 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None) -> Sig
         Two-sided counts the patterns whose mean is as far from 0 as the observed one, or farther.
     queries : sequence of str, optional
         The queries' names (default ``q1``, ``q2`` ...).
+    places : int, optional
+        Round each difference to this many decimals first (half to even), so a table can be added up
+        by hand; the table says so. ``None`` (default) keeps every difference as given. Float noise such
+        as 0.6 - 0.4 = 0.19999999999999996 (a P@5 difference of exactly 1/5) is what ``places=2`` removes.
 
     Returns
     -------
@@ -645,10 +654,13 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None) -> Sig
     if not 1 <= n <= SIGN_FLIPS_UP_TO:
         raise ValueError(f"differences holds {n} values; sign_flips lists every pattern of 1 to {SIGN_FLIPS_UP_TO} "
                          "queries (use lt.compare_runs for more: it counts the patterns without listing them)")
+    if places is not None and (isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 12):
+        raise ValueError(f"places = {places!r} must be a whole number of decimals from 0 to 12, or None")
     exact = []
     for i, d in enumerate(differences):
         r = to_exact(d, f"differences[{i}]")
-        exact.append(Fraction(int(r.p), int(r.q)))
+        value = Fraction(int(r.p), int(r.q))
+        exact.append(value if places is None else round(value, places))
     if queries is None:
         queries = tuple(f"q{i}" for i in range(1, n + 1))
     else:
@@ -666,7 +678,83 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None) -> Sig
     else:
         extreme = tuple(abs(m) >= abs(observed) for m in means)
     return SignFlips(differences=tuple(exact), queries=queries, alternative=alternative, patterns=patterns,
-                     means=means, extreme=extreme)
+                     means=means, extreme=extreme, places=places)
+
+
+def adjustment_steps(p_values, correction: str = "holm", names=None, level=0.05) -> Table:
+    """Holm's or Bonferroni's correction step by step: each p-value, its multiplier, the adjusted value.
+
+    Bonferroni multiplies every p-value by m, the number of comparisons. Holm sorts them, multiplies the
+    smallest by m, the next by m - 1, ... the largest by 1, and never lets an adjusted value fall below
+    the one before it (step-down); it rejects at least as much as Bonferroni and still keeps the chance
+    of any false alarm below the level. The arithmetic is exact (0.01 is 1/100); the adjusted values
+    equal :func:`adjust`'s.
+
+    Parameters
+    ----------
+    p_values : sequence of numbers in [0, 1]
+        One per comparison (at least 1, at most 50).
+    correction : {"holm", "bonferroni"}
+    names : sequence of str, optional
+        The comparisons' names (default ``1``, ``2`` ...).
+    level : number in (0, 1)
+        The significance level that the last column compares with.
+
+    Returns
+    -------
+    Table
+        One row per comparison, smallest p first: name, p, multiplier, p × multiplier, the adjusted p
+        (capped at 1; for Holm the running maximum), and whether it is below the level.
+
+    Examples
+    --------
+    Four comparisons with p = 0.01, 0.04, 0.03, 0.20. Holm: 4 × 0.01 = 0.04, 3 × 0.03 = 0.09,
+    2 × 0.04 = 0.08 (raised to 0.09, the step before), 1 × 0.20 = 0.20. Only the first stays below 0.05.
+
+    >>> print(adjustment_steps([0.01, 0.04, 0.03, 0.20]))
+    comparison     p  multiplier  p × multiplier  adjusted p  below 0.05?
+    ----------  ----  ----------  --------------  ----------  -----------
+    1           0.01           4            0.04        0.04          yes
+    3           0.03           3            0.09        0.09
+    2           0.04           2            0.08        0.09
+    4           0.2            1             0.2         0.2
+    """
+    correction = as_choice(correction, "correction", {k: v for k, v in CORRECTIONS.items() if k != "none"})
+    if isinstance(p_values, (str, bytes)) or not hasattr(p_values, "__len__") or not 1 <= len(p_values) <= 50:
+        raise ValueError(f"p_values must be a list of 1 to 50 p-values; got {p_values!r}")
+    exact = []
+    for i, p in enumerate(p_values):
+        r = to_exact(p, f"p_values[{i}]")
+        if not 0 <= r <= 1:
+            raise ValueError(f"p_values[{i}] = {p!r} is not a probability; p-values lie between 0 and 1")
+        exact.append(Fraction(int(r.p), int(r.q)))
+    cut = to_exact(level, "level")
+    if not 0 < cut < 1:
+        raise ValueError(f"level = {level!r} must lie strictly between 0 and 1, e.g. 0.05")
+    names = [str(i) for i in range(1, len(exact) + 1)] if names is None else [str(n) for n in names]
+    if len(names) != len(exact):
+        raise ValueError(f"names names {len(names)} comparisons but p_values holds {len(exact)}")
+    m = len(exact)
+    order = sorted(range(m), key=lambda i: exact[i])
+    rows, running = [], Fraction(0)
+    for step, i in enumerate(order):
+        multiplier = m if correction == "bonferroni" else m - step
+        product = exact[i] * multiplier
+        adjusted = min(Fraction(1), product)
+        if correction == "holm":
+            running = max(running, adjusted)
+            adjusted = running
+        rows.append((names[i], _decimal(exact[i]), str(multiplier), _decimal(product), _decimal(adjusted),
+                     _("yes") if adjusted < cut else ""))
+    header = (N_("comparison"), "p", N_("multiplier"), N_("p × multiplier"), N_("adjusted p"),
+              _("below {level}?").format(level=_decimal(Fraction(int(cut.p), int(cut.q)))))
+    return Table(header, tuple(rows))
+
+
+def _decimal(x: Fraction) -> str:
+    """A probability as a short decimal: exact when it terminates within 6 places, else 4 significant digits."""
+    text = f"{float(x):.6f}".rstrip("0").rstrip(".")
+    return text if Fraction(text) == x else f"{float(x):.4g}"
 
 
 # -- the front door ----------------------------------------------------------------------------------------
@@ -817,5 +905,5 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
 
 
 __all__ = ["compare_runs", "RunComparison", "PairComparison", "SignificanceTest", "paired_t", "wilcoxon", "permutation",
-           "bootstrap_ci", "adjust", "sign_flips", "SignFlips", "SIGN_FLIPS_UP_TO", "ALTERNATIVES", "CORRECTIONS",
+           "bootstrap_ci", "adjust", "adjustment_steps", "sign_flips", "SignFlips", "SIGN_FLIPS_UP_TO", "ALTERNATIVES", "CORRECTIONS",
            "TESTS"]
