@@ -62,13 +62,16 @@ def test_the_table_lists_every_pattern_once_highest_mean_first():
     assert "8 of 16" in str(flips)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(-20, 20), min_size=1, max_size=9), st.sampled_from(["two-sided", "greater", "less"]))
 def test_equal_to_the_oracle_and_to_the_permutation_test(twentieths, alternative):
     differences = [x / 20 for x in twentieths]
     flips = lt.sign_flips(differences, alternative=alternative)
     assert flips.p_value == brute_force_p(differences, alternative)
-    assert flips.p_value == permutation(np.array(differences), alternative).exact
+    if flips.observed != 0:
+        # permutation() sums floats with SciPy's tolerance relative to the observed mean, which is no
+        # tolerance at all when the mean is exactly 0 (its float sums of "zero" patterns land at ±1e-17)
+        assert flips.p_value == permutation(np.array(differences), alternative).exact
 
 
 def test_equal_to_scipy_on_a_few_queries():
