@@ -59,6 +59,11 @@ CORRECTIONS = {
     "none": N_("no adjustment"),
 }
 TESTS = ("t-test", "wilcoxon", "permutation")
+#: What each test is called where it is shown (a message: translated when shown).
+TEST_NAMES = {"t-test": N_("paired t-test"), "wilcoxon": N_("Wilcoxon signed-rank test"),
+              "permutation": N_("randomisation test (sign flips)")}
+#: The same, short, for a column header.
+TEST_SHORT_NAMES = {"t-test": N_("t-test"), "wilcoxon": N_("Wilcoxon"), "permutation": N_("randomisation")}
 #: SciPy's rule: up to this many differences, none 0 and no ties, Wilcoxon's p is exact.
 WILCOXON_EXACT_UP_TO = 50
 #: SciPy's rule: with ties or zeros, up to this many differences Wilcoxon's p comes from all sign flips.
@@ -204,7 +209,7 @@ class RunComparison:
         test's p-value, and (with several runs) that p-value adjusted: a table narrow enough for a page."""
         test = as_choice(test, "test", TESTS)
         head = [_("run"), _("mean"), _("Δ mean"), _("{level} CI").format(level=f"{self.confidence:.0%}"), _("W/T/L"),
-                "d_z", _("p ({test})").format(test=_(test))]
+                "d_z", _("p ({test})").format(test=translate(TEST_SHORT_NAMES[test]))]
         several = len(self.pairs) > 1 and self.correction != "none"
         if several:
             head.append(_("{correction} p").format(correction=self.correction.capitalize()))
@@ -220,6 +225,17 @@ class RunComparison:
                 row.append(_p(result.adjusted))
             rows.append(row)
         return Table(tuple(head), tuple(tuple(r) for r in rows))
+
+    def tests_table(self, run: str | None = None) -> Table:
+        """The three paired tests of one run against the baseline: statistic and p-value, one row each.
+
+        The statistic is t for the t-test, the smaller signed-rank sum (two-sided; W+ one-sided) for
+        Wilcoxon, and the mean difference for the randomisation test.
+        """
+        pair = self._pair(run)
+        rows = tuple((translate(TEST_NAMES[t]), f"{pair.tests[t].statistic:.4g}", pair.tests[t].p_text())
+                     for t in TESTS)
+        return Table((N_("test"), N_("statistic"), "p"), rows)
 
     def _pair(self, run) -> PairComparison:
         if run is None:
@@ -905,5 +921,5 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
 
 
 __all__ = ["compare_runs", "RunComparison", "PairComparison", "SignificanceTest", "paired_t", "wilcoxon", "permutation",
-           "bootstrap_ci", "adjust", "adjustment_steps", "sign_flips", "SignFlips", "SIGN_FLIPS_UP_TO", "ALTERNATIVES", "CORRECTIONS",
+           "bootstrap_ci", "adjust", "adjustment_steps", "sign_flips", "SignFlips", "TEST_NAMES", "SIGN_FLIPS_UP_TO", "ALTERNATIVES", "CORRECTIONS",
            "TESTS"]
