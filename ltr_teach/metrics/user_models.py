@@ -302,8 +302,10 @@ def browsing_model(model, n=None, *, grades=None, p=PERSISTENCE, k=None, g_max=N
                      "cumulative": so_far})
     return Explanation(
         metric="browsing_model", name=f"{label}: E[min(L, {n})]", exact=depth,
-        columns=(Column("rank", "rank"), Column("continue", "goes on C(i)"), Column("reach", "reads rank i"),
-                 Column("last", "stops after rank i"), Column("weight", "share of attention", exact=False),
+        # DCG's cells are sums and ratios of logs: decimals keep its table within a page's width
+        columns=(Column("rank", "rank"), Column("continue", "goes on C(i)", exact=model != "dcg"),
+                 Column("reach", "reads rank i"), Column("last", "stops after rank i", exact=model != "dcg"),
+                 Column("weight", "share of attention", exact=False),
                  Column("cumulative", "ranks read so far", exact=False)),
         steps=tuple(rows), params={"model": model, "n": n, "beyond": reach, "user": label},
         formula=r"\mathbb{E}[\min(L, %d)] = \sum_{i=1}^{%d} \prod_{j<i} C(j)" % (n, n),
