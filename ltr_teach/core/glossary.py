@@ -104,6 +104,22 @@ TERMS = {t.key: t for t in (
     Term("harmonic_mean", "harmonic mean", "调和平均"),
 )}
 
+#: Names that stay in Latin letters in Chinese text: tools, libraries, collections, file formats,
+#: people. Metric abbreviations (NDCG, P@k) need no entry: a word without a lower-case letter is an
+#: abbreviation. The Chinese edition's checks (the notebooks' share of Chinese, the library's
+#: no-English-sentence test) read this one list.
+PROPER_NAMES = frozenset(name.lower() for name in (
+    "trec_eval", "pytrec_eval", "ir_measures", "ir-measures", "ranx", "gdeval", "gdeval.pl", "scikit-learn",
+    "sklearn", "LightGBM", "XGBoost", "RecBole", "torchmetrics", "TF-Ranking", "TensorFlow", "Recommenders",
+    "Microsoft", "MARCO", "Python", "NumPy", "SymPy", "SciPy", "matplotlib", "ipywidgets", "Jupyter",
+    "JupyterLab", "pip", "ltr_teach", "ltr-teach", "lt", "Babel", "gettext", "Chromium",
+    "Google", "Bing", "Baidu", "Taobao", "CSDN", "Zhihu", "GitHub", "Wikipedia", "Excel",
+    "Järvelin", "Kekäläinen", "Burges", "Chapelle", "Moffat", "Zobel", "Manning", "Raghavan", "Schütze",
+    "Wilcoxon", "Student", "Cohen", "Holm", "Bonferroni", "Fisher", "Efron", "Voorhees", "Buckley",
+    "Sakai", "Craswell", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
+    "log", "log2", "ln", "max", "min", "sum", "argmax",
+))
+
 #: Text between these marks quotes a document (or names a wrong term as such): it is not a use.
 _QUOTES = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|‘[^’]*’|\"[^\"\n]*\"|`[^`\n]*`")
 
@@ -147,4 +163,4 @@ def zh_all(key: str) -> str:
     return "/".join((TERMS[key].zh, *TERMS[key].alternatives))
 
 
-__all__ = ["Term", "Misnomer", "TERMS", "misused_terms", "unquoted", "zh", "zh_all"]
+__all__ = ["Term", "Misnomer", "TERMS", "PROPER_NAMES", "misused_terms", "unquoted", "zh", "zh_all"]

@@ -857,7 +857,7 @@ SLIPS = (
                                               "positive-negative pairs."),
          recompute=lambda f: [(f["exact"] * f["pairs"], {})]),
     # -- every metric ----------------------------------------------------------------------------------------
-    Slip("percent", ("*",), N_("You gave a percentage without the % sign: add % or divide by 100."),
+    Slip("percent", ("*",), N_("You gave a percentage without the percent sign: write “%” after it, or divide by 100."),
          recompute=lambda f: [(f["exact"] * 100, {})]),
 )
 

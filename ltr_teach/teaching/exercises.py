@@ -31,6 +31,7 @@ from ..core.i18n import N_, _, translate, using_language
 from ..metrics.gains import DISCOUNTS, GAINS
 from ..metrics.registry import METRICS
 from . import examples
+from .guide import how_to_answer  # noqa: F401  (lt.exercises.how_to_answer(), shown atop every sheet)
 from .hints import GENERIC_HINTS, expected_text
 
 #: The exercise families, one notebook each.
@@ -126,8 +127,8 @@ class Exercise:
 
     @property
     def title(self) -> str:
-        """The metric's name with its Chinese term."""
-        return METRICS[self.metric].title
+        """The metric's name in the current language."""
+        return METRICS[self.metric].local_title
 
     @property
     def prompt(self) -> str:
