@@ -241,7 +241,8 @@ def _plot_rbp(ex: Explanation, ax, names) -> None:
         if xs:
             ax.bar(xs, [w for w, k in zip(weights, kinds) if k == kind], width=0.6, linewidth=1, **style)
     ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=_("RBP so far"))
-    ax.set_ylim(0, 1.05)
+    ax.set_ylim(0, 1.4)  # headroom: the legend sits above the data (RBP <= 1 with 0/1 relevance)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.set_ylabel(_("share of attention, RBP so far"))
     _rank_axis(ax, len(ranks), names)
 
@@ -259,7 +260,7 @@ def _plot_browsing(ex: Explanation, ax, names) -> None:
 
 _LEGEND_PLACES = {_plot_gain_sums: ("best", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
                   _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1),
-                  _plot_rbp: ("upper right", 1), _plot_browsing: ("upper right", 1)}
+                  _plot_rbp: ("upper left", 2), _plot_browsing: ("upper right", 1)}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
