@@ -46,7 +46,7 @@ from .metrics.user_models import BROWSING_MODELS, browsing_model, rbp, rbp_resid
 from .runs.compare import adjustment_steps, compare_runs, sign_flips
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import classroom, examples, exercises, samples
+from .teaching import classroom, examples, exercises, kinds, samples
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
 
@@ -63,7 +63,26 @@ __all__ = [
     "roc_curve", "auc", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
     "browsing_model", "BROWSING_MODELS",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
-    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "sign_flips", "adjustment_steps", "read_qrels", "read_run", "write_qrels",
-    "write_run", "check", "Feedback", "examples", "exercises", "samples", "examples_table", "ndcg_cutoffs", "documents_table",
+    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "sign_flips", "adjustment_steps", "read_qrels",
+    "read_run", "write_qrels", "write_run", "check", "Feedback", "examples", "exercises", "samples", "examples_table",
+    "ndcg_cutoffs", "documents_table",
     "classroom", "set_language", "get_language",
 ]
+
+
+def ask(exercise_id, seed=None):
+    """An exercise as a widget (Check, Hint, Show answer after a first attempt); see
+    :func:`ltr_teach.interactive.ask.ask`. ipywidgets is imported only when a question is asked."""
+    from .interactive.ask import ask as make
+
+    return make(exercise_id, seed)
+
+
+def _exercise_widget(exercise):
+    from .interactive.ask import AskBox
+
+    return AskBox(exercise)
+
+
+kinds.WIDGET_MAKER = _exercise_widget  # Exercise.widget(): the teaching layer cannot import the interactive one
+__all__.append("ask")

@@ -13,7 +13,7 @@ import re
 import sys
 from fractions import Fraction
 
-from .core.i18n import LANGUAGES, _, using_language
+from .core.i18n import LANGUAGES, _, translate, using_language
 from .metrics.conventions import CONVENTIONS, resolve
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import ALIASES, METRICS, lookup
@@ -273,8 +273,9 @@ def _exercises(args) -> int:
         for e in chosen:
             if e.family != family:
                 family = e.family
-                print(f"\n{exercises.FAMILIES[family]}  [{family}]")
-            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source})")
+                print(f"\n{translate(exercises.FAMILIES[family])}  [{family}]")
+            kind = "" if e.kind == "compute" else f", {e.kind}"
+            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source}{kind})")
         return 0
     if args.action == "show":
         for exercise_id in args.ids:

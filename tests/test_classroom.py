@@ -283,8 +283,14 @@ def test_assign_writes_the_students_notebooks_and_the_key_apart(tmp_path, capsys
             text = text.replace(json.dumps(variant.prompt, ensure_ascii=False)[1:-1], "<prompt>")
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
-            leaks += [(path.name, exercise_id, form) for form in answer_forms(variant.answer) if form in text]
-            assert variant.call not in text
+            if variant.kind == "compute":
+                leaks += [(path.name, exercise_id, form) for form in answer_forms(variant.answer) if form in text]
+                assert variant.call not in text
+            elif variant.kind == "create":  # neither the example nor the explanation of a ranking to build
+                leaks += [(path.name, exercise_id, s) for s in (variant.answer, variant.explanation) if s in text]
+            else:  # the options are listed, none marked: no explanation, no diagnosis of a wrong option
+                said = [variant.explanation] + [variant.why_text(key) for key in variant.why]
+                leaks += [(path.name, exercise_id, s) for s in said if s in text]
     assert leaks == []
     key = (tmp_path / "hw" / "key" / "key.md").read_text(encoding="utf-8")
     first = lt.exercises.variant("map-doc000", record["students"][0]["seed"])

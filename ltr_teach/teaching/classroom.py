@@ -43,8 +43,9 @@ from pathlib import Path
 
 from ..core.i18n import EDITION_FILE
 from . import exercises
+from .answers import RANKING_EXAMPLES
 from .checker import check
-from .hints import expected_text
+from .kinds import CHOICE_KINDS
 
 # -- the tutorial ----------------------------------------------------------------------------------
 
@@ -404,6 +405,44 @@ def _notebook(cells: list, metadata: dict) -> dict:
             "nbformat": 4, "nbformat_minor": 5}
 
 
+def _other_kinds_note(chosen) -> str:
+    """How to answer a question with options or a ranking to build, when the assignment has one."""
+    kinds = {exercises.get(exercise_id).kind for exercise_id, _points in chosen}
+    note = ""
+    if kinds & set(CHOICE_KINDS):
+        note += "For a question with options, replace None by the name of one option, in quotes. "
+    if "create" in kinds:
+        note += "For a ranking to build, type its grades between the quotes, rank 1 first, as in [3, 0, 2]. "
+    return note
+
+
+def _options_markdown(ex) -> str:
+    """A choice exercise's options under its prompt (the key to answer with, then the text); none marked right."""
+    if ex.kind not in CHOICE_KINDS:
+        return ""
+    return "\n\n" + "\n".join(f"- `{key}`: {ex.option_text(key)}" for key in ex.options)
+
+
+def answer_cell_source(ex, number: int) -> str:
+    """The empty answer cell of an exercise: a string for a number or a ranking, ``None`` for a choice, with a
+    comment saying what to write (every option's key for a choice, so the comment never points at one).
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> print(answer_cell_source(lt.exercises.get("dcg-append-item"), 3))
+    answer_3 = None  # one of "rise", "fall", "same", "depends"
+    >>> print(answer_cell_source(lt.exercises.get("ndcg-perfect-with-a-zero"), 4))
+    answer_4 = ""  # a ranking, as in [3, 0, 2]
+    """
+    if ex.kind in CHOICE_KINDS:
+        return f"answer_{number} = None  # one of " + ", ".join(f'"{key}"' for key in ex.options)
+    if ex.kind == "create":
+        return f'answer_{number} = ""  # {"a ranking" if ex.shape == "ranking" else "two rankings"}, as in ' \
+               f"{RANKING_EXAMPLES[ex.shape]}"
+    return f'answer_{number} = ""'
+
+
 def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment: str, checks: bool = True) -> dict:
     """One student's exercise notebook (nbformat 4 as a dict): prompts with the student's numbers, answer cells.
 
@@ -417,6 +456,7 @@ def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment
              "These are your own numbers: another student's notebook has different ones. Write each answer "
              "between the quotes of its answer cell: a fraction (p/q), a decimal with at least three significant "
              "digits, a percentage, or a small expression with log2. "
+             + _other_kinds_note(chosen)
              + ("Run the cell below it to see whether it is right. " if checks else "")
              + "Save the notebook and hand it in under the same file name; do not change the notebook's "
              "metadata (it holds your id and seed).\n\n"
@@ -428,8 +468,8 @@ def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment
         ex = exercises.variant(exercise_id, student.seed)
         cells.append(_cell("markdown", f"prompt-{number}",
                            f"## {number}. {ex.title} · `{ex.id}` · {points} point{'s' if points != 1 else ''}\n\n"
-                           f"{ex.prompt}"))
-        cells.append(_cell("code", f"answer-{number}", f'answer_{number} = ""',
+                           f"{ex.prompt}{_options_markdown(ex)}"))
+        cells.append(_cell("code", f"answer-{number}", answer_cell_source(ex, number),
                            {"tags": [ANSWER_TAG], "ltr_teach": {"exercise": ex.id, "points": points}}))
         if checks:
             cells.append(_cell("code", f"check-{number}", f'lt.check("{ex.id}", answer_{number}, seed=SEED)'))
@@ -493,9 +533,9 @@ def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str =
                    "| exercise | points | answer | library call |", "|---|---|---|---|"]
         for exercise_id, points in chosen:
             ex = exercises.variant(exercise_id, student.seed)
-            key_md.append(f"| {exercise_id} | {points} | {expected_text(ex.answer)} | `{ex.call}` |")
-            key_rows.append([student.id, student.name, student.seed, exercise_id, points, expected_text(ex.answer),
-                             ex.call])
+            key_md.append(f"| {exercise_id} | {points} | {exercises.answer_text(ex)} | {exercises.call_text(ex)} |")
+            key_rows.append([student.id, student.name, student.seed, exercise_id, points, exercises.answer_text(ex),
+                             exercises.call_text(ex).strip("`")])
         key_md.append("")
     record = {"format": RECORD_FORMAT, "assignment": name, "course": course, "checks": checks,
               "exercises": [{"id": i, "points": p} for i, p in chosen],
@@ -573,6 +613,8 @@ def answer_from_cell(source: str) -> str:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and node.targets[0].id.startswith("answer"):
             value = node.value
+            if isinstance(value, ast.Constant) and value.value is None:  # a choice's answer cell left as it came
+                return ""
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 return value.value.strip()
             return (ast.get_source_segment(source, value) or "").strip()
