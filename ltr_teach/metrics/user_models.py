@@ -24,6 +24,10 @@ from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_count, as_grades, as_k, as_sequence, read_negative_grades
 from .conventions import negative_rule, resolve, unset
 
+#: Words shown in a steps table's cells (messages: translated when the table is shown, English as str).
+_UNJUDGED = Message(N_("unjudged"))
+_BELOW = Message(N_("below the list"))
+
 #: The default persistence: a user reads on with probability 4/5 (Moffat & Zobel's middle value).
 PERSISTENCE = sympy.Rational(4, 5)
 
@@ -114,7 +118,7 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
         reach = p ** (i - 1)
         contribution = (1 - p) * (rel or 0) * reach
         total = total + contribution
-        rows.append({"rank": i, "rel": "unjudged" if rel is None else rel, "reach": reach,
+        rows.append({"rank": i, "rel": _UNJUDGED if rel is None else rel, "reach": reach,
                      "contribution": contribution, "cumulative": total})
     residual = rbp_residual(grades, p=p, k=k)
     name = f"RBP(p={sympy.sstr(p)})" + ("" if k is None else f"@{k}")
@@ -169,10 +173,10 @@ def rbp_residual(grades, p=PERSISTENCE, k=None) -> Explanation:
         if values[i - 1] is None:
             c = (1 - p) * p ** (i - 1)
             total = total + c
-            rows.append({"rank": i, "what": "unjudged", "contribution": c, "cumulative": total})
+            rows.append({"rank": i, "what": _UNJUDGED, "contribution": c, "cumulative": total})
     tail = p ** d
     total = total + tail
-    rows.append({"rank": f"> {d}", "what": "below the list", "contribution": tail, "cumulative": total})
+    rows.append({"rank": f"> {d}", "what": _BELOW, "contribution": tail, "cumulative": total})
     return Explanation(
         metric="rbp_residual", name=f"RBP residual(p={sympy.sstr(p)})", exact=total,
         columns=(Column("rank", "rank"), Column("what", "unknown"), Column("contribution", "could add"),

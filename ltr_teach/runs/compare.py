@@ -593,6 +593,10 @@ class SignFlips:
     def __str__(self) -> str:
         return str(self.table())
 
+    def __repr__(self) -> str:
+        return f"<SignFlips: {len(self.differences)} queries, {self.count} of {self.total} patterns as extreme, " \
+               f"p = {self.p_text()}>"
+
     def _repr_html_(self) -> str:
         return self.table()._repr_html_()
 
