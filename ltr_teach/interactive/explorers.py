@@ -28,7 +28,7 @@ from ..core.exact import to_exact
 from ..core.i18n import _
 from ..metrics.user_models import PERSISTENCE, browsing_model, rbp
 from ..runs.compare import sign_flips
-from .plots import plot_explanation, plot_sign_flips
+from .plots import plot_explanation, plot_sign_flips, short_title
 from .widgets import _ShowsWidget
 
 #: The sliders move in steps of 1/20; their values are read as exact hundredths (0.35, not 0.35000000000000003).
@@ -259,7 +259,7 @@ class PersistenceExplorer(_ShowsWidget):
         endless = 1 / (1 - self._p)
         line = _("{result} · residual {residual} · the user reads 1/(1 - p) = {endless} ranks on average")
         self._result.value = "<b>" + html.escape(line.format(
-            result=ex.result_line(), residual=residual.decimal_str, endless=f"{float(endless):.4g}")) + "</b>"
+            result=short_title(ex, limit=16), residual=residual.decimal_str, endless=f"{float(endless):.4g}")) + "</b>"
         self.plot.value = _png(lambda ax: plot_explanation(ex, ax=ax, names=self._names, title=False), (7, 3.4))
         self.table.value = ex._repr_html_()
 

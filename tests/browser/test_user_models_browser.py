@@ -13,6 +13,7 @@ import pytest
 from lab_driver import UI_TIMEOUT_MS, cell_stderr, open_notebook, run_all_cells
 
 import ltr_teach as lt
+from ltr_teach.interactive.plots import short_title
 
 NOTEBOOK = "en/12_user_models.ipynb"
 #: Document 000's lipstick grades, as the notebook's explorer holds them.
@@ -48,7 +49,8 @@ def test_persistence_slider_and_a_create_exercise(lab_server, lab_page, save_scr
     result = explorer.locator(".ltr-result")
     readout = explorer.locator(".ltr-persistence-slider .widget-readout")
     expect(readout).to_have_text("0.50", timeout=UI_TIMEOUT_MS)
-    expect(result).to_contain_text(lt.rbp(LIPSTICK, p=Fraction(1, 2)).result_line(), timeout=UI_TIMEOUT_MS)
+    # the result line as the explorer shows it: the exact value while it is short (119/128), else the decimal
+    expect(result).to_contain_text(short_title(lt.rbp(LIPSTICK, p=Fraction(1, 2)), limit=16), timeout=UI_TIMEOUT_MS)
     plot_before = _plot_source(explorer)
 
     # one step right with the keyboard on the slider's handle: p = 0.55, everything recomputed
@@ -57,7 +59,7 @@ def test_persistence_slider_and_a_create_exercise(lab_server, lab_page, save_scr
     page.keyboard.press("ArrowRight")
     expect(readout).to_have_text("0.55", timeout=UI_TIMEOUT_MS)
     moved = lt.rbp(LIPSTICK, p=Fraction(11, 20))
-    expect(result).to_contain_text(moved.result_line(), timeout=UI_TIMEOUT_MS)
+    expect(result).to_contain_text(f"RBP(p=11/20) ≈ {moved.decimal_str}", timeout=UI_TIMEOUT_MS)
     # the residual and the endless list's depth 1/(1 - 0.55) = 2.222 follow too
     expect(result).to_contain_text(f"residual {moved.parts['residual'].decimal_str}")
     expect(result).to_contain_text("2.222")
