@@ -115,14 +115,14 @@ def test_persistence_explorer_follows_its_slider():
     # p = 3/10: (7/10)(1 + 9/100) = 763/1000
     assert explorer.explanation.exact == sympy.Rational(763, 1000)
     assert "763/1000" in explorer._result.value and explorer.plot.value != before
+    # the endless list's depth 1/(1 - p) = 10/7 ≈ 1.429 is in the line
+    assert "1.429" in explorer._result.value
     explorer.set_p(0.55)    # (9/20)(1 + 121/400) = (9/20)(521/400) = 4689/8000: short, shown exactly
     assert "RBP(p=11/20) = 4689/8000 = 0.586125" in explorer._result.value
     # document 000's lipstick at p = 11/20 sums seven powers of 11/20: a fraction over 1.28e9, shown as its decimal
     lipstick = PersistenceExplorer([3, 2, 3, 0, 1, 2, 2], p=0.55)
     assert lipstick.explanation.exact.q == 1_280_000_000
     assert f"RBP(p=11/20) ≈ {lipstick.explanation.decimal_str} ·" in lipstick._result.value
-    # the endless list's depth 1/(1 - p) = 10/7 ≈ 1.429 is in the line
-    assert "1.429" in explorer._result.value
 
 
 def test_persistence_explorer_refuses_values_off_the_slider():
