@@ -375,3 +375,38 @@ def test_ask_and_check_in_chinese():
     for text in (box.check_button.description, box.hint_button.description, box.reveal_button.description,
                  box.input.description, feedback.message, feedback.diagnosis, created.message, *hints):
         assert han.search(text), text
+
+
+# -- prompts that quote a document's formula say whether it is wrong -------------------------------------------
+#: Exercises whose intro quotes a document's formula or code, and the lt.examples record of it
+#: (read from the errata by hand: err-doc003 quotes document 003's ERR formula, which is right).
+QUOTED = {"f1-doc000": "000-f-beta-formula", "f2-doc003": "003-f-measure-formula",
+          "ndcg-doc003-code": "003-code-ideal-unsorted", "dcg-lipstick-log2": "000-ndcg-log-base",
+          "dcg-jarvelin-doc001": "001-dcg-jarvelin"}
+
+
+@pytest.mark.parametrize("exercise_id", sorted(QUOTED))
+def test_a_prompt_quoting_a_documents_formula_says_whether_it_is_wrong(exercise_id):
+    exercise = lt.exercises.get(exercise_id)
+    assert exercise.erratum == QUOTED[exercise_id]
+    kind = lt.examples.by_id(QUOTED[exercise_id]).kind
+    prompt = exercise.prompt
+    assert QUOTED[exercise_id] in prompt
+    assert ("is wrong here" in prompt) == (kind == "error")
+    assert ("Not an error but a convention" in prompt) == (kind == "convention")
+    with lt.core.i18n.using_language("zh"):
+        assert QUOTED[exercise_id] in exercise.prompt and "is wrong" not in exercise.prompt
+
+
+def test_only_those_exercises_name_an_erratum():
+    assert {e.id: e.erratum for e in COMPUTES if e.erratum} == QUOTED
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_the_text_form_a_saved_notebook_keeps_holds_no_answer(exercise):
+    # Jupyter saves repr() as text/plain beside the formatted prompt; it names the exercise and nothing more
+    text = repr(exercise)
+    assert text.startswith(f"<exercise {exercise.id}") and len(text) < 120
+    if exercise.kind in kinds.CHOICE_KINDS:
+        assert repr(dataclasses.replace(exercise, correct=next(k for k in exercise.options if k != exercise.correct),
+                                        why={k: "x" for k in exercise.options})) == text

@@ -10,6 +10,7 @@ notebook, then asks the kernel for that list (``tests/starting_state.py``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 #: (widget, its state when displayed, a label) for every widget displayed in this kernel, in order.
@@ -29,13 +30,21 @@ def _descendants(widget) -> list:
     return order
 
 
+def _plain(value):
+    """A JSON stand-in for what ``json`` cannot write: the digest of bytes (an image), the text of the rest."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "sha256:" + hashlib.sha256(bytes(value)).hexdigest()
+    return str(value)
+
+
 def snapshot(widget) -> str:
-    """The state of the widget and everything inside it, as canonical JSON (layout and style excluded)."""
+    """The state of the widget and everything inside it, as a digest of canonical JSON (layout, style and the
+    children's model ids excluded: a child's own state is part of the list)."""
     states = []
     for w in _descendants(widget):
         state = {k: v for k, v in w.get_state().items() if k not in ("layout", "style", "children", "tabbable")}
         states.append(state)
-    return json.dumps(states, sort_keys=True, default=repr)
+    return hashlib.sha256(json.dumps(states, sort_keys=True, default=_plain).encode()).hexdigest()
 
 
 def register(widget, label: str | None = None) -> None:

@@ -168,6 +168,12 @@ class _Asked:
         """The id, with the seed for a variant (``ndcg-lipstick (seed 3)``)."""
         return self.id if self.seed is None else f"{self.id} (seed {self.seed})"
 
+    def __repr__(self) -> str:
+        # a saved notebook keeps the text/plain form of a shown exercise: short, and never the answer (a
+        # dataclass repr would list the right option, the diagnoses and the example)
+        kind = "" if self.kind == "compute" else f" ({self.kind})"
+        return f"<exercise {self.label}{kind}: print() it, or see it formatted in Jupyter>"
+
     def __str__(self) -> str:
         options = "".join(f"\n  - {key}: {text}" for key, text in self._option_lines())
         return f"[{self.label}] {self.prompt}{options}"
@@ -228,7 +234,7 @@ class HintBox:
 
 
 # -- compute -----------------------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Exercise(_Asked):
     """A compute exercise: the data, the metric call that defines the answer, and how to ask it.
 
@@ -269,6 +275,9 @@ class Exercise(_Asked):
     #: and the worked example of ``lt.examples`` whose printed number the intro quotes.
     story: str = field(default="", repr=False)
     worked: str | None = field(default=None, repr=False)
+    #: The ``lt.examples`` erratum of the document's formula the intro quotes: the prompt says whether it
+    #: is wrong (an error) or a convention, so a student never copies a wrong formula unwarned.
+    erratum: str | None = field(default=None, repr=False)
 
     @property
     def title(self) -> str:
@@ -280,7 +289,8 @@ class Exercise(_Asked):
         """The question; a variant drops the document's story, whose numbers it no longer uses."""
         text = self.task(self.data)
         if self.intro and self.seed is None:
-            parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "")
+            parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "",
+                     _erratum_says(self.erratum) if self.erratum else "")
             intro = " ".join(part for part in parts if part) if (self.story or self.worked) else self.intro
             text = _("{intro} {task}").format(intro=intro, task=text)
         return text
@@ -371,16 +381,30 @@ def _document_says(worked_id: str) -> str:
         document=w.id[:3], quantity=w.quantity, printed=w.printed, title=w.title, verdict=verdict)
 
 
+def _erratum_says(erratum_id: str) -> str:
+    """Whether the document's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
+    record = examples.by_id(erratum_id)
+    if record.kind == "error":
+        return _("The document is wrong here (erratum {id}): compute the right value.").format(id=record.id)
+    return _("Not an error but a convention (note {id}): use the convention the question names.").format(
+        id=record.id)
+
+
 def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None,
-       point=None) -> Exercise:
-    """A compute exercise (the bank modules' short form); ``hints`` are its own: step 2 of the ladder."""
+       point=None, erratum=None) -> Exercise:
+    """A compute exercise (the bank modules' short form); ``hints`` are its own: step 2 of the ladder.
+
+    ``erratum`` names the ``lt.examples`` record of a document's formula the intro quotes."""
     story = intro  # a message id: a literal brace is doubled, as in every message (the prompt formats it)
     intro = story.format()
-    if worked:
-        with using_language("en"):  # the intro field is the English text; the prompt translates its parts
+    with using_language("en"):  # the intro field is the English text; the prompt translates its parts
+        if worked:
             intro = f"{intro} {_document_says(worked)}".strip()
+        if erratum:
+            intro = f"{intro} {_erratum_says(erratum)}".strip()
     exercise = Exercise(id=id, family=family, metric=metric, data=data, task=task, procedure=tuple(hints),
-                        intro=intro, source=source, randomize=randomize, point=point, story=story, worked=worked)
+                        intro=intro, source=source, randomize=randomize, point=point, story=story, worked=worked,
+                        erratum=erratum)
     if point is not None and not point(_thaw(exercise.data)):
         raise RuntimeError(f"exercise {id!r} does not have the point its variants keep")
     return exercise
@@ -393,7 +417,7 @@ def _filled(message: str, facts: Callable | None) -> str:
     return text.format(**facts()) if facts is not None else text.format()
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ChoiceExercise(_Asked):
     """A multiple-choice exercise (analyse, evaluate, spot the error, predict); see :func:`choice`."""
 
@@ -444,7 +468,7 @@ class ChoiceExercise(_Asked):
         return self.hint_ids
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class CreateExercise(_Asked):
     """The student builds a ranking with a property; :attr:`verify` checks it. See :func:`create`."""
 
