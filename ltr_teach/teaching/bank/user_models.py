@@ -17,10 +17,17 @@ _LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
 
 
 def _rbp_threshold_task(d) -> str:
-    return _("Document 000's 口红 query has grades {grades} (rank 1 first). Count a result as relevant when its "
-             "grade is at least {threshold}. A user reads rank 1 and goes on to each next rank with probability "
-             "p = {p}. Compute RBP (排序偏置精确率).").format(grades=", ".join(map(str, d["grades"])),
-                                                          threshold=d["threshold"], p=d["p"])
+    return _("A ranking has grades {grades} (rank 1 first). Count a result as relevant when its grade is at least "
+             "{threshold}. A user reads rank 1 and goes on to each next rank with probability p = {p}. Compute RBP "
+             "(排序偏置精确率).").format(grades=", ".join(map(str, d["grades"])), threshold=d["threshold"], p=d["p"])
+
+
+def _graded_persistent(rng, data) -> dict:
+    """A student's version: new grades 0..3 with at least two at or above the threshold, a new p."""
+    while True:
+        grades = [rng.randint(0, 3) for _ in range(len(data["grades"]))]
+        if sum(g >= data["threshold"] for g in grades) >= 2:
+            return dict(data, grades=grades, p=rng.choice((Fraction(1, 2), Fraction(3, 4), Fraction(4, 5))))
 
 
 def _depth_facts() -> dict:
@@ -64,9 +71,10 @@ def _err_prefers_a_rbp_prefers_b(parsed):
 
 EXERCISES = [
     _e("rbp-lipstick-threshold", "user_models", "rbp",
-       {"grades": _LIPSTICK, "p": Fraction(1, 2), "threshold": 2}, _rbp_threshold_task,
-       [N_("Grades of at least 2 count 1, the others 0; rank i is read with probability p^(i-1).")],
-       source="doc 000"),
+       {"grades": _LIPSTICK[:6], "p": Fraction(1, 2), "threshold": 2}, _rbp_threshold_task,
+       [N_("Grades at or above the threshold count 1, the others 0; rank i is read with probability p^(i-1).")],
+       intro=N_("Document 000's 口红 query (lipstick): its top six results, graded 0 to 3."), source="doc 000",
+       randomize=_graded_persistent),
     choice("rbp-expected-depth", family="user_models", kind="predict",
            title=N_("How deep does the RBP user read?"),
            question=N_("An RBP user with persistence p = {p} reads an endless ranking: rank 1 surely, then each "
@@ -128,10 +136,10 @@ EXERCISES = [
            question=N_("The ranking [3, 0, 0, 0, 0] has ERR (g_max = 3) = {err0} and RBP (p = {p}) = {rbp0}. Rank 2 "
                        "becomes a grade-3 result too. Which metric grows by the larger share?"),
            facts=_second_facts,
-           options={"rbp": N_("RBP, by far"), "err": N_("ERR, by far"), "same": N_("both by about the same share"),
-                    "none": N_("neither changes")},
-           correct="rbp",
-           why={"err": N_("ERR's user is already satisfied at rank 1 with probability 7/8: only 1 in 8 reaches the "
+           options={"more-rbp": N_("RBP, by far"), "more-err": N_("ERR, by far"),
+                    "same": N_("both by about the same share"), "none": N_("neither changes")},
+           correct="more-rbp",
+           why={"more-err": N_("ERR's user is already satisfied at rank 1 with probability 7/8: only 1 in 8 reaches the "
                           "second excellent result."),
                 "same": N_("The two users react differently: RBP's reader reaches rank 2 with probability p whatever "
                            "rank 1 held; ERR's reader mostly stopped at rank 1."),
