@@ -103,14 +103,15 @@ EXERCISES = [
                        "difference could as well have had the other sign. Flip the signs in all {total} ways: what "
                        "is the exact two-sided randomisation p-value?"),
            facts=_four_facts,
-           options={"single": N_("p = {single}"), "strict": N_("p = {strict}"), "one": N_("p = {one_side}"),
-                    "right": N_("p = {right}")},
-           correct="right",
-           why={"single": N_("That is the chance of the observed pattern alone. The p-value counts every pattern "
+           # keys name the value, never which one is right (a sheet lists the keys beside its answer cell)
+           options={"p1-16": N_("p = {single}"), "p1-8": N_("p = {strict}"), "p3-16": N_("p = {one_side}"),
+                    "p3-8": N_("p = {right}")},
+           correct="p3-8",
+           why={"p1-16": N_("That is the chance of the observed pattern alone. The p-value counts every pattern "
                              "whose mean is at least as far from 0 as the observed one."),
-                "strict": N_("That counts only the patterns strictly more extreme. Patterns exactly as extreme as "
+                "p1-8": N_("That counts only the patterns strictly more extreme. Patterns exactly as extreme as "
                              "the observed one count too, the observed one included."),
-                "one": N_("That is one side only (means at least as high as the observed one). Two-sided also "
+                "p3-16": N_("That is one side only (means at least as high as the observed one). Two-sided also "
                           "counts the mirror images, the means at least as low as minus the observed one.")},
            explanation=N_("Patterns with a sum of differences at least as far from 0 as the observed one: the "
                           "observed pattern, the one that swaps the signs of the two 0.2s, all four positive, and "

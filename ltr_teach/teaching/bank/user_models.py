@@ -80,13 +80,14 @@ EXERCISES = [
            question=N_("An RBP user with persistence p = {p} reads an endless ranking: rank 1 surely, then each "
                        "next rank with probability p. How many ranks do they read on average?"),
            facts=_depth_facts,
-           options={"inverse": N_("{inverse} ranks"), "after": N_("{after} ranks"), "right": N_("{right} ranks"),
-                    "half": N_("{half} ranks")},
-           correct="right",
-           why={"inverse": N_("1/p is not the depth: the chance of stopping after each rank is 1 - p, and the "
+           # keys name the value, never which one is right (a sheet lists the keys beside its answer cell)
+           options={"r1-25": N_("{inverse} ranks"), "r4": N_("{after} ranks"), "r5": N_("{right} ranks"),
+                    "r10": N_("{half} ranks")},
+           correct="r5",
+           why={"r1-25": N_("1/p is not the depth: the chance of stopping after each rank is 1 - p, and the "
                               "expected number of tries until the first stop is 1/(1 - p)."),
-                "after": N_("p/(1 - p) counts the ranks read after rank 1; rank 1 is always read too."),
-                "half": N_("2/(1 - p) doubles the depth; the user stops after each rank with probability 1 - p, "
+                "r4": N_("p/(1 - p) counts the ranks read after rank 1; rank 1 is always read too."),
+                "r10": N_("2/(1 - p) doubles the depth; the user stops after each rank with probability 1 - p, "
                            "so they read 1/(1 - p) ranks.")},
            explanation=N_("The user reads rank i with probability p^(i-1); the expected number of ranks read is "
                           "1 + p + p^2 + ... = 1/(1 - p)."),
@@ -157,15 +158,15 @@ EXERCISES = [
                        "patent examiners who read about a hundred. Which persistences p fit them, in that order? "
                        "(The RBP user reads 1/(1 - p) results on average.)"),
            facts=_persistence_facts,
-           options={"right": N_("p = 0.5 for the shoppers, p = 0.99 for the examiners"),
-                    "reversed": N_("p = 0.99 for the shoppers, p = 0.5 for the examiners"),
-                    "same": N_("p = 0.8 for both: it is the usual value"),
-                    "ninety": N_("p = 0.5 for the shoppers, p = 0.9 for the examiners")},
-           correct="right",
-           why={"reversed": N_("A high persistence is a patient reader; the shoppers are the impatient ones."),
-                "same": N_("0.8 is a middle value (5 results on average); the persistence should match how deep the "
+           options={"p05-p099": N_("p = 0.5 for the shoppers, p = 0.99 for the examiners"),
+                    "p099-p05": N_("p = 0.99 for the shoppers, p = 0.5 for the examiners"),
+                    "p08-p08": N_("p = 0.8 for both: it is the usual value"),
+                    "p05-p09": N_("p = 0.5 for the shoppers, p = 0.9 for the examiners")},
+           correct="p05-p099",
+           why={"p099-p05": N_("A high persistence is a patient reader; the shoppers are the impatient ones."),
+                "p08-p08": N_("0.8 is a middle value (5 results on average); the persistence should match how deep the "
                            "users really read."),
-                "ninety": N_("p = 0.9 gives 1/(1 - 0.9) = 10 results on average, far from a hundred.")},
+                "p05-p09": N_("p = 0.9 gives 1/(1 - 0.9) = 10 results on average, far from a hundred.")},
            explanation=N_("1/(1 - p) results on average: p = 0.5 reads about {d50}, p = 0.99 about {d99}."),
            hints=(N_("The persistence is the chance of reading on after each result."),
                   N_("The expected number of results read is 1/(1 - p); solve it for p."),
