@@ -46,12 +46,12 @@ from .metrics.registry import METRICS
 from .metrics.roc import auc, pr_curve, roc_curve
 from .metrics.sampled import sampled_metric
 from .metrics.suite import MetricSuite, agreement
-from .metrics.user_models import rbp, rbp_residual
-from .runs.compare import compare_runs
+from .metrics.user_models import BROWSING_MODELS, browsing_model, rbp, rbp_residual
+from .runs.compare import adjustment_steps, compare_runs, sign_flips
 from .runs.evaluate import evaluate
 from .runs.pooling import pool
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import classroom, examples, exercises, kinds
+from .teaching import classroom, examples, exercises, kinds, samples
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
 
@@ -67,10 +67,11 @@ __all__ = [
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc", "pr_curve", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas",
     "sampled_metric", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
+    "browsing_model", "BROWSING_MODELS",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
-    "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "read_qrels", "read_run", "write_qrels",
-    "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
-    "glossary_table",
+    "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "sign_flips", "adjustment_steps",
+    "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "examples", "exercises", "samples",
+    "examples_table", "ndcg_cutoffs", "documents_table", "glossary_table",
     "classroom", "set_language", "get_language",
 ]
 

@@ -4,6 +4,7 @@ The code lives in :mod:`ltr_teach.interactive.widgets` and :mod:`ltr_teach.inter
 this module re-exports what the README and the notebooks use.
 """
 
+from .interactive.explorers import PersistenceExplorer, SignFlipExplorer
 from .interactive.panels import (
     ConventionSwitcher,
     EditorSnapshot,
@@ -17,11 +18,22 @@ from .interactive.panels import (
     erratum_html,
     side_by_side,
 )
-from .interactive.plots import (legend_html, plot_explanation, plot_rank_weights, plot_score_sweep, plot_suite,
-                                rank_weights_figure, render_png)
+from .interactive.plots import (
+    legend_html,
+    plot_explanation,
+    plot_rank_weights,
+    plot_reach,
+    plot_run_differences,
+    plot_score_sweep,
+    plot_sign_flips,
+    plot_suite,
+    rank_weights_figure,
+    render_png,
+)
 from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_card, example_card
 
 __all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "JudgmentsPanel", "MetricsDashboard",
-           "MultiQueryEditor", "RankingEditor", "SampledRankPanel", "SwapWeightsPanel", "decimal_first", "errata_panel",
-           "erratum_card", "erratum_html", "example_card", "legend_html", "plot_explanation", "plot_rank_weights",
-           "plot_score_sweep", "plot_suite", "rank_weights_figure", "render_png", "side_by_side"]
+           "MultiQueryEditor", "PersistenceExplorer", "RankingEditor", "SampledRankPanel", "SignFlipExplorer",
+           "SwapWeightsPanel", "decimal_first", "errata_panel", "erratum_card", "erratum_html", "example_card",
+           "legend_html", "plot_explanation", "plot_rank_weights", "plot_reach", "plot_run_differences",
+           "plot_score_sweep", "plot_sign_flips", "plot_suite", "rank_weights_figure", "render_png", "side_by_side"]

@@ -138,7 +138,7 @@ class Explanation:
             row = []
             for col in self.columns:
                 cell = step.get(col.key)
-                if isinstance(cell, Message):  # a word such as bpref's "unjudged": in the current language
+                if isinstance(cell, Message):  # a word such as "unjudged": shown in the current language
                     row.append(cell.translated())
                 elif not col.exact and isinstance(cell, sympy.Basic) and not isinstance(cell, sympy.Integer):
                     row.append(f"≈ {fmt_value(cell)}" if not cell.is_Rational else fmt_cell(cell))

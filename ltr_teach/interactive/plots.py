@@ -248,9 +248,43 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
 #: Where each kind of plot keeps its legend, and in how many columns: a row above the bars (which have
 #: headroom), a column in the empty corner of a curve. The running sums of CG/DCG/NDCG climb to the top
 #: while their bars shrink, so where they leave room depends on the grades: matplotlib's "best" finds it.
+def _plot_rbp(ex: Explanation, ax, names) -> None:
+    """RBP: the share of the user's attention each rank gets, (1 - p)·p^(i-1), filled where the document
+    is relevant (hatched where it is not, crossed where it is unjudged); RBP so far as a line."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    p = ex.params["p"]
+    weights = [_f((1 - p) * r["reach"]) for r in rows]
+    kinds = ["unjudged" if r["rel"] == "unjudged" else "hit" if r["rel"] else "miss" for r in rows]
+    styles = {"hit": {"color": COLORS["bar"], "label": _("attention (1-p)·p^(i-1), relevant")},
+              "miss": {"color": "white", "edgecolor": COLORS["miss"], "hatch": "//", "label": _("attention, not relevant")},
+              "unjudged": {"color": "white", "edgecolor": COLORS["miss"], "hatch": "xx", "label": _("attention, unjudged")}}
+    for kind, style in styles.items():
+        xs = [x for x, k in zip(ranks, kinds) if k == kind]
+        if xs:
+            ax.bar(xs, [w for w, k in zip(weights, kinds) if k == kind], width=0.6, linewidth=1, **style)
+    ax.plot(ranks, [_f(r["cumulative"]) for r in rows], "o-", color=COLORS["line"], label=_("RBP so far"))
+    ax.set_ylim(0, 1.4)  # headroom: the legend sits above the data (RBP <= 1 with 0/1 relevance)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.set_ylabel(_("share of attention, RBP so far"))
+    _rank_axis(ax, len(ranks), names)
+
+
+def _plot_browsing(ex: Explanation, ax, names) -> None:
+    """A browsing model: the chance of reading each rank (bars) and of stopping right after it (line)."""
+    rows = ex.steps
+    ranks = [r["rank"] for r in rows]
+    ax.bar(ranks, [_f(r["reach"]) for r in rows], color=COLORS["fill"], width=0.6, label=_("reads rank i"))
+    ax.plot(ranks, [_f(r["last"]) for r in rows], "s--", color=COLORS["line"], label=_("stops after rank i"))
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel(_("probability"))
+    _rank_axis(ax, len(ranks), names)
+
+
 _LEGEND_PLACES = {_plot_gain_sums: ("best", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
                   _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1),
-                  _plot_pr_scores: ("lower left", 1), _plot_roc: ("lower right", 1)}
+                  _plot_pr_scores: ("lower left", 1), _plot_roc: ("lower right", 1),
+                  _plot_rbp: ("upper left", 2), _plot_browsing: ("upper right", 1)}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
@@ -260,6 +294,7 @@ _PLOTTERS = {
     "mrr": _plot_per_query, "mean_average_precision": _plot_per_query, "mean_ndcg": _plot_per_query,
     "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
     "roc_curve": _plot_roc, "auc": _plot_roc, "pr_curve": _plot_pr_scores,
+    "rbp": _plot_rbp, "browsing_model": _plot_browsing,
 }
 
 
@@ -434,7 +469,7 @@ def _shape(ax, ex, legend):
 def _update_in_place(ax, ex, names, legend) -> bool:
     """Redraw ``ex`` into the artists of the last picture, if it had the same kind and shape."""
     plotter = _PLOTTERS.get(ex.metric)
-    if plotter is None or plotter in (_plot_pr_curve, _plot_pr_scores, _plot_roc) or legend:
+    if plotter is None or plotter in (_plot_pr_curve, _plot_pr_scores, _plot_roc, _plot_rbp) or legend:
         return False
     old = getattr(ax, "_ltr_shape", None)
     if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
@@ -560,20 +595,31 @@ def plot_run_differences(comparison, run=None, ax=None):
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(7, 3.6))
+        ax = plt.subplots(figsize=(7, 3.6))[1]
     differences = sorted(pair.differences)
-    colours = ["#2a9d8f" if d > 0 else "#e76f51" if d < 0 else "#999999" for d in differences]
-    ax.bar(range(1, len(differences) + 1), differences, width=1.0, color=colours)
+    x = range(1, len(differences) + 1)
+    # wins filled, losses hatched and outlined, ties grey: told apart without colour (colour-blind-safe hues)
+    bars = ax.bar(x, differences, width=0.8, linewidth=1,
+                  color=[COLORS["bar"] if d > 0 else "white" if d < 0 else COLORS["miss"] for d in differences],
+                  edgecolor=[COLORS["line"] if d < 0 else COLORS["bar"] if d > 0 else COLORS["miss"]
+                             for d in differences])
+    for bar, d in zip(bars.patches, differences):
+        if d < 0:
+            bar.set_hatch("//")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.axhline(pair.mean_difference, color="#264653", linestyle="--", linewidth=1,
-               label=f"mean {pair.mean_difference:+.4f}, {comparison.confidence:.0%} CI "
-                     f"[{pair.ci[0]:+.4f}, {pair.ci[1]:+.4f}]")
+               label=_("mean {mean}, {level} CI [{low}, {high}]").format(
+                   mean=f"{pair.mean_difference:+.4f}", level=f"{comparison.confidence:.0%}",
+                   low=f"{pair.ci[0]:+.4f}", high=f"{pair.ci[1]:+.4f}"))
     ax.axhspan(pair.ci[0], pair.ci[1], color="#264653", alpha=0.12)
-    ax.set_xlabel(f"queries, sorted by difference ({pair.wins} wins, {pair.ties} ties, {pair.losses} losses)")
+    ax.set_xlabel(_("queries, sorted by difference ({wins} wins, {ties} ties, {losses} losses)").format(
+        wins=pair.wins, ties=pair.ties, losses=pair.losses))
     ax.set_ylabel(f"{comparison.metric}: {run} − {pair.baseline}")
     ax.set_xlim(0.5, len(differences) + 0.5)
+    ax.set_xticks(list(x))
     ax.legend(loc="upper left", fontsize=8, frameon=False)
-    ax.set_title(f"{run} vs {pair.baseline}: p = {pair.tests['permutation'].p_text()} (permutation)", fontsize=10)
+    ax.set_title(_("{run} vs {baseline}: p = {p} (randomisation test)").format(
+        run=run, baseline=pair.baseline, p=pair.tests["permutation"].p_text()), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     return ax
@@ -883,6 +929,123 @@ def plot_score_sweep(grades, scores, item: int, low: float = 0.0, high: float | 
     return ax
 
 
+#: Line styles of :func:`plot_reach`, one per model, so that no line depends on its colour alone.
+_REACH_STYLES = (("o-", "#0072B2"), ("s--", "#D55E00"), ("^:", "#009E73"), ("D-.", "#CC79A7"), ("v-", "#E69F00"))
+
+
+def plot_reach(models, ax=None):
+    """The users of several metrics side by side: the chance of reading each rank, one line per user.
+
+    Parameters
+    ----------
+    models : sequence of Explanation
+        What :func:`ltr_teach.browsing_model` returned, one per user.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> from matplotlib.figure import Figure
+    >>> users = [lt.browsing_model("rbp", 5, p=0.5), lt.browsing_model("precision", 5, k=3)]
+    >>> ax = plot_reach(users, ax=Figure().add_subplot())
+    >>> [line.get_label() for line in ax.get_lines()]   # each user with the ranks it reads on average
+    ['RBP(p=1/2): 1.94 ranks', 'P@3: 3.00 ranks']
+    >>> [round(float(y), 4) for y in ax.get_lines()[0].get_ydata()]   # 1, 1/2, 1/4, 1/8, 1/16
+    [1.0, 0.5, 0.25, 0.125, 0.0625]
+    """
+    models = list(models)
+    if not models or not all(isinstance(m, Explanation) and m.metric == "browsing_model" for m in models):
+        raise TypeError("models must be a non-empty list of what lt.browsing_model returns")
+    if len(models) > len(_REACH_STYLES):
+        raise ValueError(f"models holds {len(models)} users; plot_reach draws at most {len(_REACH_STYLES)}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(7, 3.6))[1]
+    n = max(len(m.steps) for m in models)
+    for model, (fmt, colour) in zip(models, _REACH_STYLES):
+        label = _("{user}: {depth} ranks").format(user=model.params["user"], depth=f"{_f(model.exact):.2f}")
+        ax.plot([r["rank"] for r in model.steps], [_f(r["reach"]) for r in model.steps], fmt, color=colour,
+                label=label)
+    ax.set_ylim(0, 1.3)  # headroom: the legend sits above the lines
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.set_ylabel(_("chance of reading rank i"))
+    _rank_axis(ax, n, None)
+    ax.legend(loc="upper center", fontsize=8, frameon=False, ncol=min(3, len(models)))
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    return ax
+
+
+def plot_sign_flips(flips, ax=None):
+    """Every sign pattern's mean difference as a dot, equal means stacked: the randomisation test's null.
+
+    Filled dots are the patterns at least as extreme as the observed mean (they make the p-value),
+    hollow ones the rest; a star marks the observed pattern and dashed lines the threshold(s).
+
+    Parameters
+    ----------
+    flips : SignFlips
+        What ``lt.sign_flips`` returned.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_sign_flips(lt.sign_flips([0.2, 0.1, -0.05]), ax=Figure().add_subplot())
+    >>> [len(c.get_offsets()) for c in ax.collections]   # 4 extreme dots, 4 others, 1 star
+    [4, 4, 1]
+    """
+    from ..runs.compare import SignFlips
+
+    if not isinstance(flips, SignFlips):
+        raise TypeError(f"flips must be what lt.sign_flips returns; got {type(flips).__name__}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(7, 3.2))[1]
+    height, points = {}, []
+    for j in sorted(range(flips.total), key=lambda j: flips.means[j]):
+        mean = flips.means[j]
+        height[mean] = height.get(mean, 0) + 1
+        points.append((float(mean), height[mean], flips.extreme[j], j == 0))
+    top = max(height.values())
+    extreme = [(x, y) for x, y, e, _o in points if e]
+    other = [(x, y) for x, y, e, _o in points if not e]
+    if extreme:
+        ax.scatter(*zip(*extreme), s=46, marker="o", color=COLORS["line"], zorder=3,
+                   label=_("as extreme as observed: {count} of {total}").format(count=flips.count, total=flips.total))
+    if other:
+        ax.scatter(*zip(*other), s=46, marker="o", facecolors="white", edgecolors="#555555", zorder=3,
+                   label=_("less extreme"))
+    observed = next((x, y) for x, y, _e, o in points if o)
+    ax.scatter([observed[0]], [observed[1]], s=220, marker="*", color="black", zorder=4, label=_("observed"))
+    cut = float(flips.observed)
+    for x in ((cut, -cut) if flips.alternative == "two-sided" and cut else (cut,)):
+        ax.axvline(x, color="#555555", linestyle="--", linewidth=1)
+    ax.set_ylim(0, top + 1.5)
+    ax.set_yticks(range(0, top + 1, max(1, (top + 4) // 5)))
+    ax.set_xlabel(_("mean difference of a sign pattern"))
+    ax.set_ylabel(_("patterns"))
+    ax.set_title(_("p = {p}").format(p=flips.p_text()), fontsize=10)
+    ax.legend(loc="upper left", fontsize=8, frameon=False, ncol=3)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    return ax
+
+
 __all__ = ["CJK_FAMILIES", "FONT_DIR", "FigureWithAlt", "RANK_WEIGHT_STYLES", "SERIES_STYLES", "legend_html",
-           "plot_explanation", "plot_rank_weights", "plot_run_differences", "plot_score_sweep", "plot_suite",
-           "rank_weights_alt", "rank_weights_figure", "register_fonts", "render_png", "short_title"]
+           "plot_explanation", "plot_rank_weights", "plot_reach", "plot_run_differences", "plot_score_sweep",
+           "plot_sign_flips", "plot_suite", "rank_weights_alt", "rank_weights_figure", "register_fonts", "render_png",
+           "short_title"]

@@ -18,11 +18,15 @@ from __future__ import annotations
 import sympy
 from sympy import Integer
 
-from ..core.exact import to_exact
+from ..core.exact import log2, to_exact
 from ..core.explanation import Column, Explanation
 from ..core.i18n import N_, Message
-from ..core.validate import as_choice, as_k, as_sequence, read_negative_grades
+from ..core.validate import as_choice, as_count, as_grades, as_k, as_sequence, read_negative_grades
 from .conventions import negative_rule, resolve, unset
+
+#: Words shown in a steps table's cells (messages: translated when the table is shown, English as str).
+_UNJUDGED = Message(N_("unjudged"))
+_BELOW = Message(N_("below the list"))
 
 #: The default persistence: a user reads on with probability 4/5 (Moffat & Zobel's middle value).
 PERSISTENCE = sympy.Rational(4, 5)
@@ -114,7 +118,7 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
         reach = p ** (i - 1)
         contribution = (1 - p) * (rel or 0) * reach
         total = total + contribution
-        rows.append({"rank": i, "rel": "unjudged" if rel is None else rel, "reach": reach,
+        rows.append({"rank": i, "rel": _UNJUDGED if rel is None else rel, "reach": reach,
                      "contribution": contribution, "cumulative": total})
     residual = rbp_residual(grades, p=p, k=k)
     name = f"RBP(p={sympy.sstr(p)})" + ("" if k is None else f"@{k}")
@@ -169,10 +173,10 @@ def rbp_residual(grades, p=PERSISTENCE, k=None) -> Explanation:
         if values[i - 1] is None:
             c = (1 - p) * p ** (i - 1)
             total = total + c
-            rows.append({"rank": i, "what": "unjudged", "contribution": c, "cumulative": total})
+            rows.append({"rank": i, "what": _UNJUDGED, "contribution": c, "cumulative": total})
     tail = p ** d
     total = total + tail
-    rows.append({"rank": f"> {d}", "what": "below the list", "contribution": tail, "cumulative": total})
+    rows.append({"rank": f"> {d}", "what": _BELOW, "contribution": tail, "cumulative": total})
     return Explanation(
         metric="rbp_residual", name=f"RBP residual(p={sympy.sstr(p)})", exact=total,
         columns=(Column("rank", "rank"), Column("what", "unknown"), Column("contribution", "could add"),
@@ -183,4 +187,134 @@ def rbp_residual(grades, p=PERSISTENCE, k=None) -> Explanation:
     )
 
 
-__all__ = ["PERSISTENCE", "RBP_WEIGHTS", "rbp", "rbp_residual"]
+#: The reading users behind the metrics. A *static* user's chance of going on after rank i is fixed in
+#: advance (the metric's discount); an *adaptive* one stops on what it reads (the cascade family).
+BROWSING_MODELS = {
+    "precision": N_("reads the top k, every one of them, and stops (P@k)"),
+    "dcg": N_("reads rank i with probability 1/log2(i+1): ever more patient the deeper (DCG)"),
+    "rbp": N_("goes on after every rank with the same probability p (RBP)"),
+    "rr": N_("reads down to the first relevant document and stops there (RR)"),
+    "err": N_("reads down and stops at rank i, satisfied, with probability R_i (ERR)"),
+}
+_ADAPTIVE = ("rr", "err")
+#: Ranks tabulated by :func:`browsing_model` for a static user when no ``n`` and no grades are given.
+BROWSING_RANKS = 10
+
+
+def browsing_model(model, n=None, *, grades=None, p=PERSISTENCE, k=None, g_max=None) -> Explanation:
+    """The user a metric's discount describes: how likely they read each rank, and how deep they read.
+
+    Every metric here is a user reading down the ranking. After reading rank i the user goes on with
+    probability C(i) (the *continuation*); the chance of reading rank i is the product
+    reach(i) = C(1)·C(2)·…·C(i-1), and the expected number of ranks read is the sum of the reaches.
+    A static user's C(i) is fixed by the metric (RBP: p everywhere; DCG: log2(i+1)/log2(i+2), so
+    reach(i) = 1/log2(i+1) is exactly DCG's discount; P@k: 1 before k, 0 at k). An adaptive user's
+    depends on what they read: the cascade family (RR: stop at the first relevant document, C(i) =
+    1 - rel_i; ERR: C(i) = 1 - R_i).
+
+    Parameters
+    ----------
+    model : {"precision", "dcg", "rbp", "rr", "err"}
+        Which metric's user (:data:`BROWSING_MODELS`).
+    n : int >= 1, optional
+        Ranks to tabulate (default: the length of ``grades``, else :data:`BROWSING_RANKS`); with
+        ``grades`` it must not exceed their length.
+    grades : sequence of whole numbers, optional
+        Relevance in ranked order; required for ``"rr"`` (0/1, or grades: any grade > 0 is relevant)
+        and ``"err"`` (grades 0..g_max); the static users ignore it.
+    p : number in (0, 1)
+        RBP's persistence (default 4/5).
+    k : int >= 1, optional
+        P@k's cut-off (default ``n``).
+    g_max : int >= 1, optional
+        ERR's top grade (default: the highest grade given, at least 1).
+
+    Returns
+    -------
+    Explanation
+        Named ``"RBP(p=4/5): E[min(L, 10)]"``; ``.params["user"]`` is the part before the colon.
+        ``.exact`` is the expected number of ranks read among the first ``n``,
+        E[min(L, n)] = Σ_{i<=n} reach(i), for L the last rank read; ``.steps`` has one row per rank:
+        ``continue`` C(i), ``reach``, ``last`` (the chance rank i is the last one read,
+        reach(i)·(1 - C(i))) and ``weight`` (reach(i) over the sum of the reaches: the share of the
+        user's attention rank i gets). ``.params["beyond"]`` is the chance of reading past rank ``n``.
+
+    Examples
+    --------
+    RBP's user with p = 1/2 over 3 ranks reads rank 1 surely, rank 2 with probability 1/2, rank 3 with
+    1/4: 1 + 1/2 + 1/4 = 7/4 ranks on average (over an endless list, 1/(1 - p) = 2), and goes past
+    rank 3 with probability 1/8.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.browsing_model("rbp", 3, p=0.5)
+    >>> ex.exact, [str(r["reach"]) for r in ex.steps], ex.params["beyond"]
+    (7/4, ['1', '1/2', '1/4'], 1/8)
+
+    DCG's discount is its user's reach: 1, 1/log2(3), 1/2, ... The chance of going on grows with depth
+    (1/log2(3) ≈ 0.63 after rank 1, log2(3)/2 ≈ 0.79 after rank 2):
+
+    >>> [str(r["reach"]) for r in lt.browsing_model("dcg", 3).steps]
+    ['1', '1/log2(3)', '1/2']
+
+    RR's user reads down to the first relevant document: on [0, 0, 1, 1] they read 3 ranks, surely.
+
+    >>> rr = lt.browsing_model("rr", grades=[0, 0, 1, 1])
+    >>> rr.exact, [str(r["last"]) for r in rr.steps]
+    (3, ['0', '0', '1', '0'])
+    """
+    model = as_choice(model, "model", BROWSING_MODELS)
+    values = None
+    if grades is not None:
+        values = as_grades(grades, "grades", integer=True)
+    elif model in _ADAPTIVE:
+        raise ValueError(f"model = {model!r} stops on what it reads: give grades=[...] (relevance in ranked order)")
+    if n is None:
+        n = len(values) if values is not None else BROWSING_RANKS
+    n = as_k(n, "n", allow_none=False)
+    if values is not None and n > len(values):
+        raise ValueError(f"n = {n} is beyond the {len(values)} grades given; n must be at most {len(values)}")
+    if model == "rbp":
+        p = _persistence(p)
+        go_on = [p] * n
+        label = f"RBP(p={sympy.sstr(p)})"
+    elif model == "dcg":
+        go_on = [log2(i + 1) / log2(i + 2) for i in range(1, n + 1)]
+        label = "DCG"
+    elif model == "precision":
+        k = n if k is None else as_k(k, "k", allow_none=False)
+        go_on = [Integer(1) if i < k else Integer(0) for i in range(1, n + 1)]
+        label = f"P@{k}"
+    elif model == "rr":
+        go_on = [Integer(0) if g > 0 else Integer(1) for g in values[:n]]
+        label = "RR"
+    else:
+        top = max([1] + [int(g) for g in values])
+        g_max = top if g_max is None else as_count(g_max, "g_max", minimum=1)
+        if g_max < top:
+            raise ValueError(f"g_max = {g_max} is below the highest grade given ({top})")
+        go_on = [1 - sympy.Rational(2 ** int(g) - 1, 2 ** g_max) for g in values[:n]]
+        label = f"ERR(g_max={g_max})"
+    reaches, reach = [], Integer(1)
+    for c in go_on:
+        reaches.append(reach)
+        reach = reach * c
+    depth = sum(reaches, Integer(0))
+    rows, so_far = [], Integer(0)
+    for i, (c, r) in enumerate(zip(go_on, reaches), start=1):
+        so_far = so_far + r
+        rows.append({"rank": i, "continue": c, "reach": r, "last": r * (1 - c), "weight": r / depth,
+                     "cumulative": so_far})
+    return Explanation(
+        metric="browsing_model", name=f"{label}: E[min(L, {n})]", exact=depth,
+        # DCG's cells are sums and ratios of logs: decimals keep its table within a page's width
+        columns=(Column("rank", "rank"), Column("continue", "goes on C(i)", exact=model != "dcg"),
+                 Column("reach", "reads rank i"), Column("last", "stops after rank i", exact=model != "dcg"),
+                 Column("weight", "share of attention", exact=False),
+                 Column("cumulative", "ranks read so far", exact=False)),
+        steps=tuple(rows), params={"model": model, "n": n, "beyond": reach, "user": label},
+        formula=r"\mathbb{E}[\min(L, %d)] = \sum_{i=1}^{%d} \prod_{j<i} C(j)" % (n, n),
+        notes=(Message(BROWSING_MODELS[model]),),
+    )
+
+
+__all__ = ["BROWSING_MODELS", "BROWSING_RANKS", "PERSISTENCE", "RBP_WEIGHTS", "browsing_model", "rbp", "rbp_residual"]

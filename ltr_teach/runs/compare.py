@@ -42,8 +42,9 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..core.exact import to_exact
 from ..core.i18n import N_, Message, _, translate
-from ..core.table import aligned_lines, html_table
+from ..core.table import Table, aligned_lines, html_table
 from ..core.validate import as_choice
 from .evaluate import evaluate, parse_metric
 
@@ -58,6 +59,11 @@ CORRECTIONS = {
     "none": N_("no adjustment"),
 }
 TESTS = ("t-test", "wilcoxon", "permutation")
+#: What each test is called where it is shown (a message: translated when shown).
+TEST_NAMES = {"t-test": N_("paired t-test"), "wilcoxon": N_("Wilcoxon signed-rank test"),
+              "permutation": N_("randomisation test (sign flips)")}
+#: The same, short, for a column header.
+TEST_SHORT_NAMES = {"t-test": N_("t-test"), "wilcoxon": N_("Wilcoxon"), "permutation": N_("randomisation")}
 #: SciPy's rule: up to this many differences, none 0 and no ties, Wilcoxon's p is exact.
 WILCOXON_EXACT_UP_TO = 50
 #: SciPy's rule: with ties or zeros, up to this many differences Wilcoxon's p comes from all sign flips.
@@ -176,6 +182,67 @@ class RunComparison:
                 row += [_p(pair.tests[t].adjusted) for t in TESTS]
             rows.append(row)
         return rows
+
+    def per_query(self, run: str | None = None) -> Table:
+        """One row per query: the baseline's value, the run's, and the difference (run minus baseline).
+
+        Examples
+        --------
+        >>> import ltr_teach as lt
+        >>> qrels = {q: {"good": 1} for q in "xy"}
+        >>> a = {q: {"bad": 2.0, "good": 1.0} for q in "xy"}                 # RR 1/2 on both
+        >>> b = {"x": {"good": 2.0}, "y": {"bad": 3.0, "bad2": 2.0, "good": 1.0}}  # RR 1, then 1/3
+        >>> print(lt.compare_runs(qrels, {"A": a, "B": b}, "mrr").per_query())
+        query  A (baseline)       B  B − A
+        -----  ------------  ------  -------
+        x            0.5000  1.0000  +0.5000
+        y            0.5000  0.3333  -0.1667
+        """
+        pair = self._pair(run)
+        header = ("query", _("{name} (baseline)").format(name=self.baseline), pair.run, f"{pair.run} − {self.baseline}")
+        rows = tuple((q, _f(b), _f(r), _signed(d)) for q, b, r, d in
+                     zip(pair.queries, pair.baseline_values, pair.run_values, pair.differences))
+        return Table(header, rows)
+
+    def summary(self, test: str = "permutation") -> Table:
+        """One row per run: mean, mean difference, bootstrap interval, wins/ties/losses, effect size, one
+        test's p-value, and (with several runs) that p-value adjusted: a table narrow enough for a page."""
+        test = as_choice(test, "test", TESTS)
+        head = [_("run"), _("mean"), _("Δ mean"), _("{level} CI").format(level=f"{self.confidence:.0%}"), _("W/T/L"),
+                "d_z", _("p ({test})").format(test=translate(TEST_SHORT_NAMES[test]))]
+        several = len(self.pairs) > 1 and self.correction != "none"
+        if several:
+            head.append(_("{correction} p").format(correction=self.correction.capitalize()))
+        first = next(iter(self.pairs.values()))
+        rows = [[_("{name} (baseline)").format(name=self.baseline), _f(float(np.mean(first.baseline_values))),
+                 "", "", "", "", ""] + ([""] if several else [])]
+        for pair in self.pairs.values():
+            result = pair.tests[test]
+            row = [pair.run, _f(float(np.mean(pair.run_values))), _signed(pair.mean_difference),
+                   f"[{_signed(pair.ci[0])}, {_signed(pair.ci[1])}]", f"{pair.wins}/{pair.ties}/{pair.losses}",
+                   _f(pair.effect_size, 3), result.p_text()]
+            if several:
+                row.append(_p(result.adjusted))
+            rows.append(row)
+        return Table(tuple(head), tuple(tuple(r) for r in rows))
+
+    def tests_table(self, run: str | None = None) -> Table:
+        """The three paired tests of one run against the baseline: statistic and p-value, one row each.
+
+        The statistic is t for the t-test, the smaller signed-rank sum (two-sided; W+ one-sided) for
+        Wilcoxon, and the mean difference for the randomisation test.
+        """
+        pair = self._pair(run)
+        rows = tuple((translate(TEST_NAMES[t]), f"{pair.tests[t].statistic:.4g}", pair.tests[t].p_text())
+                     for t in TESTS)
+        return Table((N_("test"), N_("statistic"), "p"), rows)
+
+    def _pair(self, run) -> PairComparison:
+        if run is None:
+            return next(iter(self.pairs.values()))
+        if run not in self.pairs:
+            raise ValueError(f"run = {run!r} is not one of the compared runs: {', '.join(map(repr, self.pairs))}")
+        return self.pairs[run]
 
     def details(self) -> list[str]:
         """One line per run and test: the statistic and how its p-value was obtained."""
@@ -441,6 +508,275 @@ def adjust(p_values: list, correction: str) -> list:
     return adjusted
 
 
+# -- every sign flip, for teaching ----------------------------------------------------------------------------
+
+#: :func:`sign_flips` lists every pattern: 2^12 = 4096 rows is the most a table should hold.
+SIGN_FLIPS_UP_TO = 12
+
+
+@dataclass(frozen=True)
+class SignFlips:
+    """Every sign flip of a few per-query differences, with its mean, exactly: the randomisation test laid out.
+
+    Attributes
+    ----------
+    differences : tuple of fractions.Fraction
+        The observed differences (run minus baseline), one per query.
+    queries : tuple of str
+        The queries' names, for the table's header.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``.
+    patterns : tuple of tuple of int
+        One row per pattern, ``+1`` (sign kept) or ``-1`` (flipped) per query; the observed pattern
+        (all ``+1``) first.
+    means : tuple of fractions.Fraction
+        The mean of each pattern's flipped differences.
+    extreme : tuple of bool
+        Whether each pattern's mean is at least as extreme as the observed one (two-sided: as far from
+        0 or farther; ``"greater"``: as high or higher; ``"less"``: as low or lower).
+    places : int or None
+        The decimals the differences were rounded to, if they were.
+    """
+
+    differences: tuple
+    queries: tuple
+    alternative: str
+    patterns: tuple
+    means: tuple
+    extreme: tuple
+    places: int | None = None
+
+    @property
+    def observed(self) -> Fraction:
+        """The observed mean difference."""
+        return self.means[0]
+
+    @property
+    def count(self) -> int:
+        """How many patterns are at least as extreme as the observed one (the observed one included)."""
+        return sum(self.extreme)
+
+    @property
+    def total(self) -> int:
+        """2^n, the number of patterns."""
+        return len(self.patterns)
+
+    @property
+    def p_value(self) -> Fraction:
+        """count / 2^n, exactly: the exact randomisation test's p-value."""
+        return Fraction(self.count, self.total)
+
+    def p_text(self) -> str:
+        """``3/16 = 0.1875``, the fraction and its decimal."""
+        return SignificanceTest("permutation", float(self.observed), float(self.p_value), self.p_value,
+                                float(self.p_value), "").p_text()
+
+    def table(self) -> Table:
+        """Every pattern as a row, highest mean first: which queries it flips, the differences, their mean,
+        and whether it counts towards the p-value."""
+        header = (N_("flipped"), *self.queries, N_("mean"), N_("as extreme?"))
+        order = sorted(range(self.total), key=lambda j: -self.means[j])  # stable: ties keep pattern order
+        rows = []
+        for j in order:
+            signs = self.patterns[j]
+            flipped = [q for q, s in zip(self.queries, signs) if s < 0]
+            label = ", ".join(flipped) if flipped else _("none (observed)")
+            cells = [_signed_decimal(s * d) for s, d in zip(signs, self.differences)]
+            rows.append((label, *cells, _signed_decimal(self.means[j]), _("yes") if self.extreme[j] else ""))
+        note = Message(N_("{count} of {total} patterns are at least as extreme as the observed mean {mean}: "
+                          "p = {p}"), count=self.count, total=self.total, mean=_signed_decimal(self.observed),
+                       p=self.p_text())
+        notes = (note,) if self.places is None else (
+            Message(N_("the differences are rounded to {places} decimals"), places=self.places), note)
+        return Table(header, tuple(rows), notes=notes, left=1)
+
+    def __str__(self) -> str:
+        return str(self.table())
+
+    def __repr__(self) -> str:
+        return f"<SignFlips: {len(self.differences)} queries, {self.count} of {self.total} patterns as extreme, " \
+               f"p = {self.p_text()}>"
+
+    def _repr_html_(self) -> str:
+        return self.table()._repr_html_()
+
+
+def _signed_decimal(x: Fraction) -> str:
+    """``+0.25``, ``-1/3 ≈ -0.3333``: a terminating fraction as its decimal, else the fraction and a decimal."""
+    if x == 0:
+        return "0"
+    text = f"{float(x):+.4f}".rstrip("0").rstrip(".")
+    return text if _terminates(x) and Fraction(text) == x else f"{x} ≈ {float(x):+.4f}"
+
+
+def sign_flips(differences, alternative: str = "two-sided", queries=None, places=None) -> SignFlips:
+    """Every one of the 2^n sign flips of n per-query differences, with its mean: the exact randomisation test.
+
+    If the run and the baseline were equally good, each query's difference would be as likely to have
+    come out with the other sign: flipping the signs in every way gives all the mean differences that
+    chance alone could have produced. The p-value is the share of them at least as extreme as the
+    observed mean. The arithmetic is exact (a float difference is read through its shortest decimal, so
+    0.1 is 1/10), and the p-value equals :func:`permutation`'s.
+
+    Parameters
+    ----------
+    differences : sequence of numbers
+        Run minus baseline, one per query (at most :data:`SIGN_FLIPS_UP_TO`; ints, floats, fractions).
+    alternative : {"two-sided", "greater", "less"}
+        Two-sided counts the patterns whose mean is as far from 0 as the observed one, or farther.
+    queries : sequence of str, optional
+        The queries' names (default ``q1``, ``q2`` ...).
+    places : int, optional
+        Round each difference to this many decimals first (half to even), so a table can be added up
+        by hand; the table says so. ``None`` (default) keeps every difference as given. Float noise such
+        as 0.6 - 0.4 = 0.19999999999999996 (a P@5 difference of exactly 1/5) is what ``places=2`` removes.
+
+    Returns
+    -------
+    SignFlips
+        ``.patterns``, ``.means``, ``.extreme``, ``.p_value`` (a Fraction); ``.table()`` lays them out.
+
+    Examples
+    --------
+    Three queries, differences +0.2, +0.1 and -0.05: the observed mean is 0.25/3 = 1/12. Pattern j flips
+    query i when bit i of j is set, so the eight sums are .25, -.15 (q1 flipped), .05 (q2), -.35 (q1, q2),
+    .35 (q3), -.05, .15 and -.25 (all three), each divided by 3. As far from 0 as 1/12 or farther: the
+    observed .25, the .35 of flipping q3, and their mirror images -.35 and -.25. Four of eight: p = 1/2.
+
+    >>> import ltr_teach as lt
+    >>> flips = lt.sign_flips([0.2, 0.1, -0.05])
+    >>> flips.observed, flips.count, flips.total, flips.p_value
+    (Fraction(1, 12), 4, 8, Fraction(1, 2))
+    >>> [str(m) for m in flips.means]
+    ['1/12', '-1/20', '1/60', '-7/60', '7/60', '-1/60', '1/20', '-1/12']
+    >>> print(flips)
+    flipped          q1    q2     q3             mean  as extreme?
+    ---------------  ----  ----  -----  ---------------  -----------
+    q3               +0.2  +0.1  +0.05   7/60 ≈ +0.1167          yes
+    none (observed)  +0.2  +0.1  -0.05   1/12 ≈ +0.0833          yes
+    q2, q3           +0.2  -0.1  +0.05            +0.05
+    q2               +0.2  -0.1  -0.05   1/60 ≈ +0.0167
+    q1, q3           -0.2  +0.1  +0.05  -1/60 ≈ -0.0167
+    q1               -0.2  +0.1  -0.05            -0.05
+    q1, q2, q3       -0.2  -0.1  +0.05  -1/12 ≈ -0.0833          yes
+    q1, q2           -0.2  -0.1  -0.05  -7/60 ≈ -0.1167          yes
+    4 of 8 patterns are at least as extreme as the observed mean 1/12 ≈ +0.0833: p = 1/2 = 0.5
+
+    One-sided (``"greater"``): only the means of 1/12 or more count, the observed one and 7/60.
+
+    >>> lt.sign_flips([0.2, 0.1, -0.05], alternative="greater").p_value
+    Fraction(1, 4)
+    """
+    alternative = as_choice(alternative, "alternative", ALTERNATIVES)
+    if isinstance(differences, (str, bytes)) or not hasattr(differences, "__len__"):
+        raise ValueError(f"differences must be a list of numbers, one per query; got {differences!r}")
+    n = len(differences)
+    if not 1 <= n <= SIGN_FLIPS_UP_TO:
+        raise ValueError(f"differences holds {n} values; sign_flips lists every pattern of 1 to {SIGN_FLIPS_UP_TO} "
+                         "queries (use lt.compare_runs for more: it counts the patterns without listing them)")
+    if places is not None and (isinstance(places, bool) or not isinstance(places, int) or not 0 <= places <= 12):
+        raise ValueError(f"places = {places!r} must be a whole number of decimals from 0 to 12, or None")
+    exact = []
+    for i, d in enumerate(differences):
+        r = to_exact(d, f"differences[{i}]")
+        value = Fraction(int(r.p), int(r.q))
+        exact.append(value if places is None else round(value, places))
+    if queries is None:
+        queries = tuple(f"q{i}" for i in range(1, n + 1))
+    else:
+        queries = tuple(str(q) for q in queries)
+        if len(queries) != n:
+            raise ValueError(f"queries names {len(queries)} queries but differences holds {n} values")
+    # pattern j flips query i when bit i of j is set: pattern 0 is the observed one, 2^n - 1 its mirror
+    patterns = tuple(tuple(-1 if j >> i & 1 else 1 for i in range(n)) for j in range(2 ** n))
+    means = tuple(sum((s * d for s, d in zip(signs, exact)), Fraction(0)) / n for signs in patterns)
+    observed = means[0]
+    if alternative == "greater":
+        extreme = tuple(m >= observed for m in means)
+    elif alternative == "less":
+        extreme = tuple(m <= observed for m in means)
+    else:
+        extreme = tuple(abs(m) >= abs(observed) for m in means)
+    return SignFlips(differences=tuple(exact), queries=queries, alternative=alternative, patterns=patterns,
+                     means=means, extreme=extreme, places=places)
+
+
+def adjustment_steps(p_values, correction: str = "holm", names=None, level=0.05) -> Table:
+    """Holm's or Bonferroni's correction step by step: each p-value, its multiplier, the adjusted value.
+
+    Bonferroni multiplies every p-value by m, the number of comparisons. Holm sorts them, multiplies the
+    smallest by m, the next by m - 1, ... the largest by 1, and never lets an adjusted value fall below
+    the one before it (step-down); it rejects at least as much as Bonferroni and still keeps the chance
+    of any false alarm below the level. The arithmetic is exact (0.01 is 1/100); the adjusted values
+    equal :func:`adjust`'s.
+
+    Parameters
+    ----------
+    p_values : sequence of numbers in [0, 1]
+        One per comparison (at least 1, at most 50).
+    correction : {"holm", "bonferroni"}
+    names : sequence of str, optional
+        The comparisons' names (default ``1``, ``2`` ...).
+    level : number in (0, 1)
+        The significance level that the last column compares with.
+
+    Returns
+    -------
+    Table
+        One row per comparison, smallest p first: name, p, multiplier, p × multiplier, the adjusted p
+        (capped at 1; for Holm the running maximum), and whether it is below the level.
+
+    Examples
+    --------
+    Four comparisons with p = 0.01, 0.04, 0.03, 0.20. Holm: 4 × 0.01 = 0.04, 3 × 0.03 = 0.09,
+    2 × 0.04 = 0.08 (raised to 0.09, the step before), 1 × 0.20 = 0.20. Only the first stays below 0.05.
+
+    >>> print(adjustment_steps([0.01, 0.04, 0.03, 0.20]))
+    comparison     p  multiplier  p × multiplier  adjusted p  below 0.05?
+    ----------  ----  ----------  --------------  ----------  -----------
+    1           0.01           4            0.04        0.04          yes
+    3           0.03           3            0.09        0.09
+    2           0.04           2            0.08        0.09
+    4           0.2            1             0.2         0.2
+    """
+    correction = as_choice(correction, "correction", {k: v for k, v in CORRECTIONS.items() if k != "none"})
+    if isinstance(p_values, (str, bytes)) or not hasattr(p_values, "__len__") or not 1 <= len(p_values) <= 50:
+        raise ValueError(f"p_values must be a list of 1 to 50 p-values; got {p_values!r}")
+    exact = []
+    for i, p in enumerate(p_values):
+        r = to_exact(p, f"p_values[{i}]")
+        if not 0 <= r <= 1:
+            raise ValueError(f"p_values[{i}] = {p!r} is not a probability; p-values lie between 0 and 1")
+        exact.append(Fraction(int(r.p), int(r.q)))
+    cut = to_exact(level, "level")
+    if not 0 < cut < 1:
+        raise ValueError(f"level = {level!r} must lie strictly between 0 and 1, e.g. 0.05")
+    names = [str(i) for i in range(1, len(exact) + 1)] if names is None else [str(n) for n in names]
+    if len(names) != len(exact):
+        raise ValueError(f"names names {len(names)} comparisons but p_values holds {len(exact)}")
+    m = len(exact)
+    order = sorted(range(m), key=lambda i: exact[i])
+    rows, running = [], Fraction(0)
+    for step, i in enumerate(order):
+        multiplier = m if correction == "bonferroni" else m - step
+        product = exact[i] * multiplier
+        adjusted = min(Fraction(1), product)
+        if correction == "holm":
+            running = max(running, adjusted)
+            adjusted = running
+        rows.append((names[i], _decimal(exact[i]), str(multiplier), _decimal(product), _decimal(adjusted),
+                     _("yes") if adjusted < cut else ""))
+    header = (N_("comparison"), "p", N_("multiplier"), N_("p × multiplier"), N_("adjusted p"),
+              _("below {level}?").format(level=_decimal(Fraction(int(cut.p), int(cut.q)))))
+    return Table(header, tuple(rows))
+
+
+def _decimal(x: Fraction) -> str:
+    """A probability as a short decimal: exact when it terminates within 6 places, else 4 significant digits."""
+    text = f"{float(x):.6f}".rstrip("0").rstrip(".")
+    return text if Fraction(text) == x else f"{float(x):.4g}"
+
+
 # -- the front door ----------------------------------------------------------------------------------------
 
 def _named_runs(runs) -> dict:
@@ -589,4 +925,5 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
 
 
 __all__ = ["compare_runs", "RunComparison", "PairComparison", "SignificanceTest", "paired_t", "wilcoxon", "permutation",
-           "bootstrap_ci", "adjust", "ALTERNATIVES", "CORRECTIONS", "TESTS"]
+           "bootstrap_ci", "adjust", "adjustment_steps", "sign_flips", "SignFlips", "TEST_NAMES", "SIGN_FLIPS_UP_TO", "ALTERNATIVES", "CORRECTIONS",
+           "TESTS"]

@@ -7,7 +7,20 @@ so a bank module importing the registry would close a circle). A new family is a
 one line in :data:`MODULES`.
 """
 
-from . import choosing, collections, comparing, dcg_ndcg, err, learning_to_rank, mrr_map, precision_recall, roc_auc
+from . import (
+               choosing,
+               collections,
+               comparing,
+               dcg_ndcg,
+               err,
+               learning_to_rank,
+               many_queries,
+               mrr_map,
+               precision_recall,
+               roc_auc,
+               user_models,
+)
 
 #: The families in course order (the exercise notebooks' order).
-MODULES = (precision_recall, mrr_map, dcg_ndcg, err, roc_auc, comparing, choosing, collections, learning_to_rank)
+MODULES = (precision_recall, mrr_map, dcg_ndcg, err, roc_auc, comparing, many_queries, user_models, choosing,
+           collections, learning_to_rank)

@@ -1,8 +1,8 @@
 """The dcg_ndcg family's exercises, in the order the exercise notebook asks them."""
 
 from ...core.i18n import N_, _
-from ...metrics.graded import dcg, idcg, ndcg
 from ...metrics.binary import average_precision
+from ...metrics.graded import dcg, idcg, ndcg
 from ..kinds import _e, choice, create
 from ._compute import _LIPSTICK, _MOVIE_POOL, _MOVIES, _cg_task, _graded, _graded_task, _pool_holds_a_better_item
 
