@@ -89,19 +89,19 @@ def erratum_html(erratum) -> str:
     e = examples.by_id(erratum) if isinstance(erratum, str) else erratum
     esc = html.escape
     said = "#b00" if e.is_error else "#555"
-    rows = [(_("kind"), esc(e.kind)), (_("where"), esc(e.where)),
-            (_("document says"), f"<span style='color:{said}'>{esc(e.printed)}</span>"),
-            (translate(e.correct_label), f"<span style='color:#070'>{esc(e.correct)}</span>")]
+    rows = [(_("kind"), esc(translate(e.kind))), (_("where"), esc(translate(e.where))),
+            (_("document says"), f"<span style='color:{said}'>{esc(translate(e.printed))}</span>"),
+            (translate(e.correct_label), f"<span style='color:#070'>{esc(translate(e.correct))}</span>")]
     if e.call is not None:
         call, value = _computed(e.call)
         rows.append((_("library"), f"<code>{esc(call)}</code><br>→ <b>{esc(value)}</b>"))
-    rows.append((_("why"), esc(e.explanation)))
+    rows.append((_("why"), esc(translate(e.explanation))))
     body = "".join(f"<tr><td style='{_LABEL_STYLE}'>{esc(label)}</td>"
                    f"<td style='text-align:left;padding:2px 8px'>{text}</td></tr>" for label, text in rows)
     border = "#b00020" if e.is_error else "#0072B2"
     return (f"<div class='ltr-erratum ltr-erratum-{esc(e.kind)}' style='border-left:4px solid {border};margin:8px 0;"
             f"padding-left:6px'><b>{esc(e.id)}</b><table style='border-collapse:collapse'>{body}</table>"
-            f"<p style='margin:2px 0;color:{border}'><b>{esc(e.verdict)}</b></p></div>")
+            f"<p style='margin:2px 0;color:{border}'><b>{esc(translate(e.verdict))}</b></p></div>")
 
 
 def errata_panel(document: str) -> HTMLPanel:
@@ -123,10 +123,12 @@ def errata_panel(document: str) -> HTMLPanel:
         raise ValueError(f"document = {document!r} must be one of {', '.join(examples.DOCUMENTS)}")
     name = examples.DOCUMENTS[document]
     records = [e for e in examples.ERRATA if e.document == name]
-    kinds = ", ".join(f"{n} {kind}" for kind in examples.KINDS if (n := sum(e.kind == kind for e in records)))
-    heading = f"{len(records)} records in {name}" + (f" ({kinds})" if kinds else "")
+    kinds = _(", ").join(_("{n} {kind}").format(n=n, kind=translate(kind)) for kind in examples.KINDS
+                         if (n := sum(e.kind == kind for e in records)))
+    heading = _("{n} records in {document}").format(n=len(records), document=name) + (
+        _(" ({kinds})").format(kinds=kinds) if kinds else "")
     markup = f"<p>{html.escape(heading)}</p>" + "".join(erratum_html(e) for e in records)
-    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({e.kind})" for e in records]))
+    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({translate(e.kind)})" for e in records]))
 
 
 class ErratumBrowser(_ShowsWidget):

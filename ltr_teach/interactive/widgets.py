@@ -877,7 +877,8 @@ def example_card(example) -> Card:
     agrees = ex.matches
     verdict = (N_("the document's number agrees with the exact value at the precision printed") if agrees
                else N_("the document is wrong here (see the errata)"))
-    return Card(f"{ex.id[:3]} · {ex.section} · {ex.title}", rows, verdict, agrees)
+    return Card(Message("{document} · {section} · {title}", document=ex.id[:3], section=ex.section, title=ex.title),
+                rows, verdict, agrees)
 
 
 def erratum_card(erratum) -> Card:
