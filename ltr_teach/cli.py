@@ -13,7 +13,7 @@ import re
 import sys
 from fractions import Fraction
 
-from .core.i18n import LANGUAGES, _, using_language
+from .core.i18n import LANGUAGES, _, translate, using_language
 from .metrics.conventions import CONVENTIONS, resolve
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import ALIASES, METRICS, lookup
@@ -500,7 +500,7 @@ def _warn_ignored(result) -> None:
     """Queries left out of the mean, said on stderr (the table on stdout stays trec_eval's)."""
     for note in result.notes:
         if not note.startswith("0 "):
-            print(f"ltr-teach: warning: {note}", file=sys.stderr)
+            print(_("ltr-teach: warning: {note}").format(note=translate(note)), file=sys.stderr)
 
 
 def _add_compare(sub) -> None:

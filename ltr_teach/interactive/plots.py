@@ -280,7 +280,7 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(7, 3.6))
+        _figure, ax = plt.subplots(figsize=(7, 3.6))
     plotter(ex, ax, names)
     if legend and ax.get_legend_handles_labels()[0]:
         place, columns = _LEGEND_PLACES[plotter]
@@ -536,20 +536,23 @@ def plot_run_differences(comparison, run=None, ax=None):
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(7, 3.6))
+        _figure, ax = plt.subplots(figsize=(7, 3.6))
     differences = sorted(pair.differences)
     colours = ["#2a9d8f" if d > 0 else "#e76f51" if d < 0 else "#999999" for d in differences]
     ax.bar(range(1, len(differences) + 1), differences, width=1.0, color=colours)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.axhline(pair.mean_difference, color="#264653", linestyle="--", linewidth=1,
-               label=f"mean {pair.mean_difference:+.4f}, {comparison.confidence:.0%} CI "
-                     f"[{pair.ci[0]:+.4f}, {pair.ci[1]:+.4f}]")
+               label=_("mean {mean}, {confidence} CI [{low}, {high}]").format(
+                   mean=f"{pair.mean_difference:+.4f}", confidence=f"{comparison.confidence:.0%}",
+                   low=f"{pair.ci[0]:+.4f}", high=f"{pair.ci[1]:+.4f}"))
     ax.axhspan(pair.ci[0], pair.ci[1], color="#264653", alpha=0.12)
-    ax.set_xlabel(f"queries, sorted by difference ({pair.wins} wins, {pair.ties} ties, {pair.losses} losses)")
+    ax.set_xlabel(_("queries, sorted by difference ({wins} wins, {ties} ties, {losses} losses)").format(
+        wins=pair.wins, ties=pair.ties, losses=pair.losses))
     ax.set_ylabel(f"{comparison.metric}: {run} − {pair.baseline}")
     ax.set_xlim(0.5, len(differences) + 0.5)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
-    ax.set_title(f"{run} vs {pair.baseline}: p = {pair.tests['permutation'].p_text()} (permutation)", fontsize=10)
+    ax.set_title(_("{run} vs {baseline}: p = {p} (permutation)").format(
+        run=run, baseline=pair.baseline, p=pair.tests["permutation"].p_text()), fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     return ax
