@@ -91,7 +91,47 @@ def _surfaces():
                                                                                    ax=Figure().add_subplot()))
 
 
+def _cli(*args) -> str:
+    """What ``ltr-teach --lang LANG ARGS`` prints in the current language, stdout then stderr."""
+    import contextlib
+    import io
+
+    from ltr_teach import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        cli.main(["--lang", lt.get_language(), *args])
+    return out.getvalue() + err.getvalue()
+
+
+def _trec_files(folder):
+    """QRELS and RUNS as TREC files; run C lacks q3 (a warning of eval, a note of compare)."""
+    qrels = folder / "qrels.txt"
+    qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, docs in QRELS.items() for d, g in docs.items()), encoding="utf-8")
+    runs = []
+    for name, run in RUNS.items():
+        path = folder / f"{name}.run"
+        path.write_text("".join(f"{q} Q0 {d} {r} {s} {name}\n" for q, docs in run.items()
+                                for r, (d, s) in enumerate(sorted(docs.items(), key=lambda x: -x[1]), 1)),
+                        encoding="utf-8")
+        runs.append(str(path))
+    return str(qrels), runs
+
+
+def _cli_surfaces():
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp(prefix="ltr-zh-"))
+    qrels, runs = _trec_files(folder)
+    yield "ltr-teach errata", lambda: _cli("errata")
+    yield "ltr-teach examples", lambda: _cli("examples")
+    yield "ltr-teach compare", lambda: _cli("compare", qrels, *runs, "-m", "ndcg@10", "-m", "mrr", "--per-query")
+    yield "ltr-teach eval (warnings)", lambda: _cli("eval", qrels, runs[2], "-m", "ndcg@10").split("all")[-1]
+
+
 SURFACES = dict(_surfaces())
+SURFACES.update(_cli_surfaces())
 
 
 @pytest.mark.parametrize("name", list(SURFACES))
@@ -99,3 +139,12 @@ def test_no_english_sentence_under_zh(name):
     with using_language("zh"):
         text = SURFACES[name]()
     assert not english_sentences(text), f"{name} shows English under zh: {english_sentences(text)}\n{text}"
+
+
+
+@pytest.mark.parametrize("name", [n for n in SURFACES if n.startswith(("erratum card", "compare_runs", "ltr-teach e"))])
+def test_the_same_surface_is_english_under_en(name):
+    # the detector finds what is there: in English each of these shows English sentences
+    with using_language("en"):
+        text = SURFACES[name]()
+    assert english_sentences(text), name

@@ -403,10 +403,10 @@ def _value_text(call: Call, reason: str) -> str:
     exact = call().exact
     reason = _text(reason)
     if isinstance(exact, sympy.Integer):
-        return Message("{value}: {reason}", value=str(exact), reason=reason)
+        return Message(N_("{value}: {reason}"), value=str(exact), reason=reason)
     text = fmt_exact(exact)
     shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
-    return Message("{value}: {reason}", value=f"{shown}{fmt_decimal(to_float(exact))}", reason=reason)
+    return Message(N_("{value}: {reason}"), value=f"{shown}{fmt_decimal(to_float(exact))}", reason=reason)
 
 
 _MRR_000 = Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},))
