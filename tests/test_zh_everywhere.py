@@ -125,6 +125,7 @@ def _cli_surfaces():
     folder = Path(tempfile.mkdtemp(prefix="ltr-zh-"))
     qrels, runs = _trec_files(folder)
     yield "ltr-teach errata", lambda: _cli("errata")
+    yield "ltr-teach conventions", lambda: _cli("conventions")
     yield "ltr-teach examples", lambda: _cli("examples")
     yield "ltr-teach compare", lambda: _cli("compare", qrels, *runs, "-m", "ndcg@10", "-m", "mrr", "--per-query")
     yield "ltr-teach eval (warnings)", lambda: _cli("eval", qrels, runs[2], "-m", "ndcg@10").split("all")[-1]
