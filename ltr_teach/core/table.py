@@ -12,6 +12,7 @@ import html
 import unicodedata
 from dataclasses import dataclass
 
+from . import webfont
 from .i18n import Message, translate
 
 
@@ -168,7 +169,7 @@ class Table:
         title = f"<p style='margin:2px 0'><b>{esc(translate(self.title))}</b></p>" if self.title else ""
         notes = "".join(f"<p style='margin:2px 0'>{esc(translate(n))}</p>" for n in self.notes)
         table = html_table(self.shown_header(), self.shown_rows(), self.left)
-        return f"<div class='ltr-teach-table'>{title}{table}{notes}</div>"
+        return webfont.serve(f"<div class='ltr-teach-table'>{title}{table}{notes}</div>")
 
 
 __all__ = ["Table", "aligned_lines", "display_width", "html_table"]

@@ -13,6 +13,7 @@ import html
 
 import ipywidgets as W
 
+from ..core import webfont
 from ..core.i18n import _, translate
 from ..metrics.compare import ConventionTable
 from ..metrics.suite import MetricSuite
@@ -29,12 +30,18 @@ class HTMLPanel:
         self.html, self.text = markup, text
 
     def _repr_html_(self) -> str:
-        return self.html
+        return webfont.serve(self.html)
 
     def __str__(self) -> str:
         return self.text
 
     __repr__ = __str__
+
+
+def _embedded_html(shown) -> str:
+    """``shown``'s HTML to put inside another output or a widget (the page font is served by the outer one)."""
+    with webfont.held():
+        return shown._repr_html_()
 
 
 def side_by_side(*labelled) -> HTMLPanel:
@@ -59,7 +66,7 @@ def side_by_side(*labelled) -> HTMLPanel:
             raise ValueError(f"labelled[{i}] must be a pair (label, explanation); got {pair!r}")
     boxes = "".join(
         "<div style='flex:1 1 0;min-width:520px;overflow-x:auto;margin-right:20px;font-size:78%'>"
-        f"<h4>{html.escape(label)}</h4>{ex._repr_html_()}</div>" for label, ex in labelled)
+        f"<h4>{html.escape(label)}</h4>{_embedded_html(ex)}</div>" for label, ex in labelled)
     markup = f"<div class='ltr-side-by-side' style='display:flex;flex-wrap:wrap;align-items:flex-start'>{boxes}</div>"
     return HTMLPanel(markup, "\n".join(f"{label}: {ex.result_line()}" for label, ex in labelled))
 
@@ -149,6 +156,7 @@ class ErratumBrowser(_ShowsWidget):
         self.detail = W.HTMLMath()
         self.picker.observe(self._on_pick, names="value")
         self.widget = W.VBox([self.picker, self.detail])
+        self.widget.add_class("ltr-errata-browser")
         self.refresh()
 
     def _on_pick(self, change) -> None:
@@ -164,7 +172,7 @@ class ErratumBrowser(_ShowsWidget):
     def refresh(self) -> None:
         """Redraw the detail for the record chosen now."""
         e = examples.by_id(self.picker.value)
-        self.detail.value = erratum_html(e) + ("" if e.call is None else e.call()._repr_html_())
+        self.detail.value = erratum_html(e) + ("" if e.call is None else _embedded_html(e.call()))
 
     def __repr__(self) -> str:
         return f"<ErratumBrowser: {len(self.picker.options)} errata, showing {self.picker.value}>"
@@ -198,6 +206,7 @@ class ConventionSwitcher(_ShowsWidget):
         self.panel = W.HTML()
         self.choice.observe(self._on_choice, names="value")
         self.widget = W.VBox([self.choice, self.panel])
+        self.widget.add_class("ltr-conventions-panel")
         self.refresh()
 
     def _on_choice(self, change) -> None:
@@ -218,10 +227,11 @@ class ConventionSwitcher(_ShowsWidget):
         """Redraw the panel for the convention chosen now."""
         row = self._rows[self.choice.value]
         esc = html.escape
-        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(row['description'])}. Ideal from the "
-                            f"{esc(row['ideal'])}, ties {esc(row['ties'])}, differs from trec_eval by: "
-                            f"{esc(row['differs'])}. <i>Verified against {esc(row['version'])}.</i></p>"
-                            + row["explanation"]._repr_html_())
+        summary = _("{name}: {description}. Ideal from the {ideal}, ties {ties}, differs from trec_eval by: "
+                    "{differs}.").format(name=row["name"], description=translate(row["description"]),
+                                         ideal=row["ideal"], ties=row["ties"], differs=row["differs"])
+        verified = _("Verified against {version}.").format(version=translate(row["version"]))
+        self.panel.value = (f"<p>{esc(summary)} <i>{esc(verified)}</i></p>" + _embedded_html(row["explanation"]))
 
     def __repr__(self) -> str:
         return f"<ConventionSwitcher: {self.choice.value}, {self.explanation.result_line()}>"
@@ -257,6 +267,7 @@ class MetricsDashboard(_ShowsWidget):
         self.panel.add_class("ltr-metrics-panel")
         editor.on_change(self._on_editor_change)
         self.widget = W.VBox([self.panel, editor.widget])
+        self.widget.add_class("ltr-dashboard")
         self.refresh()
 
     def _on_editor_change(self, editor) -> None:

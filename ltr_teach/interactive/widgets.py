@@ -38,6 +38,7 @@ import ipywidgets as W
 from matplotlib.figure import Figure
 
 from ..core.exact import to_exact
+from ..core import webfont
 from ..core.i18n import N_, Message, _, translate
 from ..core.table import display_width
 from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_query_name
@@ -87,6 +88,10 @@ class _ShowsWidget:
     which compares text/plain, not the view; the editors and the panels share it."""
 
     def _repr_mimebundle_(self, **kwargs):
+        if webfont.widget_needs_font():  # the first widget of the kernel carries the page's CJK font
+            style = W.HTML(webfont.style_element(), layout=W.Layout(display="none"))
+            style.add_class("ltr-font")
+            self.widget.children = (*self.widget.children, style)
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = repr(self)
         return bundle
@@ -97,7 +102,8 @@ class _ExplanationView(_ShowsWidget):
 
     def _show(self, ex, names=None) -> None:
         self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
-        self.table.value = ex._repr_html_()
+        with webfont.held():
+            self.table.value = ex._repr_html_()
         self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
         self._legend.value = legend_html(self._figure)
 
@@ -827,9 +833,10 @@ class Card:
         title, shown_rows, verdict = self._shown()
         rows = "".join(f"<tr><th style='text-align:left;padding:1px 10px 1px 0;vertical-align:top'>{html.escape(k)}</th>"
                        f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in shown_rows)
-        return (f"<div class='ltr-card' style='border-left:4px solid {color};padding:4px 10px;margin:6px 0'>"
-                f"<b>{html.escape(title)}</b><table>{rows}</table>"
-                f"<p style='margin:2px 0;color:{color}'><b>{html.escape(verdict)}</b></p></div>")
+        return webfont.serve(
+            f"<div class='ltr-card' style='border-left:4px solid {color};padding:4px 10px;margin:6px 0'>"
+            f"<b>{html.escape(title)}</b><table>{rows}</table>"
+            f"<p style='margin:2px 0;color:{color}'><b>{html.escape(verdict)}</b></p></div>")
 
 
 def _exact_text(ex) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from ..core.exact import fmt_cell, fmt_decimal, to_float
+from ..core.i18n import N_, _, translate
 from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice, as_sequence
 from . import graded
@@ -31,13 +32,17 @@ class ConventionTable:
     rows: tuple
 
     _SHOWN = ("gain", "discount", "ideal", "ties", "zero")
+    #: Each shown setting's column title (the keys are the keyword arguments the settings go to).
+    _HEADERS = {"gain": N_("gain"), "discount": N_("discount"), "ideal": N_("ideal from"), "ties": N_("tie rule"),
+                "zero": N_("IDCG 0 gives")}
 
     def value(self, name: str) -> float:
         """The float a convention gives."""
         return next(r["explanation"].value for r in self.rows if r["name"] == name)
 
     def _cells(self):
-        header = ["convention", *self._SHOWN, "value", f"differs from {self.reference} by"]
+        header = [_("convention"), *(_(self._HEADERS[k]) for k in self._SHOWN), _("value"),
+                  _("differs from {reference} by").format(reference=self.reference)]
         body = []
         for r in self.rows:
             body.append([r["name"], *(str(r[k]) for k in self._SHOWN), fmt_cell(r["explanation"].exact, 28),

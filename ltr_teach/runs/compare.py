@@ -42,6 +42,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..core import webfont
 from ..core.i18n import N_, Message, _, translate
 from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice
@@ -59,9 +60,9 @@ CORRECTIONS = {
 }
 TESTS = ("t-test", "wilcoxon", "permutation")
 #: How each test, alternative and correction is named in a table (the keys stay the API's names).
-TEST_NAMES = {"t-test": N_("t-test"), "wilcoxon": N_("Wilcoxon"), "permutation": N_("permutation")}
+TEST_NAMES = {"t-test": N_("t-test"), "wilcoxon": N_("wilcoxon"), "permutation": N_("permutation")}
 ALTERNATIVE_NAMES = {"two-sided": N_("two-sided"), "greater": N_("greater"), "less": N_("less")}
-CORRECTION_NAMES = {"holm": N_("Holm"), "bonferroni": N_("Bonferroni"), "none": N_("none")}
+CORRECTION_NAMES = {"holm": N_("holm"), "bonferroni": N_("bonferroni"), "none": N_("none")}
 #: SciPy's rule: up to this many differences, none 0 and no ties, Wilcoxon's p is exact.
 WILCOXON_EXACT_UP_TO = 50
 #: SciPy's rule: with ties or zeros, up to this many differences Wilcoxon's p comes from all sign flips.
@@ -221,8 +222,8 @@ class RunComparison:
         notes = "".join(f"<p style='margin:2px 0'><i>{esc(_('note:'))}</i> {esc(translate(n))}</p>" for n in self.notes)
         heading = _("{metric}, {alternative} tests against {baseline}").format(
             metric=self.metric, alternative=_(ALTERNATIVE_NAMES[self.alternative]), baseline=self.baseline)
-        return (f"<div class='ltr-teach-comparison'><b>{esc(heading)}</b>{table}<ul style='margin:4px 0'>{details}</ul>"
-                f"{notes}</div>")
+        return webfont.serve(f"<div class='ltr-teach-comparison'><b>{esc(heading)}</b>{table}"
+                             f"<ul style='margin:4px 0'>{details}</ul>{notes}</div>")
 
     def to_dict(self) -> dict:
         """Plain data (exact p-values as ``"3/64"`` strings beside their floats); NaN becomes None."""
@@ -369,7 +370,7 @@ def wilcoxon(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
         total = len(null)
         exact = {"less": Fraction(less, total), "greater": Fraction(greater, total)}.get(
             alternative, min(Fraction(1), 2 * Fraction(min(less, greater), total)))
-        why = Message(N_("ties") if has_ties else N_("zero differences"))
+        why = Message(N_("tied differences") if has_ties else N_("zero differences"))
         return SignificanceTest("wilcoxon", statistic, float(exact), exact, float(exact),
                                 Message(N_("{why}: W+ over all 2^{n} sign flips of the differences"), why=why, n=len(d)))
     mean = count * (count + 1) / 4
