@@ -58,9 +58,18 @@ SYSTEM_CJK_FONTS = ("PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto 
 #: fonts, the served face, then the generic family.
 FONT_STACK = ("var(--jp-content-font-family, system-ui, -apple-system, 'Segoe UI', Helvetica, Arial), "
               + ", ".join(f"'{name}'" for name in SYSTEM_CJK_FONTS) + f", '{FAMILY}', sans-serif")
-#: The library's HTML: every element with a class starting ``ltr-``, and what it holds but code.
-SELECTOR = "[class^='ltr-'], [class*=' ltr-'], [class^='ltr-'] :not(code):not(pre):not(kbd), " \
-           "[class*=' ltr-'] :not(code):not(pre):not(kbd)"
+#: The library's HTML: every element with a class starting ``ltr-``, and what it holds but code and icons
+#: (a button's Font Awesome arrow keeps its own font).
+_NOT = ":not(code):not(pre):not(kbd):not(i):not(.fa):not([class*=' fa-'])"
+_PARTS = ("[class^='ltr-']", "[class*=' ltr-']", f"[class^='ltr-'] {_NOT}", f"[class*=' ltr-'] {_NOT}")
+SELECTOR = ", ".join(_PARTS)
+#: The class the script puts on the page's root once the face has loaded. Chromium keeps the missing-glyph
+#: boxes of the first text it drew while the face was still loading, even after the face arrives, until that
+#: text's font description changes: the class turns kerning off in the library's HTML (CJK glyphs have no
+#: kerning), a new description, so every word is drawn anew with the face. (Naming another family does not do:
+#: the browser keeps the same font list.)
+READY_CLASS = "ltrteach-font-ready"  # not "ltr-...": the page's root must not match SELECTOR
+
 #: The style element's id (the head copy's is this + "-head"); nbval's sanitizer drops the element by it.
 STYLE_ID = "ltr-teach-font"
 
@@ -77,11 +86,14 @@ def style_element() -> str:
     """The ``<style>`` element (one line: the font as base64, the stack for the library's classes) and
     the script that copies it into the page's head."""
     data = base64.b64encode(WEB_FONT.read_bytes()).decode("ascii")
+    ready = ", ".join(f".{READY_CLASS} {part}" for part in _PARTS)
     css = (f"@font-face{{font-family:'{FAMILY}';src:url(data:font/woff;base64,{data}) format('woff');"
-           f"font-display:block}}{SELECTOR}{{font-family:{FONT_STACK}}}")
+           f"font-display:block}}{SELECTOR}{{font-family:{FONT_STACK}}}{ready}{{font-kerning:none}}")
     copy = (f"<script>(function(){{var s=document.getElementById('{STYLE_ID}');"
             f"if(s&&!document.getElementById('{STYLE_ID}-head')){{var c=s.cloneNode(true);"
-            f"c.id='{STYLE_ID}-head';document.head.appendChild(c);}}}})();</script>")
+            f"c.id='{STYLE_ID}-head';document.head.appendChild(c);}}"
+            f"document.fonts.load(\"16px '{FAMILY}'\",'\u53e3').then(function(){{"
+            f"document.documentElement.classList.add('{READY_CLASS}');}});}})();</script>")
     return f"<style id='{STYLE_ID}'>{css}</style>{copy}"
 
 
@@ -145,5 +157,5 @@ def reset() -> None:
     _served = False
 
 
-__all__ = ["FAMILY", "FONT_STACK", "SELECTOR", "STYLE_ID", "SYSTEM_CJK_FONTS", "WEB_FONT", "has_cjk", "held",
+__all__ = ["FAMILY", "FONT_STACK", "READY_CLASS", "SELECTOR", "STYLE_ID", "SYSTEM_CJK_FONTS", "WEB_FONT", "has_cjk", "held",
            "reset", "serve", "style_element", "widget_needs_font"]
