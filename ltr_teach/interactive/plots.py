@@ -29,12 +29,17 @@ from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from ..core.exact import to_float
 from ..core.explanation import Explanation
-from ..core.i18n import N_, _, translate
+from ..core.i18n import N_, Message, _, translate
+from ..core.palette import COLORS, HATCHES, PALETTE
 
 FONT_DIR = Path(__file__).parent / "fonts"
 
-#: Colours shared by every plot (colour-blind safe Okabe–Ito hues).
-COLORS = {"bar": "#0072B2", "miss": "#BBBBBB", "line": "#D55E00", "ideal": "#009E73", "fill": "#56B4E9"}
+#: Text sizes in points. The widgets draw at 80 dpi: 10 pt is 11 px, the smallest text of a plot
+#: (ticks, legend); axis labels 11 pt, titles 12 pt.
+TEXT_SIZES = {"tick": 10, "legend": 10, "label": 11, "title": 12}
+matplotlib.rcParams.update({"xtick.labelsize": TEXT_SIZES["tick"], "ytick.labelsize": TEXT_SIZES["tick"],
+                            "axes.labelsize": TEXT_SIZES["label"], "legend.fontsize": TEXT_SIZES["legend"],
+                            "axes.titlesize": TEXT_SIZES["title"]})
 
 
 def register_fonts() -> list[str]:
@@ -85,7 +90,7 @@ def _rank_axis(ax, n: int, names, xlabel: str = N_("rank")) -> None:
     ax.set_xticks(range(1, n + 1))
     labels = _labels(n, names)
     if names is not None:
-        ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)
+        ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=TEXT_SIZES["tick"])
         ax.set_xlabel("")  # a reused axes may still carry the label of a longer list
     else:
         ax.set_xticklabels(labels)
@@ -153,20 +158,21 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
     rows = ex.steps
     ranks = [r["rank"] for r in rows]
     colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
+    hatches = ["" if r["rel"] else HATCHES["miss"] for r in rows]  # colour is not the only cue
     if ex.metric == "reciprocal_rank":
         heights = [1.0 / r["rank"] for r in rows]
-        ax.bar(ranks, heights, color=colors, width=0.6, label=_("1 / rank"))
-        ax.set_ylabel(_("1 / rank (blue: relevant)"))
+        ax.bar(ranks, heights, color=colors, hatch=hatches, width=0.6, label=_("1 / rank"))
+        ax.set_ylabel(_("1 / rank (solid blue: relevant, hatched grey: not)"))
     elif ex.metric == "recall_at_k":
-        ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
-        ax.set_ylabel(_("recall at rank (blue: relevant)"))
+        ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, hatch=hatches, width=0.6)
+        ax.set_ylabel(_("recall at rank (solid blue: relevant, hatched grey: not)"))
     else:
-        ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, width=0.6)
+        ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, hatch=hatches, width=0.6)
         hits = [(r["rank"], _f(r["precision"])) for r in rows if r["rel"]]
         if hits:
             ax.plot([x for x, _ in hits], [y for _, y in hits], "o", color=COLORS["line"],
                     label=_("precision at a hit") if ex.metric == "average_precision" else _("hit"))
-        ax.set_ylabel(_("precision at rank (blue: relevant)"))
+        ax.set_ylabel(_("precision at rank (solid blue: relevant, hatched grey: not)"))
     if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
         ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
@@ -183,7 +189,7 @@ def _plot_per_query(ex: Explanation, ax, names) -> None:
     ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6, label=label)
     ax.axhline(ex.value, color=COLORS["line"], linestyle="--", label=ex.name)
     ax.set_xticks(xs)
-    ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
+    ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=TEXT_SIZES["tick"])
     ax.set_xlabel(_("query"))
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
@@ -284,12 +290,71 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
     plotter(ex, ax, names)
     if legend and ax.get_legend_handles_labels()[0]:
         place, columns = _LEGEND_PLACES[plotter]
-        ax.legend(loc=place, fontsize=8, frameon=False, ncol=columns)
+        ax.legend(loc=place, fontsize=TEXT_SIZES["legend"], frameon=False, ncol=columns)
     if title:
-        ax.set_title(short_title(ex), fontsize=10)
+        ax.set_title(short_title(ex), fontsize=TEXT_SIZES["title"])
+    ax.figure.ltr_alt_text = alt_text(ex, ax, names)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)  # grid under the data, as when the widgets draw the data over a cached grid
     return ax
+
+
+#: How a legend entry is drawn, in words: (line style, marker) -> message. A bar container and an area have their own.
+_CUES = {("-", "o"): N_("solid line with circles"), ("--", "s"): N_("dashed line with squares"),
+         (":", "d"): N_("dotted line with diamonds"), ("--", "None"): N_("dashed line"), (":", "None"): N_("dotted line"),
+         ("None", "o"): N_("circles"), ("None", "s"): N_("squares"), ("-", "None"): N_("solid line")}
+
+
+_LINE = N_("line")
+
+
+def _cue(handle) -> str:
+    if hasattr(handle, "patches"):
+        return _("bars")
+    if hasattr(handle, "get_linestyle") and hasattr(handle, "get_marker"):
+        return translate(_CUES.get((handle.get_linestyle(), str(handle.get_marker())), _LINE))
+    return _("shaded area")
+
+
+def alt_text(ex: Explanation, ax, names=None) -> str:
+    """A short description of the plot of ``ex`` drawn in ``ax``, for a screen reader (an image's alt text).
+
+    It says what is plotted against what, which items, each series with how it is drawn (so that a reader
+    who cannot tell the colours apart knows the other cue), and the result.
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> from matplotlib.figure import Figure
+    >>> ex = lt.precision_at_k([1, 0, 1], k=3)
+    >>> print(alt_text(ex, plot_explanation(ex, ax=Figure().add_subplot(), names=["a", "b", "c"]), ["a", "b", "c"]))
+    Plot of P@3 rank by rank, ranks 1 to 3 (a, b, c). Solid blue bars: relevant; hatched grey bars: not relevant. Series: hit (circles); P@3 (dashed line). Result: P@3 = 2/3 ≈ 0.666667.
+    """
+    plotter = _PLOTTERS.get(ex.metric)
+    n = len(ex.steps)
+    if plotter in (_plot_gain_sums, _plot_err, _plot_precision):
+        items = ""
+        if names is not None:
+            shown = ", ".join(map(str, list(names)[:10])) + (", …" if len(names) > 10 else "")
+            items = _(" ({names})").format(names=shown)
+        sentences = [_("Plot of {name} rank by rank, ranks 1 to {n}{items}.").format(name=ex.name, n=n, items=items)]
+    elif plotter is _plot_per_query:
+        sentences = [_("Plot of {name} query by query, {n} queries.").format(name=ex.name, n=n)]
+    elif plotter is _plot_pr_curve:
+        sentences = [_("Precision–recall plot of {name}.").format(name=ex.name)]
+    else:
+        sentences = [_("ROC plot of {name}.").format(name=ex.name)]
+    if plotter is _plot_precision:
+        sentences.append(_("Solid blue bars: relevant; hatched grey bars: not relevant."))
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        series = _("; ").join(_("{label} ({cue})").format(label=label, cue=_cue(h)) for h, label in zip(handles, labels))
+        sentences.append(_("Series: {series}.").format(series=series))
+    sentences.append(_("Result: {result}.").format(result=short_title(ex)))
+    text = sentences[0]
+    for sentence in sentences[1:]:
+        text = _("{text} {sentence}").format(text=text, sentence=sentence)  # Chinese sentences need no space
+    return text
 
 
 def short_title(ex: Explanation, limit: int = 28) -> str:
@@ -331,7 +396,8 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
         plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
         ax._ltr_shape = _shape(ax, ex, legend)
     ax._ltr_in_place = False
-    ax.set_title(short_title(ex), fontsize=10)
+    ax.set_title(short_title(ex), fontsize=TEXT_SIZES["title"])
+    fig.ltr_alt_text = alt_text(ex, ax, names)
     wide_labels = names is not None and ex.metric in _RANKED and len(ex.steps) <= NAMED_TICKS_UP_TO
     if not wide_labels:
         names = None  # not drawn: keep them out of the cache key too
@@ -366,7 +432,7 @@ class _InPlace:
             raise _ShapeChanged(name)
         return getattr(self._ax, name)
 
-    def bar(self, x, heights, color=None, label=None, **kwargs):
+    def bar(self, x, heights, color=None, label=None, hatch=None, **kwargs):
         if not self._bars:
             raise _ShapeChanged("bar")
         bars = self._bars.pop(0)
@@ -374,12 +440,15 @@ class _InPlace:
         if len(bars.patches) != len(heights) or (label is not None and bars.get_label() != label):
             raise _ShapeChanged("bar")
         colors = color if isinstance(color, (list, tuple)) else [color] * len(heights)
-        for rect, xi, h, c in zip(bars.patches, x, heights, colors):
+        hatches = hatch if isinstance(hatch, (list, tuple)) else [hatch] * len(heights)
+        for rect, xi, h, c, pattern in zip(bars.patches, x, heights, colors, hatches):
             if abs(rect.get_x() + rect.get_width() / 2 - xi) > 1e-9:
                 raise _ShapeChanged("bar")
             rect.set_height(h)
             if c is not None:
                 rect.set_facecolor(c)
+            if pattern is not None:
+                rect.set_hatch(pattern or None)
         return bars
 
     def _next_line(self, label):
@@ -415,7 +484,8 @@ def _update_in_place(ax, ex, names, legend) -> bool:
     old = getattr(ax, "_ltr_shape", None)
     if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
         return False
-    saved = [(rect, rect.get_height(), rect.get_facecolor()) for c in ax.containers for rect in c.patches]
+    saved = [(rect, rect.get_height(), rect.get_facecolor(), rect.get_hatch()) for c in ax.containers
+             for rect in c.patches]
     saved_lines = [(line, line.get_xdata(), line.get_ydata()) for line in ax.lines]
     saved_ylim = ax.get_ylim()
     proxy = _InPlace(ax)
@@ -423,9 +493,10 @@ def _update_in_place(ax, ex, names, legend) -> bool:
         plotter(ex, proxy, names)
         proxy.finish()
     except _ShapeChanged:
-        for rect, h, c in saved:
+        for rect, h, c, pattern in saved:
             rect.set_height(h)
             rect.set_facecolor(c)
+            rect.set_hatch(pattern)
         for line, xs, ys in saved_lines:
             line.set_data(xs, ys)
         ax.set_ylim(saved_ylim)
@@ -538,25 +609,32 @@ def plot_run_differences(comparison, run=None, ax=None):
 
         _figure, ax = plt.subplots(figsize=(7, 3.6))
     differences = sorted(pair.differences)
-    colours = ["#2a9d8f" if d > 0 else "#e76f51" if d < 0 else "#999999" for d in differences]
-    ax.bar(range(1, len(differences) + 1), differences, width=1.0, color=colours)
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.axhline(pair.mean_difference, color="#264653", linestyle="--", linewidth=1,
+    kinds = ["win" if d > 0 else "loss" if d < 0 else "tie" for d in differences]
+    # a win is a solid blue bar above 0; a loss a hatched vermillion bar below it: side, colour and hatch
+    ax.bar(range(1, len(differences) + 1), differences, width=1.0, color=[COLORS[k] for k in kinds],
+           hatch=[HATCHES.get(k, "") for k in kinds], edgecolor="white", linewidth=0.5)
+    ax.axhline(0, color=COLORS["text"], linewidth=0.8)
+    ax.axhline(pair.mean_difference, color=COLORS["text"], linestyle="--", linewidth=1,
                label=_("mean {mean}, {confidence} CI [{low}, {high}]").format(
                    mean=f"{pair.mean_difference:+.4f}", confidence=f"{comparison.confidence:.0%}",
                    low=f"{pair.ci[0]:+.4f}", high=f"{pair.ci[1]:+.4f}"))
-    ax.axhspan(pair.ci[0], pair.ci[1], color="#264653", alpha=0.12)
+    ax.axhspan(pair.ci[0], pair.ci[1], color=COLORS["fill"], alpha=0.25)
     ax.set_xlabel(_("queries, sorted by difference ({wins} wins, {ties} ties, {losses} losses)").format(
         wins=pair.wins, ties=pair.ties, losses=pair.losses))
     ax.set_ylabel(f"{comparison.metric}: {run} − {pair.baseline}")
     ax.set_xlim(0.5, len(differences) + 0.5)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    ax.legend(loc="upper left", fontsize=TEXT_SIZES["legend"], frameon=False)
     ax.set_title(_("{run} vs {baseline}: p = {p} (permutation)").format(
-        run=run, baseline=pair.baseline, p=pair.tests["permutation"].p_text()), fontsize=10)
+        run=run, baseline=pair.baseline, p=pair.tests["permutation"].p_text()), fontsize=TEXT_SIZES["title"])
+    ax.figure.ltr_alt_text = _("Bar chart of {n} queries' differences {run} − {baseline} in {metric}, sorted: {wins} "
+                               "above 0 (wins, solid blue), {losses} below (losses, hatched vermillion), {ties} ties; "
+                               "mean {mean}.").format(n=len(differences), run=run, baseline=pair.baseline,
+                                                     metric=comparison.metric, wins=pair.wins, losses=pair.losses,
+                                                     ties=pair.ties, mean=f"{pair.mean_difference:+.4f}")
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     return ax
 
 
-__all__ = ["CJK_FAMILIES", "FONT_DIR", "legend_html", "plot_explanation", "plot_run_differences", "register_fonts",
+__all__ = ["CJK_FAMILIES", "COLORS", "FONT_DIR", "HATCHES", "PALETTE", "TEXT_SIZES", "alt_text", "legend_html", "plot_explanation", "plot_run_differences", "register_fonts",
            "render_png", "short_title"]

@@ -113,6 +113,9 @@ class _ExplanationView(_ShowsWidget):
         with webfont.held():
             self.table.value = ex._repr_html_()
         self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
+        # the image's title is its accessible name (an <img> without alt falls back to it): a screen reader reads
+        # what the plot shows; a mouse shows it as a tooltip
+        self.plot.tooltip = self._figure.ltr_alt_text
         self._legend.value = legend_html(self._figure)
 
 
@@ -519,12 +522,12 @@ class RankingEditor(_ExplanationView):
         if "gain" in opts:
             self._options.setdefault("gain", "exp2")
             controls["gain"] = W.ToggleButtons(options=list(GAINS), value=self._options["gain"], description=_("gain"),
-                                               tooltips=[g.description for g in GAINS.values()])
+                                               tooltips=[translate(g.description) for g in GAINS.values()])
         if "discount" in opts:
             self._options.setdefault("discount", "log2")
             controls["discount"] = W.ToggleButtons(options=list(DISCOUNTS), value=self._options["discount"],
                                                    description=_("discount"),
-                                                   tooltips=[d.description for d in DISCOUNTS.values()])
+                                                   tooltips=[translate(d.description) for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
             required = _k_required(self._info)
@@ -540,7 +543,8 @@ class RankingEditor(_ExplanationView):
         if "zero" in opts:
             self._options.setdefault("zero", "zero")
             controls["zero"] = W.Dropdown(options=list(ZERO_RULES), value=self._options["zero"],
-                                          description=_("IDCG = 0 gives"), tooltip="; ".join(ZERO_RULES.values()))
+                                          description=_("IDCG = 0 gives"),
+                                          tooltip=_("; ").join(translate(rule) for rule in ZERO_RULES.values()))
         if "g_max" in opts:
             controls["g_max"] = W.IntSlider(min=max(1, max(self._grades)), max=max(5, self._options["g_max"]),
                                             value=self._options["g_max"], description="g_max",
