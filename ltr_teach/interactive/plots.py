@@ -614,10 +614,10 @@ def plot_run_differences(comparison, run=None, ax=None):
     ax.bar(range(1, len(differences) + 1), differences, width=1.0, color=[COLORS[k] for k in kinds],
            hatch=[HATCHES.get(k, "") for k in kinds], edgecolor="white", linewidth=0.5)
     ax.axhline(0, color=COLORS["text"], linewidth=0.8)
-    ax.axhline(pair.mean_difference, color=COLORS["text"], linestyle="--", linewidth=1,
-               label=_("mean {mean}, {confidence} CI [{low}, {high}]").format(
+    mean_label = _("mean {mean}, {confidence} CI [{low}, {high}]").format(
                    mean=f"{pair.mean_difference:+.4f}", confidence=f"{comparison.confidence:.0%}",
-                   low=f"{pair.ci[0]:+.4f}", high=f"{pair.ci[1]:+.4f}"))
+                   low=f"{pair.ci[0]:+.4f}", high=f"{pair.ci[1]:+.4f}")
+    ax.axhline(pair.mean_difference, color=COLORS["text"], linestyle="--", linewidth=1, label=mean_label)
     ax.axhspan(pair.ci[0], pair.ci[1], color=COLORS["fill"], alpha=0.25)
     ax.set_xlabel(_("queries, sorted by difference ({wins} wins, {ties} ties, {losses} losses)").format(
         wins=pair.wins, ties=pair.ties, losses=pair.losses))
@@ -628,9 +628,9 @@ def plot_run_differences(comparison, run=None, ax=None):
         run=run, baseline=pair.baseline, p=pair.tests["permutation"].p_text()), fontsize=TEXT_SIZES["title"])
     ax.figure.ltr_alt_text = _("Bar chart of {n} queries' differences {run} − {baseline} in {metric}, sorted: {wins} "
                                "above 0 (wins, solid blue), {losses} below (losses, hatched vermillion), {ties} ties; "
-                               "mean {mean}.").format(n=len(differences), run=run, baseline=pair.baseline,
+                               "{mean}.").format(n=len(differences), run=run, baseline=pair.baseline,
                                                      metric=comparison.metric, wins=pair.wins, losses=pair.losses,
-                                                     ties=pair.ties, mean=f"{pair.mean_difference:+.4f}")
+                                                     ties=pair.ties, mean=mean_label)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     return ax

@@ -35,6 +35,7 @@ from collections import Counter
 from typing import ClassVar
 
 import ipywidgets as W
+from traitlets import Unicode
 from matplotlib.figure import Figure
 
 from ..core.exact import to_exact
@@ -81,6 +82,16 @@ def _name_width(names) -> str:
         return sum(1.0 if unicodedata.east_asian_width(ch) in "WF" else 0.62 for ch in name)
 
     return f"{max(4.0, max(ems(n) for n in names)) + 1.0:.1f}em"
+
+
+class _Plot(W.Image):
+    """The editors' plot image; its ``tooltip`` (the plot's alt text) becomes the image's title, its accessible name.
+
+    ipywidgets 8.1's view reads ``description`` before it sets the title and fails on an Image, which has none:
+    the empty description here lets the title through.
+    """
+
+    description = Unicode("").tag(sync=True)
 
 
 def _display_html(markup: str) -> None:
@@ -473,7 +484,7 @@ class RankingEditor(_ExplanationView):
         self.table = W.HTMLMath()
         self.table.add_class("ltr-table")
         width = round(self._figure.get_figwidth() * self._figure.dpi)
-        self.plot = W.Image(format="png", layout=W.Layout(width=f"{width}px", flex="0 0 auto"))
+        self.plot = _Plot(format="png", layout=W.Layout(width=f"{width}px", flex="0 0 auto"))
         self.plot.add_class("ltr-plot")
         self._legend = W.HTML()
         self._legend.add_class("ltr-legend")
@@ -722,7 +733,7 @@ class MultiQueryEditor(_ExplanationView):
         self._result.add_class("ltr-result")
         self.table = W.HTMLMath()
         self.table.add_class("ltr-table")
-        self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
+        self.plot = _Plot(format="png", layout=W.Layout(width="560px"))
         self.plot.add_class("ltr-plot")
         self._legend = W.HTML()
         self._legend.add_class("ltr-legend")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,9 @@ def test_a_ranking_editor_in_jupyterlab_draws_every_chinese_label(chromium_witho
         shown = {text for text, _ in runs}
         assert {"口红", "面霜", "神仙水", "等级", "上移", "增益", "归一化折损累计增益"} <= shown, shown
         assert not _tofu(runs), _tofu(runs)
+        # the plot's accessible name is its description (issue 13's alt text), in Chinese
+        plot = page.get_by_role("img", name=re.compile("按名次逐位画出的 NDCG.*口红.*结果：NDCG"))
+        assert plot.count() == 1
         item = page.locator(".ltr-editor .widget-html-content", has_text="口红").first
         assert webfont.FAMILY in item.evaluate("e => getComputedStyle(e).fontFamily")
         shot = screenshot_dir / "page-font-editor.png"
