@@ -18,30 +18,32 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $@
 
-# JupyterLab serves the repository's root, so the tutorial (notebooks/) and the exercises
-# (exercises/) are both reachable and the links between them work: the same layout
-# `ltr-teach tutorial` copies. The start page is the default URL, so the address JupyterLab prints
-# (for machines without a browser) opens the notebook too, not only the browser it launches. Root
-# (containers, CI) needs --allow-root or JupyterLab refuses to start.
-START_PAGE = /lab/tree/notebooks/00_start_here.ipynb
+# JupyterLab serves the repository's root, so both editions of the tutorial (notebooks/zh/,
+# notebooks/en/) and of the exercises (exercises/zh/, exercises/en/) are reachable and the links
+# between them work: the same layout `ltr-teach tutorial` copies. The start page is the default URL,
+# so the address JupyterLab prints (for machines without a browser) opens it too, not only the
+# browser it launches. Root (containers, CI) needs --allow-root or JupyterLab refuses to start.
 AS_ROOT    = $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# TUTORIAL_LANG (not LANG, which is the locale) picks the course's language: en or zh. It sets
-# LTR_TEACH_LANG for the kernels (the library's messages, widgets, plots and checker) and JupyterLab's
-# own language through a settings folder of the tutorial's: the translation plugin's locale, zh_CN
-# from the jupyterlab-language-pack-zh-CN package (a dependency). A folder of its own, so the
-# student's other JupyterLab settings are not changed.
-TUTORIAL_LANG ?= en
+# TUTORIAL_LANG (not LANG, which is the locale) picks the edition: unset, the page offering both
+# editions; zh or en, that edition's first notebook. The start pages are listed once, in
+# ltr_teach.teaching.classroom.START_PAGES. A notebook's kernel speaks its edition's language (the
+# edition folder's .ltr-teach-language), whatever TUTORIAL_LANG is. TUTORIAL_LANG=zh also shows
+# JupyterLab itself in Chinese through a settings folder of the tutorial's: the translation plugin's
+# locale, zh_CN from the jupyterlab-language-pack-zh-CN package (a dependency). A folder of its own,
+# so the student's other JupyterLab settings are not changed.
+TUTORIAL_LANG ?=
 LAB_LOCALE     = $(if $(filter zh,$(TUTORIAL_LANG)),zh_CN,en)
-LAB_SETTINGS   = $(abspath $(VENV))/lab-settings-$(TUTORIAL_LANG)
+LAB_SETTINGS   = $(abspath $(VENV))/lab-settings-$(or $(TUTORIAL_LANG),both)
 TRANSLATION    = $(LAB_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings
+START_PAGE     = $$($(abspath $(BIN))/python -c 'from ltr_teach.teaching.classroom import start_page; print(start_page("$(TUTORIAL_LANG)" or None))')
 
-## tutorial: install the package and open JupyterLab (root: this folder) on notebooks/00_start_here.ipynb at 127.0.0.1:$(PORT); TUTORIAL_LANG=zh for Chinese
+## tutorial: install the package and open JupyterLab (root: this folder) at 127.0.0.1:$(PORT) on the page offering both editions; TUTORIAL_LANG=zh (or en) opens that edition
 tutorial: $(VENV)/.installed
-	@case "$(TUTORIAL_LANG)" in en|zh) ;; *) echo "make: TUTORIAL_LANG must be en or zh, got '$(TUTORIAL_LANG)'" >&2; exit 2;; esac
+	@case "$(TUTORIAL_LANG)" in ""|en|zh) ;; *) echo "make: TUTORIAL_LANG must be zh, en or unset, got '$(TUTORIAL_LANG)'" >&2; exit 2;; esac
 	@mkdir -p $(dir $(TRANSLATION))
 	@printf '{"locale": "%s"}\n' $(LAB_LOCALE) > $(TRANSLATION)
-	LTR_TEACH_LANG=$(TUTORIAL_LANG) $(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=$(START_PAGE) --LabApp.user_settings_dir=$(LAB_SETTINGS) $(AS_ROOT)
+	$(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/$(START_PAGE) --LabApp.user_settings_dir=$(LAB_SETTINGS) $(AS_ROOT)
 
 ## test: install the test extra and run every test
 test: $(VENV)/.installed-test browser-deps

@@ -27,14 +27,17 @@ def tutorial_folders() -> tuple:
 
 
 class BuildPyWithTutorial(build_py):
-    """The usual build, plus every notebook of the tutorial folders in ``ltr_teach/tutorial/``."""
+    """The usual build, plus every notebook of the tutorial folders in ``ltr_teach/tutorial/``, with each
+    edition's language file (``.ltr-teach-language``: a kernel started in ``notebooks/zh/`` speaks Chinese)."""
 
     def run(self):
         super().run()
         if getattr(self, "editable_mode", False):
             return
         for folder in tutorial_folders():
-            for source in sorted((HERE / folder).rglob("*.ipynb")):
+            for source in sorted((HERE / folder).rglob("*")):
+                if not source.is_file() or not (source.suffix == ".ipynb" or source.name == ".ltr-teach-language"):
+                    continue
                 relative = source.relative_to(HERE)
                 if ".ipynb_checkpoints" in relative.parts:
                     continue

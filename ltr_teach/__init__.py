@@ -46,7 +46,7 @@ from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import classroom, examples, exercises
+from .teaching import classroom, examples, exercises, kinds
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
 
@@ -66,3 +66,21 @@ __all__ = [
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
     "classroom", "set_language", "get_language",
 ]
+
+
+def ask(exercise_id, seed=None):
+    """An exercise as a widget (Check, Hint, Show answer after a first attempt); see
+    :func:`ltr_teach.interactive.ask.ask`. ipywidgets is imported only when a question is asked."""
+    from .interactive.ask import ask as make
+
+    return make(exercise_id, seed)
+
+
+def _exercise_widget(exercise):
+    from .interactive.ask import AskBox
+
+    return AskBox(exercise)
+
+
+kinds.WIDGET_MAKER = _exercise_widget  # Exercise.widget(): the teaching layer cannot import the interactive one
+__all__.append("ask")

@@ -274,8 +274,9 @@ def _exercises(args) -> int:
         for e in chosen:
             if e.family != family:
                 family = e.family
-                print(f"\n{exercises.FAMILIES[family]}  [{family}]")
-            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source})")
+                print(f"\n{translate(exercises.FAMILIES[family])}  [{family}]")
+            kind = "" if e.kind == "compute" else f", {e.kind}"
+            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source}{kind})")
         return 0
     if args.action == "show":
         for exercise_id in args.ids:
@@ -390,25 +391,28 @@ def _add_eval(sub) -> None:
 def _tutorial(args) -> int:
     import subprocess
 
-    from .teaching.classroom import START_PAGE, copy_tutorial
+    from .teaching.classroom import copy_tutorial, lab_settings, start_page
 
     try:
-        done = copy_tutorial(args.folder, lang=args.lang)
+        done = copy_tutorial(args.folder)
     except OSError as exc:
         raise UsageError(f"cannot copy the tutorial into {args.folder}: {exc}") from None
     print(done.summary())
+    page = start_page(args.lang, root=args.folder)
     command = [sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", f"--port={args.port}",
-               f"--ServerApp.root_dir={os.path.abspath(args.folder)}", f"--LabApp.default_url=/lab/tree/{START_PAGE}"]
+               f"--ServerApp.root_dir={os.path.abspath(args.folder)}", f"--LabApp.default_url=/lab/tree/{page}"]
+    if args.lang is not None:
+        command.append(f"--LabApp.user_settings_dir={lab_settings(args.folder, args.lang)}")
     if args.no_browser:
         command.append("--no-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # containers run as root; JupyterLab refuses without it
         command.append("--allow-root")
     if args.copy_only:
         print(_("start it with: ltr-teach tutorial {folder}   (or open {page} in any Jupyter)").format(
-            folder=args.folder, page=START_PAGE))
+            folder=args.folder, page=page))
         return 0
     print(_("starting JupyterLab on {url} (Ctrl+C stops it)").format(
-        url=f"http://127.0.0.1:{args.port}/lab/tree/{START_PAGE}"))
+        url=f"http://127.0.0.1:{args.port}/lab/tree/{page}"))
     try:
         return subprocess.call(command)
     except KeyboardInterrupt:
@@ -418,12 +422,13 @@ def _tutorial(args) -> int:
 def _add_tutorial(sub) -> None:
     p = sub.add_parser(
         "tutorial", help=_("copy the tutorial and exercise notebooks into a folder and open JupyterLab on them"),
-        description=_("Copy the tutorial (notebooks/) and the exercises (exercises/) that ship with ltr_teach into "
-                    "FOLDER (default ./ltr_teach_tutorial) and open JupyterLab on notebooks/00_start_here.ipynb. "
+        description=_("Copy the tutorial (notebooks/) and the exercises (exercises/) that ship with ltr_teach, in "
+                    "Chinese and in English, into FOLDER (default ./ltr_teach_tutorial) and open JupyterLab on the "
+                    "page that offers both editions, or with --lang on that edition's first notebook. "
                     "Run it again to get a newer version: files you changed are kept, never overwritten."))
     p.add_argument("folder", nargs="?", default="ltr_teach_tutorial", help=_("where to put the notebooks"))
-    p.add_argument("--lang", choices=["en", "zh"], default="en",
-                   help=_("the edition (only the English one exists today; zh says so and gives it)"))
+    p.add_argument("--lang", choices=["en", "zh"], default=None,
+                   help=_("open this edition's first notebook: zh (中文) or en (default: the page offering both)"))
     p.add_argument("--port", type=lambda t: _int(t, "--port"), default=8888, help=_("JupyterLab's port (default 8888)"))
     p.add_argument("--no-browser", action="store_true",
                    help=_("do not launch a browser; JupyterLab prints the address to open"))

@@ -18,8 +18,11 @@ from ltr_teach.cli import main
 from ltr_teach.teaching import classroom
 
 REPO = Path(__file__).resolve().parents[1]
-TUTORIAL = sorted(f"{folder}/{p.name}" for folder in ("notebooks", "exercises")
-                  for p in (REPO / folder).glob("*.ipynb"))
+# every notebook of both editions, and each edition folder's language file
+TUTORIAL = sorted(p.relative_to(REPO).as_posix() for folder in ("notebooks", "exercises")
+                  for p in (REPO / folder).rglob("*")
+                  if p.is_file() and (p.suffix == ".ipynb" or p.name == ".ltr-teach-language")
+                  and ".ipynb_checkpoints" not in p.parts)
 
 
 def sha256(path: Path) -> str:
@@ -73,7 +76,8 @@ def dead_links(root: Path) -> list[str]:
 
 def test_every_link_of_the_repository_notebooks_works():
     # make tutorial serves the repository's root, so these are the links a student follows there.
-    links = sum(len(MARKDOWN_LINK.findall(t)) for p in REPO.glob("*/*.ipynb") for t in _markdown(p))
+    links = sum(len(MARKDOWN_LINK.findall(t)) for folder in ("notebooks", "exercises")
+                for p in (REPO / folder).rglob("*.ipynb") for t in _markdown(p))
     assert links > 40  # the start page alone links to the ten notebooks
     assert dead_links(REPO / "notebooks") + dead_links(REPO / "exercises") == []
 
@@ -101,7 +105,8 @@ def test_a_dead_link_or_anchor_is_found(tmp_path):
 # -- the tutorial copy ----------------------------------------------------------------------------------
 def test_a_fresh_copy_holds_every_notebook_byte_for_byte_and_a_manifest(tmp_path):
     done = classroom.copy_tutorial(tmp_path / "course")
-    assert sorted(done.copied) == TUTORIAL and done.kept == done.updated == [] and done.notice is None
+    assert sorted(done.copied) == TUTORIAL and done.kept == done.updated == []
+    assert {"exercises/zh/.ltr-teach-language", "exercises/en/03_dcg_ndcg.ipynb"} <= set(TUTORIAL)
     for name in TUTORIAL:
         assert (tmp_path / "course" / name).read_bytes() == (REPO / name).read_bytes()
     manifest = json.loads((tmp_path / "course" / classroom.MANIFEST).read_text())["files"]
@@ -110,17 +115,17 @@ def test_a_fresh_copy_holds_every_notebook_byte_for_byte_and_a_manifest(tmp_path
 
 def test_a_second_copy_keeps_what_the_student_changed_and_says_so(tmp_path):
     classroom.copy_tutorial(tmp_path)
-    changed = tmp_path / "exercises" / "03_dcg_ndcg.ipynb"
+    changed = tmp_path / "exercises" / "zh" / "03_dcg_ndcg.ipynb"
     notebook = json.loads(changed.read_text(encoding="utf-8"))
     notebook["cells"].append({"cell_type": "markdown", "id": "mine", "metadata": {}, "source": ["my notes"]})
     changed.write_text(json.dumps(notebook), encoding="utf-8")
     mine = changed.read_bytes()
     (tmp_path / "notebooks" / "02_mrr.ipynb").unlink()  # deleted: the shipped one comes back
     done = classroom.copy_tutorial(tmp_path)
-    assert done.kept == ["exercises/03_dcg_ndcg.ipynb"] and done.copied == ["notebooks/02_mrr.ipynb"]
+    assert done.kept == ["exercises/zh/03_dcg_ndcg.ipynb"] and done.copied == ["notebooks/02_mrr.ipynb"]
     assert len(done.unchanged) == len(TUTORIAL) - 2
     assert changed.read_bytes() == mine
-    assert "kept exercises/03_dcg_ndcg.ipynb: you changed it" in done.summary()
+    assert "kept exercises/zh/03_dcg_ndcg.ipynb: you changed it" in done.summary()
 
 
 def test_a_file_an_older_copy_gave_is_updated_and_a_file_it_never_gave_is_kept(tmp_path):
@@ -151,18 +156,20 @@ def test_a_broken_manifest_writes_only_missing_files(tmp_path):
     assert done.kept == ["notebooks/00_start_here.ipynb"] and page.read_text(encoding="utf-8") == "changed"
 
 
-def test_the_chinese_edition_says_it_does_not_exist_yet_and_gives_the_english_one(tmp_path):
-    done = classroom.copy_tutorial(tmp_path, lang="zh")
-    assert "only the English edition exists today" in done.notice
-    assert sorted(done.copied) == TUTORIAL
+def test_the_start_page_is_the_edition_asked_for_else_the_page_offering_both(tmp_path):
+    for page in ("notebooks/start_here.ipynb", "notebooks/zh/00_start_here.ipynb"):
+        (tmp_path / page).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / page).write_text("{}", encoding="utf-8")
+    assert classroom.start_page("zh", root=tmp_path) == "notebooks/zh/00_start_here.ipynb"
+    assert classroom.start_page(None, root=tmp_path) == "notebooks/start_here.ipynb"
+    assert classroom.start_page("en", root=tmp_path) == "notebooks/start_here.ipynb"  # no English edition here
     with pytest.raises(ValueError, match="lang = 'fr' is not a tutorial language; choose one of en, zh"):
-        classroom.copy_tutorial(tmp_path, lang="fr")
+        classroom.start_page("fr", root=tmp_path)
 
 
 def test_tutorial_command_copy_only(tmp_path, capsys):
     assert main(["tutorial", str(tmp_path / "t"), "--copy-only", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("note: the zh edition of the tutorial does not exist yet")
     assert f"{len(TUTORIAL)} copied" in out
     assert main(["tutorial", str(tmp_path / "t"), "--copy-only"]) == 0
     assert f"{len(TUTORIAL)} already up to date, 0 kept" in capsys.readouterr().out
@@ -180,8 +187,21 @@ def test_tutorial_command_starts_jupyterlab_on_the_start_page(tmp_path, monkeypa
     command = started[0]
     assert command[1:3] == ["-m", "jupyterlab"] and "--port=8891" in command and "--no-browser" in command
     assert f"--ServerApp.root_dir={tmp_path}" in command
-    assert "--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb" in command
-    assert (tmp_path / "notebooks" / "00_start_here.ipynb").is_file()
+    page = classroom.start_page(None, root=tmp_path)
+    assert f"--LabApp.default_url=/lab/tree/{page}" in command and (tmp_path / page).is_file()
+    assert not any(part.startswith("--LabApp.user_settings_dir") for part in command)
+
+
+def test_tutorial_command_in_chinese_opens_the_chinese_edition_with_jupyterlab_in_chinese(tmp_path, monkeypatch):
+    import subprocess
+
+    started = []
+    monkeypatch.setattr(subprocess, "call", lambda command: started.append(command) or 0)
+    assert main(["tutorial", str(tmp_path), "--lang", "zh", "--no-browser"]) == 0
+    settings = [part.partition("=")[2] for part in started[0] if part.startswith("--LabApp.user_settings_dir=")]
+    plugin = Path(settings[0]) / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    assert json.loads(plugin.read_text(encoding="utf-8")) == {"locale": "zh_CN"}
+    assert f"--LabApp.default_url=/lab/tree/{classroom.start_page('zh', root=tmp_path)}" in started[0]
 
 
 # -- rosters and seeds -------------------------------------------------------------------------------------
@@ -263,8 +283,14 @@ def test_assign_writes_the_students_notebooks_and_the_key_apart(tmp_path, capsys
             text = text.replace(json.dumps(variant.prompt, ensure_ascii=False)[1:-1], "<prompt>")
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
-            leaks += [(path.name, exercise_id, form) for form in answer_forms(variant.answer) if form in text]
-            assert variant.call not in text
+            if variant.kind == "compute":
+                leaks += [(path.name, exercise_id, form) for form in answer_forms(variant.answer) if form in text]
+                assert variant.call not in text
+            elif variant.kind == "create":  # neither the example nor the explanation of a ranking to build
+                leaks += [(path.name, exercise_id, s) for s in (variant.answer, variant.explanation) if s in text]
+            else:  # the options are listed, none marked: no explanation, no diagnosis of a wrong option
+                said = [variant.explanation] + [variant.why_text(key) for key in variant.why]
+                leaks += [(path.name, exercise_id, s) for s in said if s in text]
     assert leaks == []
     key = (tmp_path / "hw" / "key" / "key.md").read_text(encoding="utf-8")
     first = lt.exercises.variant("map-doc000", record["students"][0]["seed"])

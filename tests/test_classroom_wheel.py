@@ -24,7 +24,10 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-TUTORIAL = sorted(f"{folder}/{p.name}" for folder in ("notebooks", "exercises") for p in (REPO / folder).glob("*.ipynb"))
+# every notebook of both editions and each edition folder's language file
+TUTORIAL = sorted(p.relative_to(REPO).as_posix() for folder in ("notebooks", "exercises") for p in (REPO / folder).rglob("*")
+                  if p.is_file() and (p.suffix == ".ipynb" or p.name == ".ltr-teach-language")
+                  and ".ipynb_checkpoints" not in p.parts)
 SKIP = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".ipynb_checkpoints",
                               ".hypothesis", ".pytest_cache", "tests", "benchmarks")
 
@@ -76,7 +79,8 @@ def test_ltr_teach_tutorial_from_the_wheel_copies_a_course_that_runs(installed, 
     course = tmp_path / "course"
     out = run([str(command), "tutorial", str(course), "--no-browser", "--copy-only"], env=env, cwd=tmp_path).stdout
     assert f"{len(TUTORIAL)} copied" in out
-    copied = sorted(str(p.relative_to(course)) for p in course.rglob("*.ipynb"))
+    copied = sorted(p.relative_to(course).as_posix() for p in course.rglob("*")
+                    if p.is_file() and p.name != ".ltr_teach_tutorial.json")
     assert copied == TUTORIAL
     manifest = json.loads((course / ".ltr_teach_tutorial.json").read_text())["files"]
     assert manifest == {n: hashlib.sha256((REPO / n).read_bytes()).hexdigest() for n in TUTORIAL}

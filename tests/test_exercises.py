@@ -8,8 +8,9 @@ import sympy
 from answer_forms import one_unit_off, percent, rounded, truncated
 
 import ltr_teach as lt
+from ltr_teach.core.i18n import using_language
 
-EXERCISES = lt.exercises.all()
+EXERCISES = [e for e in lt.exercises.all() if e.kind == "compute"]  # the other kinds: test_exercise_kinds.py
 IDS = [e.id for e in EXERCISES]
 
 
@@ -18,7 +19,7 @@ def test_at_least_thirty_exercises_covering_every_metric():
     assert len(set(IDS)) == len(IDS)
     covered = {e.metric for e in EXERCISES}
     assert covered == set(lt.METRICS)
-    assert {e.family for e in EXERCISES} == set(lt.exercises.FAMILIES)
+    assert {e.family for e in lt.exercises.all()} == set(lt.exercises.FAMILIES)
 
 
 def test_exercises_from_the_documents_and_new_ones():
@@ -34,7 +35,8 @@ def test_each_exercise_states_its_call_prompt_and_hints(exercise):
     assert eval(exercise.call, {"lt": lt, "Fraction": Fraction}).exact == exercise.answer
     assert exercise.explanation().exact == exercise.answer
     assert exercise.hints
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in exercise.prompt + exercise.title), "no Chinese term"
+    with using_language("zh"):  # the Chinese edition's heading names the metric in Chinese
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in exercise.title), "no Chinese term"
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
@@ -167,7 +169,7 @@ def test_a_prompt_states_every_fact_the_call_uses(seed):
     ex = lt.exercises.variant("map-doc004", seed)
     counts = ex.kwargs()["n_relevant"]
     assert f"have {', '.join(map(str, counts))} relevant documents" in ex.prompt
-    for exercise in lt.exercises.all():
+    for exercise in EXERCISES:
         if "n_relevant" in exercise.kwargs() and exercise.metric != "mean_average_precision":
             assert f"{exercise.kwargs()['n_relevant']} relevant document" in exercise.prompt, exercise.id
 
@@ -184,7 +186,8 @@ GIVEAWAYS = {
 
 @pytest.mark.parametrize("exercise_id", sorted(GIVEAWAYS))
 def test_base_hints_guide_without_stating_the_numbers(exercise_id):
-    text = " ".join(lt.exercises.get(exercise_id).hints).lower()
+    # steps 1 and 2 of the ladder (concept, procedure); step 3 gives the first number on purpose
+    text = " ".join(lt.exercises.get(exercise_id).hints[:2]).lower()
     assert text
     for giveaway in GIVEAWAYS[exercise_id]:
         assert giveaway not in text, (giveaway, text)

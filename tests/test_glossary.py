@@ -18,7 +18,8 @@ from ltr_teach.metrics.registry import METRICS
 from ltr_teach.teaching.examples import ERRATA
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "exercises").glob("*.ipynb"))
+NOTEBOOKS = [p for folder in ("notebooks", "exercises") for p in sorted((ROOT / folder).rglob("*.ipynb"))
+             if ".ipynb_checkpoints" not in p.parts]
 MISNOMERS = [m for term in TERMS.values() for m in term.wrong]
 
 

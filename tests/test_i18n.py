@@ -332,12 +332,15 @@ def test_make_tutorial_zh_selects_chinese_for_jupyterlab_and_the_kernels(tmp_pat
     assert f"""printf '{{"locale": "%s"}}\\n' zh_CN > {settings}/@jupyterlab/translation-extension/""" \
            "plugin.jupyterlab-settings" in done.stdout
     lab = [line for line in done.stdout.splitlines() if "jupyter lab" in line][0]
-    assert lab.startswith("LTR_TEACH_LANG=zh ") and f"--LabApp.user_settings_dir={settings}" in lab
+    assert f"--LabApp.user_settings_dir={settings}" in lab
+    # the kernels' language is the edition's (its folder's .ltr-teach-language), not an environment variable
+    assert "LTR_TEACH_LANG" not in lab
+    assert """start_page("zh" or None)""" in lab  # the Chinese edition's first notebook (classroom.START_PAGES)
     assert "--ServerApp.root_dir=" in lab  # the repository's root is still what JupyterLab serves
-    english, _venv = _make_tutorial_commands(tmp_path / "en")
-    assert "LTR_TEACH_LANG=en " in english.stdout and "' en > " in english.stdout
+    both, _venv = _make_tutorial_commands(tmp_path / "both")
+    assert "' en > " in both.stdout and """start_page("" or None)""" in both.stdout  # the page offering both
     refused, _venv = _make_tutorial_commands(tmp_path / "fr", "TUTORIAL_LANG=fr")
-    assert "TUTORIAL_LANG must be en or zh" in refused.stdout  # make -n prints the check; run, it exits 2
+    assert "TUTORIAL_LANG must be zh, en or unset" in refused.stdout  # make -n prints the check; run, it exits 2
 
 
 def test_jupyterlab_finds_the_chinese_language_pack():
@@ -356,4 +359,5 @@ def test_an_exercise_hint_is_shown_in_chinese():
     feedback = lt.check("ndcg-lipstick", "0.5")
     assert not feedback.diagnosis and feedback.hint == "NDCG = DCG / IDCG；理想排序是 3, 3, 2, 2, 2, 1, 0。"
     lt.set_language("en")
-    assert lt.check("ndcg-lipstick", "0.5").hint == lt.exercises.get("ndcg-lipstick").hints[0]
+    # the hint shown with a wrong answer is step 2 of the ladder, the procedure
+    assert lt.check("ndcg-lipstick", "0.5").hint == lt.exercises.get("ndcg-lipstick").hints[1]

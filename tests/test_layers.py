@@ -93,7 +93,8 @@ def test_the_import_walker_sees_relative_and_nested_imports():
 def _documented_imports():
     """Every ``from ltr_teach... import ...`` and ``lt.name`` the README and the notebooks use."""
     texts = [(ROOT / "README.md").read_text(encoding="utf-8")]
-    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "exercises").glob("*.ipynb")):
+    for nb in [p for folder in ("notebooks", "exercises") for p in sorted((ROOT / folder).rglob("*.ipynb"))
+               if ".ipynb_checkpoints" not in p.parts]:
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         texts += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     text = "\n".join(texts)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "exercises").glob("*.ipynb"))
+NOTEBOOKS = [p for folder in ("notebooks", "exercises") for p in sorted((ROOT / folder).rglob("*.ipynb"))
+             if ".ipynb_checkpoints" not in p.parts]
 
 
 def _code_cells(path):
@@ -51,9 +52,12 @@ def test_definitions_finds_functions_classes_and_lambdas(source, expected):
 
 
 def test_every_notebook_is_found():
-    # the tutorial's eleven notebooks and the five exercise sheets
-    assert len([p for p in NOTEBOOKS if p.parent.name == "notebooks"]) == 11
-    assert len([p for p in NOTEBOOKS if p.parent.name == "exercises"]) == 5
+    # both editions of every course source (tests/test_course.py checks they match their sources)
+    for folder in ("notebooks", "exercises"):
+        sources = sorted(p.stem for p in (ROOT / "course" / folder).glob("*.md"))
+        for lang in ("zh", "en"):
+            assert sorted(p.stem for p in NOTEBOOKS if p.parent == ROOT / folder / lang) == sources
+    assert len([p for p in NOTEBOOKS if p.parent.parent.name == "exercises"]) >= 10
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")

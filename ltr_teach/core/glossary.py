@@ -104,6 +104,22 @@ TERMS = {t.key: t for t in (
     Term("harmonic_mean", "harmonic mean", "调和平均"),
 )}
 
+#: Names that stay in Latin letters in Chinese text: tools, libraries, collections, file formats,
+#: people. Metric abbreviations (NDCG, P@k) need no entry: a word without a lower-case letter is an
+#: abbreviation. The Chinese edition's checks (the notebooks' share of Chinese, the library's
+#: no-English-sentence test) read this one list.
+PROPER_NAMES = frozenset(name.lower() for name in (
+    "trec_eval", "pytrec_eval", "ir_measures", "ir-measures", "ranx", "gdeval", "gdeval.pl", "scikit-learn",
+    "sklearn", "LightGBM", "XGBoost", "RecBole", "torchmetrics", "TF-Ranking", "TensorFlow", "Recommenders",
+    "Microsoft", "MARCO", "Python", "NumPy", "SymPy", "SciPy", "matplotlib", "ipywidgets", "Jupyter",
+    "JupyterLab", "pip", "ltr_teach", "ltr-teach", "lt", "Babel", "gettext", "Chromium",
+    "Google", "Bing", "Baidu", "Taobao", "CSDN", "Zhihu", "GitHub", "Wikipedia", "Excel",
+    "Järvelin", "Kekäläinen", "Burges", "Chapelle", "Moffat", "Zobel", "Manning", "Raghavan", "Schütze",
+    "Wilcoxon", "Student", "Cohen", "Holm", "Bonferroni", "Fisher", "Efron", "Voorhees", "Buckley",
+    "Sakai", "Craswell", "McSherry", "Najork", "torch", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
+    "log", "log2", "ln", "max", "min", "sum", "argmax",
+))
+
 #: Text between these marks quotes a document (or names a wrong term as such): it is not a use.
 _QUOTES = re.compile(r"「[^」]*」|『[^』]*』|“[^”]*”|‘[^’]*’|\"[^\"\n]*\"|`[^`\n]*`")
 
@@ -147,24 +163,21 @@ def zh_all(key: str) -> str:
     return "/".join((TERMS[key].zh, *TERMS[key].alternatives))
 
 
-#: English a Chinese page may show outside code: names, not sentences. Metric and tool names, the people a
-#: formula is named after, the documents' own English headings and glosses (a Chinese student meets them
-#: in the documents), and the glossary's English terms (a Chinese text may gloss a term in English, as
-#: 倒数排名（reciprocal rank）). :func:`english_sentences` skips these; everything else of three or more
-#: English words in a row is a sentence a Chinese page must not show.
-NAMES_IN_ENGLISH = tuple(sorted({t.en for t in TERMS.values()} | {
-    # the documents' headings and the English names they gloss their terms with
+#: The English the source documents use as names: their section headings and the glosses they give their
+#: terms (a Chinese student meets them in the documents, and the library quotes them).
+DOCUMENT_NAMES = (
     "Mean Average Precision", "Average Precision", "Mean Reciprocal Rank", "Reciprocal Rank",
     "Expected Reciprocal Rank", "Cumulative Gain", "Discounted Cumulative Gain", "Discount Cumulative Gain",
     "Ideal Discounted Cumulative Gain", "Normalized Discounted Cumulative Gain", "Normalised Discounted Cumulative Gain",
-    "Precision and Recall", "Precision", "Recall", "Cascade Model", "Average precision", "Precesion", "Cummulative",
-    "F1score", "score", "query", "item", "sort",
-    # tools, libraries, methods and people
-    "scikit-learn", "LightGBM", "XGBoost", "ranx", "gdeval", "torchmetrics", "TF-Ranking", "torch", "SciPy", "NumPy",
-    "SymPy", "JupyterLab", "Holm", "Bonferroni", "Wilcoxon", "Student", "Cohen", "Järvelin", "Kekäläinen",
-    "Craswell", "Chapelle", "Burges", "McSherry", "Najork", "Manning", "et al", "MAC", "SK-II", "skII", "skii",
-    "Excel",
-}, key=str.lower))
+    "Precision and Recall", "Precision", "Recall", "Cascade Model", "Precesion", "Cummulative", "F1score", "score",
+    "query", "item", "sort", "MAC", "SK-II", "skII", "skii", "et al",
+)
+
+#: English a Chinese page may show outside code: names, not sentences. :data:`PROPER_NAMES`, the documents'
+#: names (:data:`DOCUMENT_NAMES`) and the glossary's English terms (a Chinese text may gloss a term in
+#: English, as 倒数排名（reciprocal rank）). :func:`english_sentences` skips these; everything else of three or
+#: more English words in a row is a sentence a Chinese page must not show.
+NAMES_IN_ENGLISH = tuple(sorted({t.en for t in TERMS.values()} | set(DOCUMENT_NAMES) | PROPER_NAMES, key=str.lower))
 
 #: A run of English words (letters, apostrophes, hyphens) between anything else.
 _ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'\-]*(?:[ ,]+[A-Za-z][A-Za-z'\-]*)*")
@@ -218,5 +231,5 @@ def english_sentences(text: str, min_words: int = 3) -> list[str]:
     return found
 
 
-__all__ = ["Term", "Misnomer", "TERMS", "misused_terms", "unquoted", "zh", "zh_all", "NAMES_IN_ENGLISH",
-           "english_sentences"]
+__all__ = ["Term", "Misnomer", "TERMS", "PROPER_NAMES", "DOCUMENT_NAMES", "NAMES_IN_ENGLISH", "english_sentences",
+           "misused_terms", "unquoted", "zh", "zh_all"]

@@ -8,8 +8,11 @@ only marks a string for extraction (a constant defined at import time, translate
 at run time only the standard library is used.
 
 The language is, in this order: the last :func:`set_language` call, the ``LTR_TEACH_LANG``
-environment variable, then the locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as
-gettext reads them): ``zh_*`` is Chinese, anything else English.
+environment variable, the course edition the kernel runs in (a file :data:`EDITION_FILE` in the
+working directory, holding ``zh`` or ``en``: Jupyter starts a notebook's kernel in the notebook's
+folder, so ``notebooks/zh/`` runs in Chinese with code cells identical to ``notebooks/en/``), then the
+locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them): ``zh_*`` is
+Chinese, anything else English.
 
 Examples
 --------
@@ -32,6 +35,8 @@ LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 #: The languages the course exists in, and the catalogue (gettext locale name) of each.
 LANGUAGES = {"en": "en", "zh": "zh_CN"}
 _LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+#: The file that names the language of the course edition in its folder (``notebooks/zh/``).
+EDITION_FILE = ".ltr-teach-language"
 
 _chosen: str | None = None
 _translations: dict[str, gettext.NullTranslations] = {}
@@ -87,11 +92,36 @@ def get_language() -> str:
     from_env = _normalise(os.environ.get("LTR_TEACH_LANG", ""))
     if from_env is not None:
         return from_env
+    from_edition = edition_language(Path.cwd())
+    if from_edition is not None:
+        return from_edition
     for variable in _LOCALE_VARIABLES:
         value = os.environ.get(variable)
         if value:  # the first one set decides, as in gettext; LANGUAGE may list several: take the first
             return "zh" if value.split(":")[0].lower().startswith("zh") else "en"
     return "en"
+
+
+def edition_language(folder: Path) -> str | None:
+    """The language the course edition in ``folder`` is written in (its :data:`EDITION_FILE`), or None.
+
+    Read on every call, not cached: a kernel's working directory may change (``%cd``), and the file
+    is a few bytes. An unreadable or unknown value is no edition (the locale decides), not an error:
+    it is the course's file, not the student's input.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = (Path(folder) / EDITION_FILE).write_text("zh\\n", encoding="utf-8")
+    ...     edition_language(Path(folder))
+    'zh'
+    """
+    try:
+        text = (folder / EDITION_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return _normalise(text)
 
 
 @contextmanager

@@ -45,7 +45,9 @@ from ..core.table import display_width
 from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_query_name
 from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
 from ..metrics.registry import lookup
+from . import starting_state
 from .plots import legend_html, render_png
+from .starting_state import changed_since_display  # noqa: F401  (documented here: the editors register at display)
 
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
 _BINARY = "rels"
@@ -113,6 +115,7 @@ class _ShowsWidget:
             _display_html(webfont.style_element())
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = repr(self)
+        starting_state.register(self.widget, repr(self))  # a later cell must not change what is shown here
         return bundle
 
 

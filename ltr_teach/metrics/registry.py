@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.glossary import zh, zh_all
+from ..core.i18n import get_language
 from . import binary, graded, roc, user_models
 
 
@@ -51,6 +52,18 @@ class MetricInfo:
     aliases: tuple = ()
     bulk: Bulk | None = None
     per_query: str | None = None  # a mean over queries: the registry name of its per-query metric
+
+    @property
+    def local_title(self) -> str:
+        """The title in the current language alone: ``累计增益`` in Chinese, ``Cumulative gain`` in English.
+
+        >>> from ltr_teach.core.i18n import using_language
+        >>> with using_language("zh"):
+        ...     METRICS["cg"].local_title
+        '累计增益'
+        """
+        english, _, chinese = self.title.partition(" (")
+        return chinese.rstrip(")") if get_language() == "zh" and chinese else english
 
 
 _GRADED = ("k", "gain", "discount")
@@ -113,7 +126,7 @@ METRICS = {
         MetricInfo("success_at_k", binary.success_at_k, "Success at k, hit rate (命中率)", "rels", ("k", "threshold"),
                    aliases=("success", "hit_rate"),
                    bulk=Bulk("success", "required", "success@k (hit rate): 1 if the top k hold a relevant document")),
-        MetricInfo("bpref", binary.bpref, "Binary preference (bpref)", "judged_rels",
+        MetricInfo("bpref", binary.bpref, "Binary preference (bpref 二元偏好)", "judged_rels",
                    ("n_relevant", "n_nonrelevant", "threshold"),
                    bulk=Bulk("bpref", "none", "bpref: judged relevant documents ranked above judged non-relevant ones "
                                               "(unjudged documents skipped)")),

@@ -509,3 +509,123 @@ def parse_answer(text) -> ParsedAnswer:
         text=norm, value=value, decimals=decimals, significant=significant,
         has_decimal_inside=decimals is None and parser.decimal_literals > 0,
     )
+
+
+# -- rankings typed for a "create" exercise ---------------------------------------------------------------
+#: The longest ranking answer read, in characters; the most items in one list; the largest grade.
+MAX_RANKING_LENGTH = 400
+MAX_ITEMS = 30
+MAX_GRADE = 100
+#: What a ranking answer looks like, shown when it cannot be read.
+RANKING_EXAMPLES = {"ranking": "[3, 0, 2]", "pair": "[1, 0, 1] [0, 1, 1]"}
+_RANKING_TOKEN = re.compile(r"\s*(?:(?P<number>[+-]?\d+(?:\.\d*)?)|(?P<open>\[)|(?P<close>\])|(?P<sep>[,;])|(?P<other>\S))")
+
+
+def parse_rankings(text, shape: str = "ranking"):
+    """Read a typed ranking (``"[3, 0, 2]"``, ``"3 0 2"``) or pair (``"[1,0,1] [0,1,1]"``) of whole grades.
+
+    Nothing is evaluated: a small tokenizer reads brackets, separators (comma, semicolon, spaces) and
+    whole numbers from 0 to :data:`MAX_GRADE`; full-width brackets and commas typed from a Chinese
+    input method are read too. A Python list (or a pair of lists) of whole numbers is accepted as is.
+
+    Parameters
+    ----------
+    text : str or list
+        What the student typed.
+    shape : {"ranking", "pair"}
+        One list of grades, or two.
+
+    Returns
+    -------
+    list of int, or list of two lists of int
+
+    Raises
+    ------
+    UnreadableAnswer
+        With a reason a student can act on.
+
+    Examples
+    --------
+    >>> parse_rankings("[3, 0, 2]")
+    [3, 0, 2]
+    >>> parse_rankings("［1，0，1］ [0 1 1]", "pair")
+    [[1, 0, 1], [0, 1, 1]]
+    >>> parse_rankings("[3, 0.5]")
+    Traceback (most recent call last):
+    ...
+    ltr_teach.teaching.answers.UnreadableAnswer: 0.5 is not a whole grade (write grades as 0, 1, 2, ...)
+    """
+    if shape not in RANKING_EXAMPLES:
+        raise ValueError(f"shape = {shape!r} must be one of {', '.join(RANKING_EXAMPLES)}")
+    if isinstance(text, (list, tuple)):
+        text = _typed_lists(text, shape)
+    elif not isinstance(text, str):
+        raise UnreadableAnswer(N_("a ranking is text such as {example}; got a {type}"),
+                               example=RANKING_EXAMPLES[shape], type=type(text).__name__)
+    if len(text) > MAX_RANKING_LENGTH:
+        raise UnreadableAnswer(N_("it is {n} characters long; an answer has at most {most}"), n=len(text),
+                               most=MAX_RANKING_LENGTH)
+    norm = unicodedata.normalize("NFKC", text).replace("【", "[").replace("】", "]").replace("、", ",")
+    norm = norm.strip().rstrip("。.")
+    wrapped = re.fullmatch(r"\[\s*(\[.*\])\s*\]", norm, re.DOTALL)  # [[1, 0], [0, 1]], as Python prints a pair
+    if wrapped:
+        norm = wrapped.group(1)
+    if not norm:
+        raise UnreadableAnswer(N_("it is empty"))
+    lists, current, depth = [], None, 0
+    loose = []  # numbers outside brackets: "3 0 2" is one ranking
+    for match in _RANKING_TOKEN.finditer(norm):
+        if match.group("other") is not None:
+            raise UnreadableAnswer(N_("unexpected {found} at position {position}"), found=repr(match.group("other")),
+                                   position=match.start("other") + 1)
+        if match.group("open"):
+            depth += 1
+            if depth > 2 or current is not None and depth == 2:
+                raise UnreadableAnswer(N_("brackets inside a ranking are not read: write each ranking as one "
+                                          "list, as in {example}"), example=RANKING_EXAMPLES[shape])
+            current = []
+        elif match.group("close"):
+            if current is None:
+                raise UnreadableAnswer(N_("a ] closes no [ at position {position}"), position=match.start("close") + 1)
+            lists.append(current)
+            current, depth = None, depth - 1
+        elif match.group("number") is not None:
+            value = _grade(match.group("number"))
+            (current if current is not None else loose).append(value)
+            if len(current if current is not None else loose) > MAX_ITEMS:
+                raise UnreadableAnswer(N_("a ranking has at most {most} items here"), most=MAX_ITEMS)
+    if current is not None:
+        raise UnreadableAnswer(N_("a [ is never closed"))
+    if loose and lists:
+        raise UnreadableAnswer(N_("some grades are outside the brackets; write each ranking as one list, as in "
+                                  "{example}"), example=RANKING_EXAMPLES[shape])
+    if loose:
+        lists = [loose]
+    lists = [x for x in lists if x] if len(lists) > 1 else lists
+    if not lists or not lists[0]:
+        raise UnreadableAnswer(N_("no grade found; write the ranking as {example}"), example=RANKING_EXAMPLES[shape])
+    wanted = 1 if shape == "ranking" else 2
+    if len(lists) != wanted:
+        message = (N_("this exercise wants one ranking, as in {example}; you wrote {n}") if wanted == 1 else
+                   N_("this exercise wants two rankings (A, then B), as in {example}; you wrote {n}"))
+        raise UnreadableAnswer(message, example=RANKING_EXAMPLES[shape], n=len(lists))
+    return lists[0] if shape == "ranking" else lists
+
+
+def _grade(text: str) -> int:
+    if "." in text:
+        raise UnreadableAnswer(N_("{value} is not a whole grade (write grades as 0, 1, 2, ...)"), value=text)
+    if len(text.lstrip("+-")) > 3 or not 0 <= int(text) <= MAX_GRADE:
+        raise UnreadableAnswer(N_("{value} is not a grade from 0 to {most}"), value=text[:12], most=MAX_GRADE)
+    return int(text)
+
+
+def _typed_lists(value, shape: str) -> str:
+    """A Python list (or pair) of whole numbers as the text a student would type; anything else is refused."""
+    lists = value if shape == "pair" and value and all(isinstance(v, (list, tuple)) for v in value) else [value]
+    for one in lists:
+        if not isinstance(one, (list, tuple)) or len(one) > MAX_ITEMS or not all(
+                isinstance(v, numbers.Integral) and not isinstance(v, (bool, numpy.bool_)) for v in one):
+            raise UnreadableAnswer(N_("a ranking is a list of whole grades such as {example}"),
+                                   example=RANKING_EXAMPLES[shape])
+    return " ".join("[" + ", ".join(str(int(v)) for v in one) + "]" for one in lists)

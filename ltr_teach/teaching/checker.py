@@ -45,7 +45,7 @@ from ..core.i18n import N_, _, translate
 from ..metrics import binary, graded
 from ..metrics.graded import DISCOUNTS, GAINS
 from . import exercises
-from .answers import EXAMPLES, ParsedAnswer, UnreadableAnswer, parse_answer
+from .answers import EXAMPLES, RANKING_EXAMPLES, ParsedAnswer, UnreadableAnswer, parse_answer, parse_rankings
 from .hints import GENERIC_HINTS, expected_text
 
 _DIGITS = 50
@@ -857,7 +857,7 @@ SLIPS = (
                                               "positive-negative pairs."),
          recompute=lambda f: [(f["exact"] * f["pairs"], {})]),
     # -- every metric ----------------------------------------------------------------------------------------
-    Slip("percent", ("*",), N_("You gave a percentage without the % sign: add % or divide by 100."),
+    Slip("percent", ("*",), N_("You gave a percentage without the percent sign: write “%” after it, or divide by 100."),
          recompute=lambda f: [(f["exact"] * 100, {})]),
 )
 
@@ -955,6 +955,8 @@ class Feedback:
     hint: str | None = None
     expected: str | None = None
     mistakes: tuple = ()
+    #: Why the right answer is right (a choice or create exercise): shown after a right answer or a reveal.
+    explanation: str | None = None
 
     def __bool__(self) -> bool:
         return self.correct
@@ -964,7 +966,8 @@ class Feedback:
 
     def _details(self) -> list[tuple[str, str]]:
         """The ``(label, text)`` lines shown under the verdict, those that are set."""
-        details = ((N_("likely mistake"), self.diagnosis), (N_("hint"), self.hint), (N_("expected"), self.expected))
+        details = ((N_("likely mistake"), self.diagnosis), (N_("hint"), self.hint), (N_("expected"), self.expected),
+                   (N_("why"), self.explanation))
         return [(_(label), text) for label, text in details if text]
 
     def __str__(self) -> str:
@@ -1153,9 +1156,119 @@ def check(target, answer, reveal: bool = False, seed=None) -> Feedback:
         if seed is not None:
             raise ValueError("seed only applies to an exercise id; an explanation is already one computation")
         return judge(target, answer, reveal=reveal)
-    if isinstance(target, exercises.Exercise):
+    if isinstance(target, (exercises.Exercise, exercises.ChoiceExercise, exercises.CreateExercise)):
         exercise = target if seed is None else exercises.variant(target.id, seed)
     else:
         exercise = exercises.variant(target, seed) if seed is not None else exercises.get(target)
+    if exercise.kind == "create":
+        return judge_creation(exercise, answer, reveal=reveal)
+    if exercise.kind != "compute":
+        return judge_choice(exercise, answer, reveal=reveal)
     return judge(exercise.explanation(), answer, reveal=reveal, context=exercise.context,
-                 target=exercise.label, hints=exercise.hints)
+                 target=exercise.label, hints=exercise.procedure)  # the ladder's step 2
+
+
+# -- choice and create exercises ------------------------------------------------------------------------------
+#: The longest option answer read, in characters.
+MAX_CHOICE_LENGTH = 200
+
+
+def _option_key(exercise, answer) -> str:
+    """The option a student chose: its key (any case), its text, or its letter a, b, c ... when no key is a
+    single letter (so a letter never means two options); :class:`UnreadableAnswer` otherwise."""
+    keys = list(exercise.options)
+    if not isinstance(answer, str):
+        raise UnreadableAnswer(N_("an answer is one of the options' names ({options}); got a {type}"),
+                               options=", ".join(keys), type=type(answer).__name__)
+    if len(answer) > MAX_CHOICE_LENGTH:
+        raise UnreadableAnswer(N_("it is {n} characters long; an answer has at most {most}"), n=len(answer),
+                               most=MAX_CHOICE_LENGTH)
+    typed = " ".join(answer.strip().strip("\"'“”‘’「」。.").split()).casefold()
+    by_key = {k.casefold(): k for k in keys}
+    if typed in by_key:
+        return by_key[typed]
+    by_text = {" ".join(exercise.option_text(k).split()).casefold(): k for k in keys}
+    if typed in by_text:
+        return by_text[typed]
+    letters = "abcdefghijklmnopqrstuvwxyz"[:len(keys)]
+    if len(typed) == 1 and typed in letters and not any(len(k) == 1 for k in keys):
+        return keys[letters.index(typed)]
+    raise UnreadableAnswer(N_("{answer} is not one of the options; answer with one of: {options}"),
+                           answer=repr(answer.strip()[:40]), options=", ".join(keys))
+
+
+def judge_choice(exercise, answer, reveal: bool = False) -> Feedback:
+    """Check the option a student chose; a wrong option gets its own diagnosis (see :func:`check`).
+
+    Examples
+    --------
+    >>> from ltr_teach.teaching.kinds import choice
+    >>> ex = choice("demo-more", family="dcg_ndcg", kind="predict", title="t", question="A longer list?",
+    ...             options={"rise": "DCG rises", "same": "DCG stays"}, correct="rise",
+    ...             why={"same": "Every added item adds gain/discount >= 0."}, explanation="Terms only add.",
+    ...             hints=("a", "b", "c"))
+    >>> print(judge_choice(ex, "Same"))
+    ✗ demo-more: not right: "same" (DCG stays).
+      likely mistake: Every added item adds gain/discount >= 0.
+    >>> print(judge_choice(ex, "a"))
+    ✓ demo-more: right: "rise" (DCG rises).
+      why: Terms only add.
+    """
+    target = exercise.label
+    expected = _("{key} ({text})").format(key=exercise.correct, text=exercise.option_text(exercise.correct)) \
+        if reveal else None
+    explanation = exercise.explanation if reveal else None
+    if answer is None or (isinstance(answer, str) and not answer.strip()):
+        return Feedback(False, "not answered", _("not answered yet: choose one of {options}.").format(
+            options=", ".join(exercise.options)), target, expected=expected, explanation=explanation)
+    try:
+        key = _option_key(exercise, answer)
+    except UnreadableAnswer as exc:
+        return Feedback(False, "unreadable", _("could not read that answer: {reason}.").format(reason=exc.reason()),
+                        target, answer=str(answer)[:80], expected=expected, explanation=explanation)
+    chosen = _("\"{key}\" ({text})").format(key=key, text=exercise.option_text(key))
+    if key == exercise.correct:
+        return Feedback(True, "right", _("right: {choice}.").format(choice=chosen), target, answer=key,
+                        expected=expected, explanation=exercise.explanation)
+    return Feedback(False, "wrong", _("not right: {choice}.").format(choice=chosen), target, answer=key,
+                    diagnosis=exercise.why_text(key), expected=expected, explanation=explanation,
+                    mistakes=(key,))
+
+
+def judge_creation(exercise, answer, reveal: bool = False) -> Feedback:
+    """Read a typed ranking (no evaluation) and run the exercise's verifier on it (see :func:`check`).
+
+    Examples
+    --------
+    >>> from ltr_teach.teaching.kinds import create
+    >>> ex = create("demo-sorted", family="dcg_ndcg", title="t", question="Three grades, best first.",
+    ...             shape="ranking", example=[2, 1, 0], hints=("a", "b", "c"),
+    ...             verify=lambda r: None if list(r) == sorted(r, reverse=True) else "it is not sorted best first")
+    >>> print(judge_creation(ex, "[0, 1, 2]"))
+    ✗ demo-sorted: not right: [0, 1, 2] does not have the property asked for.
+      likely mistake: it is not sorted best first
+    >>> bool(judge_creation(ex, "3 3 1"))
+    True
+    """
+    target = exercise.label
+    expected = _("for example {example}").format(example=exercise.answer) if reveal else None
+    explanation = (exercise.explanation or None) if reveal else None
+    if answer is None or (isinstance(answer, str) and not answer.strip()):
+        return Feedback(False, "not answered", _("not answered yet: type a ranking such as {example}.").format(
+            example=RANKING_EXAMPLES[exercise.shape]), target, expected=expected, explanation=explanation)
+    try:
+        parsed = parse_rankings(answer, exercise.shape)
+    except UnreadableAnswer as exc:
+        return Feedback(False, "unreadable", _("could not read that answer: {reason}. Write for example {examples}.")
+                        .format(reason=exc.reason(), examples=RANKING_EXAMPLES[exercise.shape]), target,
+                        answer=str(answer)[:80], expected=expected, explanation=explanation)
+    shown = exercises.example_text(parsed, exercise.shape)
+    try:
+        problem = exercise.verify(parsed)
+    except ValueError as exc:  # the library refuses the ranking (an empty list ...): say why, as a wrong answer
+        problem = _("the library cannot score it: {reason}").format(reason=exc)
+    if problem is None:
+        return Feedback(True, "right", _("right: {answer} has the property asked for.").format(answer=shown), target,
+                        answer=shown, expected=expected, explanation=exercise.explanation or None)
+    return Feedback(False, "wrong", _("not right: {answer} does not have the property asked for.").format(answer=shown),
+                    target, answer=shown, diagnosis=translate(problem), expected=expected, explanation=explanation)

@@ -3,8 +3,9 @@
 Three jobs, each a function here and a command of ``ltr-teach``:
 
 - :func:`copy_tutorial` (``ltr-teach tutorial``) copies the tutorial and exercise notebooks that
-  ship with the package into a working folder, with the layout of the repository (``notebooks/``
-  beside ``exercises/``, so the links between them work), and never overwrites a file the student
+  ship with the package into a working folder, both editions with the layout of the repository
+  (``notebooks/zh/``, ``notebooks/en/``, ``exercises/zh/`` ..., so the links between them work, and each
+  edition's language file, so its kernels speak its language), and never overwrites a file the student
   has changed: the folder keeps a manifest of the SHA-256 of every file it was given.
 - :func:`assign` (``ltr-teach assign``) writes one exercise notebook per student of a roster, each
   with the student's own numbers (:func:`ltr_teach.exercises.variant` with the student's seed), and
@@ -40,10 +41,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.i18n import EDITION_FILE
 from ..core.palette import COLORS, PALETTE
 from . import exercises
+from .answers import RANKING_EXAMPLES
 from .checker import check
-from .hints import expected_text
+from .kinds import CHOICE_KINDS
 
 # -- the tutorial ----------------------------------------------------------------------------------
 
@@ -52,11 +55,18 @@ from .hints import expected_text
 #: checkout (editable install, or ``PYTHONPATH``) reads them in place: one source of truth.
 TUTORIAL_FOLDERS = ("notebooks", "exercises")
 
-#: The notebook a student starts from, relative to the tutorial folder.
-START_PAGE = "notebooks/00_start_here.ipynb"
+#: The page a reader starts from, relative to the tutorial folder: the bilingual page that offers
+#: both editions, or an edition's own first notebook (``notebooks/<lang>/``).
+START_PAGES = {None: "notebooks/start_here.ipynb",
+               "zh": "notebooks/zh/00_start_here.ipynb",
+               "en": "notebooks/en/00_start_here.ipynb"}
+#: The course's first notebook before it was written in two editions (kept as the last resort of
+#: :func:`start_page` while the tutorials move into ``notebooks/zh/`` and ``notebooks/en/``).
+_FLAT_START_PAGE = "notebooks/00_start_here.ipynb"
+START_PAGE = _FLAT_START_PAGE
 
-#: The languages the tutorial is planned in; an edition is ``notebooks/<lang>/`` when that folder
-#: exists, and the flat ``notebooks/`` is the English edition.
+#: The languages of the course's editions: ``notebooks/<lang>/`` and ``exercises/<lang>/``, each with
+#: its language file (:data:`ltr_teach.core.i18n.EDITION_FILE`), so a kernel started there speaks it.
 LANGUAGES = ("en", "zh")
 
 #: The file in a copied tutorial that records the SHA-256 of every file the copy was given.
@@ -71,7 +81,7 @@ def tutorial_source() -> Path:
     Returns
     -------
     Path
-        ``ltr_teach/tutorial`` in an installed wheel; the repository root in a source checkout.
+        ``ltr_teach/tutorial`` in an installed wheel, else the repository root of a source checkout.
 
     Raises
     ------
@@ -82,50 +92,84 @@ def tutorial_source() -> Path:
         if all((root / folder).is_dir() for folder in TUTORIAL_FOLDERS):
             return root
     raise FileNotFoundError(f"the tutorial notebooks are not in {_PACKAGE / 'tutorial'} nor beside the package in "
-                            f"{_PACKAGE.parent}: reinstall ltr_teach")
+                            f"{_PACKAGE.parent}; reinstall ltr_teach")
 
 
-def _edition(root: Path, folder: str, lang: str) -> Path | None:
-    if (root / folder / lang).is_dir():
-        return root / folder / lang
-    return root / folder if lang == "en" else None
+def _is_tutorial_file(path: Path) -> bool:
+    return (path.is_file() and (path.suffix == ".ipynb" or path.name == EDITION_FILE)
+            and ".ipynb_checkpoints" not in path.parts)
 
 
-def tutorial_files(lang: str = "en") -> tuple[dict[str, Path], str | None]:
-    """The shipped tutorial files of an edition, by their path in the copy, and a notice if it fell back.
-
-    Parameters
-    ----------
-    lang : {"en", "zh"}
-        The edition.
+def tutorial_files() -> dict[str, Path]:
+    """Every shipped file of the tutorial (both editions), by its path in a copy.
 
     Returns
     -------
-    files : dict of str to Path
-        ``"notebooks/00_start_here.ipynb"`` -> the shipped file, for every notebook.
-    notice : str or None
-        Set when the edition does not exist yet and the English one is given instead.
+    dict of str to Path
+        ``"exercises/zh/03_dcg_ndcg.ipynb"`` -> the shipped file, for every notebook and every
+        edition's language file.
 
     Examples
     --------
-    >>> files, notice = tutorial_files("en")
-    >>> START_PAGE in files, "exercises/01_precision_recall_f.ipynb" in files, notice
-    (True, True, None)
+    >>> files = tutorial_files()
+    >>> "exercises/zh/01_precision_recall_f.ipynb" in files, "exercises/zh/.ltr-teach-language" in files
+    (True, True)
     """
-    if lang not in LANGUAGES:
-        raise ValueError(f"lang = {lang!r} is not a tutorial language; choose one of {', '.join(LANGUAGES)}")
     root = tutorial_source()
-    notice = None
-    if any(_edition(root, folder, lang) is None for folder in TUTORIAL_FOLDERS):
-        notice = (f"the {lang} edition of the tutorial does not exist yet; only the English edition exists "
-                  "today, so that is what you get")
-        lang = "en"
-    files = {}
-    for folder in TUTORIAL_FOLDERS:
-        source = _edition(root, folder, lang)
-        for path in sorted(source.glob("*.ipynb")):
-            files[f"{folder}/{path.name}"] = path
-    return files, notice
+    return {path.relative_to(root).as_posix(): path
+            for folder in TUTORIAL_FOLDERS for path in sorted((root / folder).rglob("*")) if _is_tutorial_file(path)}
+
+
+def start_page(lang: str | None = None, root: Path | None = None) -> str:
+    """The page to open first: ``lang``'s first notebook, or (None) the page offering both editions.
+
+    Parameters
+    ----------
+    lang : {"en", "zh"} or None
+        The edition; None for the bilingual page.
+    root : Path, optional
+        The tutorial's folder (default: the shipped one).
+
+    Examples
+    --------
+    >>> start_page("zh").endswith(".ipynb")
+    True
+    """
+    if lang not in START_PAGES:
+        raise ValueError(f"lang = {lang!r} is not a tutorial language; choose one of {', '.join(LANGUAGES)} (or None)")
+    root = tutorial_source() if root is None else Path(root)
+    for page in (START_PAGES[lang], START_PAGES[None], _FLAT_START_PAGE):
+        if (root / page).is_file():
+            return page
+    raise FileNotFoundError(f"the tutorial in {root} has no start page ({START_PAGES[lang]})")
+
+
+#: JupyterLab's own language per edition: the locale of the translation plugin (zh_CN comes from the
+#: jupyterlab-language-pack-zh-CN package, a dependency of ltr_teach).
+LAB_LOCALES = {"zh": "zh_CN", "en": "en"}
+
+
+def lab_settings(folder, lang: str) -> Path:
+    """A JupyterLab settings folder inside the tutorial ``folder`` that shows JupyterLab in ``lang``.
+
+    Its own folder (``.jupyterlab-settings-<lang>``), so the student's other JupyterLab settings are
+    not changed; ``make tutorial TUTORIAL_LANG=zh`` writes the same setting.
+
+    Examples
+    --------
+    >>> import tempfile, json
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     settings = lab_settings(folder, "zh")
+    ...     json.loads((settings / "@jupyterlab/translation-extension/plugin.jupyterlab-settings").read_text())
+    {'locale': 'zh_CN'}
+    """
+    if lang not in LAB_LOCALES:
+        raise ValueError(f"lang = {lang!r} is not a tutorial language; choose one of {', '.join(LANGUAGES)}")
+    settings = Path(folder) / f".jupyterlab-settings-{lang}"
+    plugin = settings / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    plugin.parent.mkdir(parents=True, exist_ok=True)
+    plugin.write_text(json.dumps({"locale": LAB_LOCALES[lang]}) + "\n", encoding="utf-8")
+    return settings.resolve()
 
 
 def _sha256(path: Path) -> str:
@@ -141,20 +185,17 @@ class TutorialCopy:
     updated: list = field(default_factory=list)
     unchanged: list = field(default_factory=list)
     kept: list = field(default_factory=list)
-    notice: str | None = None
 
     def summary(self) -> str:
         """A few lines for the terminal: what was copied and which changed files were kept."""
         lines = [(f"tutorial in {self.folder}: {len(self.copied)} copied, {len(self.updated)} updated, "
                   f"{len(self.unchanged)} already up to date, {len(self.kept)} kept")]
-        if self.notice:
-            lines.insert(0, f"note: {self.notice}")
         lines += [f"  kept {name}: you changed it, so it was not overwritten (delete it to get the shipped one)"
                   for name in self.kept]
         return "\n".join(lines)
 
 
-def copy_tutorial(folder, lang: str = "en") -> TutorialCopy:
+def copy_tutorial(folder) -> TutorialCopy:
     """Copy the tutorial and exercise notebooks into ``folder``, never overwriting a student's change.
 
     A file is written when it is missing, or when it is exactly what an earlier copy gave (its
@@ -165,15 +206,13 @@ def copy_tutorial(folder, lang: str = "en") -> TutorialCopy:
     ----------
     folder : str or Path
         The working folder (created if needed); it gets ``notebooks/`` and ``exercises/``.
-    lang : {"en", "zh"}
-        The edition; an edition that does not exist yet gives the English one and a ``notice``.
 
     Returns
     -------
     TutorialCopy
         The files copied, updated, already up to date and kept.
     """
-    files, notice = tutorial_files(lang)
+    files = tutorial_files()
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"folder = '{folder}' is a file; give a folder for the tutorial")
@@ -184,7 +223,7 @@ def copy_tutorial(folder, lang: str = "en") -> TutorialCopy:
         given = {k: v for k, v in given.items() if isinstance(k, str) and isinstance(v, str)}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         given = {}  # no manifest (or a broken one): only missing files are written
-    result = TutorialCopy(folder=folder, notice=notice)
+    result = TutorialCopy(folder=folder)
     for name, source in files.items():
         target = folder / name
         shipped = _sha256(source)
@@ -367,6 +406,44 @@ def _notebook(cells: list, metadata: dict) -> dict:
             "nbformat": 4, "nbformat_minor": 5}
 
 
+def _other_kinds_note(chosen) -> str:
+    """How to answer a question with options or a ranking to build, when the assignment has one."""
+    kinds = {exercises.get(exercise_id).kind for exercise_id, _points in chosen}
+    note = ""
+    if kinds & set(CHOICE_KINDS):
+        note += "For a question with options, replace None by the name of one option, in quotes. "
+    if "create" in kinds:
+        note += "For a ranking to build, type its grades between the quotes, rank 1 first, as in [3, 0, 2]. "
+    return note
+
+
+def _options_markdown(ex) -> str:
+    """A choice exercise's options under its prompt (the key to answer with, then the text); none marked right."""
+    if ex.kind not in CHOICE_KINDS:
+        return ""
+    return "\n\n" + "\n".join(f"- `{key}`: {ex.option_text(key)}" for key in ex.options)
+
+
+def answer_cell_source(ex, number: int) -> str:
+    """The empty answer cell of an exercise: a string for a number or a ranking, ``None`` for a choice, with a
+    comment saying what to write (every option's key for a choice, so the comment never points at one).
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> print(answer_cell_source(lt.exercises.get("dcg-append-item"), 3))
+    answer_3 = None  # one of "rise", "fall", "same", "depends"
+    >>> print(answer_cell_source(lt.exercises.get("ndcg-perfect-with-a-zero"), 4))
+    answer_4 = ""  # a ranking, as in [3, 0, 2]
+    """
+    if ex.kind in CHOICE_KINDS:
+        return f"answer_{number} = None  # one of " + ", ".join(f'"{key}"' for key in ex.options)
+    if ex.kind == "create":
+        return f'answer_{number} = ""  # {"a ranking" if ex.shape == "ranking" else "two rankings"}, as in ' \
+               f"{RANKING_EXAMPLES[ex.shape]}"
+    return f'answer_{number} = ""'
+
+
 def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment: str, checks: bool = True) -> dict:
     """One student's exercise notebook (nbformat 4 as a dict): prompts with the student's numbers, answer cells.
 
@@ -380,6 +457,7 @@ def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment
              "These are your own numbers: another student's notebook has different ones. Write each answer "
              "between the quotes of its answer cell: a fraction (p/q), a decimal with at least three significant "
              "digits, a percentage, or a small expression with log2. "
+             + _other_kinds_note(chosen)
              + ("Run the cell below it to see whether it is right. " if checks else "")
              + "Save the notebook and hand it in under the same file name; do not change the notebook's "
              "metadata (it holds your id and seed).\n\n"
@@ -391,8 +469,8 @@ def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment
         ex = exercises.variant(exercise_id, student.seed)
         cells.append(_cell("markdown", f"prompt-{number}",
                            f"## {number}. {ex.title} · `{ex.id}` · {points} point{'s' if points != 1 else ''}\n\n"
-                           f"{ex.prompt}"))
-        cells.append(_cell("code", f"answer-{number}", f'answer_{number} = ""',
+                           f"{ex.prompt}{_options_markdown(ex)}"))
+        cells.append(_cell("code", f"answer-{number}", answer_cell_source(ex, number),
                            {"tags": [ANSWER_TAG], "ltr_teach": {"exercise": ex.id, "points": points}}))
         if checks:
             cells.append(_cell("code", f"check-{number}", f'lt.check("{ex.id}", answer_{number}, seed=SEED)'))
@@ -456,9 +534,9 @@ def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str =
                    "| exercise | points | answer | library call |", "|---|---|---|---|"]
         for exercise_id, points in chosen:
             ex = exercises.variant(exercise_id, student.seed)
-            key_md.append(f"| {exercise_id} | {points} | {expected_text(ex.answer)} | `{ex.call}` |")
-            key_rows.append([student.id, student.name, student.seed, exercise_id, points, expected_text(ex.answer),
-                             ex.call])
+            key_md.append(f"| {exercise_id} | {points} | {exercises.answer_text(ex)} | {exercises.call_text(ex)} |")
+            key_rows.append([student.id, student.name, student.seed, exercise_id, points, exercises.answer_text(ex),
+                             exercises.call_text(ex).strip("`")])
         key_md.append("")
     record = {"format": RECORD_FORMAT, "assignment": name, "course": course, "checks": checks,
               "exercises": [{"id": i, "points": p} for i, p in chosen],
@@ -536,6 +614,8 @@ def answer_from_cell(source: str) -> str:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and node.targets[0].id.startswith("answer"):
             value = node.value
+            if isinstance(value, ast.Constant) and value.value is None:  # a choice's answer cell left as it came
+                return ""
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 return value.value.strip()
             return (ast.get_source_segment(source, value) or "").strip()
@@ -910,7 +990,8 @@ def _report(book: Gradebook) -> str:
 
 
 __all__ = [
-    "TUTORIAL_FOLDERS", "START_PAGE", "LANGUAGES", "MANIFEST", "tutorial_source", "tutorial_files", "copy_tutorial",
+    "TUTORIAL_FOLDERS", "START_PAGE", "START_PAGES", "start_page", "LANGUAGES", "MANIFEST", "tutorial_source",
+    "tutorial_files", "copy_tutorial", "lab_settings", "LAB_LOCALES",
     "TutorialCopy", "Student", "student_seed", "read_roster", "parse_exercise_list", "student_notebook", "assign",
     "Assignment", "read_record", "answer_from_cell", "GradeRow", "Gradebook", "grade", "find_record",
     "STATUSES", "CSV_COLUMNS",

@@ -19,8 +19,14 @@ from lab_driver import LOOPBACK, UI_TIMEOUT_MS, free_port, isolated_jupyter_env,
 
 from conftest import SAVED_SCREENSHOTS, require_browser
 
+from ltr_teach.teaching import classroom
+
 REPO = Path(__file__).resolve().parents[2]
-START = "notebooks/00_start_here.ipynb"
+START = classroom.start_page(None, root=REPO)  # the page offering both editions
+TUTORIAL_FILES = len(classroom.tutorial_files())
+# notebook 10, in its English edition once it has editions
+TEN = next(p for p in ("notebooks/en/10_why_tools_disagree.ipynb", "notebooks/10_why_tools_disagree.ipynb")
+           if (REPO / p).is_file())
 
 
 @pytest.fixture(scope="module")
@@ -42,12 +48,12 @@ def test_the_printed_address_serves_the_copied_course(served):
     port, url, course, log_path = served
     assert url.startswith(f"http://127.0.0.1:{port}/lab/tree/{START}?token="), url
     token = url.rsplit("token=", 1)[1]
-    for notebook in (START, "exercises/05_roc_auc.ipynb"):
+    for notebook in (START, "exercises/zh/05_roc_auc.ipynb", "exercises/en/05_roc_auc.ipynb"):
         assert (course / notebook).is_file()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents/{notebook}?content=0&token={token}") as got:
             assert json.load(got)["type"] == "notebook"
     log = log_path.read_text(errors="replace")
-    assert "16 copied" in log and "Traceback" not in log
+    assert f"{TUTORIAL_FILES} copied" in log and "Traceback" not in log
 
 
 def test_links_between_tutorial_and_exercises_open_in_jupyterlab(served, chromium, screenshot_dir):
@@ -60,7 +66,7 @@ def test_links_between_tutorial_and_exercises_open_in_jupyterlab(served, chromiu
     page = context.new_page()
     try:
         # An exercise sheet links back to its tutorial notebook: the link opens it in a new tab.
-        page.goto(f"http://127.0.0.1:{port}/lab/tree/exercises/01_precision_recall_f.ipynb?reset&token={token}")
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/exercises/en/01_precision_recall_f.ipynb?reset&token={token}")
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
         # JupyterLab rewrites a relative href to its own address: find the link by its text.
         page.locator(".jp-RenderedMarkdown a", has_text="01 · precision, recall and F-beta").first.click()
@@ -70,7 +76,7 @@ def test_links_between_tutorial_and_exercises_open_in_jupyterlab(served, chromiu
                                                                                     timeout=UI_TIMEOUT_MS)
         # Notebook 10 ends with a link to the first exercise sheet (a link to the folder itself gave
         # "exercises is a directory, not a file" in JupyterLab).
-        page.goto(f"http://127.0.0.1:{port}/lab/tree/notebooks/10_why_tools_disagree.ipynb?reset&token={token}")
+        page.goto(f"http://127.0.0.1:{port}/lab/tree/{TEN}?reset&token={token}")
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
         link = page.locator(".jp-RenderedMarkdown a", has_text="01_precision_recall_f.ipynb").last
         link.scroll_into_view_if_needed()

@@ -29,9 +29,11 @@ from lab_driver import (
     wait_for_kernel_idle,
 )
 
+from ltr_teach.teaching import classroom
+
 REPO = Path(__file__).resolve().parents[2]
-START = "notebooks/00_start_here.ipynb"
-EXERCISES = "exercises/01_precision_recall_f.ipynb"
+START = classroom.start_page(None, root=REPO)  # TUTORIAL_LANG unset: the page offering both editions
+EXERCISES = "exercises/en/01_precision_recall_f.ipynb"
 
 
 def tutorial_command(port: int) -> str:

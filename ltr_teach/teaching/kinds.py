@@ -1,0 +1,620 @@
+"""The kinds of exercise and how each is built: compute, choice (analyse, evaluate, spot, predict), create.
+
+- **compute** (:class:`Exercise`, built with ``_e``): a number the library defines by one call;
+- **choice** (:class:`ChoiceExercise`, built with :func:`choice`): options, the right one, a diagnosis per
+  wrong option and an explanation (kinds ``analyse``, ``evaluate``, ``spot`` the error, ``predict``);
+- **create** (:class:`CreateExercise`, built with :func:`create`): the student types a ranking (or a pair
+  of rankings) and a verifier checks that it has the asked property.
+
+Every exercise has a three-step hint ladder (:attr:`~Exercise.hints`): the concept, the procedure, the
+first number; none gives the answer. The bank modules (``ltr_teach/teaching/bank/``) hold the
+exercises; :mod:`.exercises` is the registry over them. This module imports nothing above the
+teaching layer: the widget of :meth:`Exercise.widget` is made by a function the package's top level
+hands over (:data:`WIDGET_MAKER`), as ipywidgets belong to the interactive layer.
+
+>>> ex = create("demo-sorted", family="dcg_ndcg", title="Sorted", question="Type 3 grades, best first.",
+...             shape="ranking", verify=lambda r: None if list(r) == sorted(r, reverse=True) else "not sorted",
+...             example=[2, 1, 0], hints=("a", "b", "c"))
+>>> ex.kind, ex.verify(ex.example)
+('create', None)
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import ClassVar
+
+import sympy
+
+from ..core.exact import fmt_cell
+from ..core.explanation import Explanation
+from ..core.i18n import N_, _, translate, using_language
+from ..metrics.registry import METRICS
+from . import examples
+from .hints import GENERIC_HINTS
+
+#: Every kind of exercise; the four choice kinds share one form (:func:`choice`).
+KINDS = ("compute", "analyse", "evaluate", "spot", "predict", "create")
+CHOICE_KINDS = ("analyse", "evaluate", "spot", "predict")
+#: What a create exercise's answer is: one list of grades, or two lists (ranking A, ranking B).
+SHAPES = ("ranking", "pair")
+
+#: Step 1 of a compute exercise's hint ladder: what the metric measures and why (one per metric).
+CONCEPTS = {
+    "cg": N_("CG, cumulative gain, adds how useful the top results are and ignores their order."),
+    "dcg": N_("DCG assumes the user reads from the top and cares less about each lower rank: every item's gain is "
+              "divided by a discount that grows with its rank."),
+    "idcg": N_("IDCG is the best DCG any order of the judged items can reach: the yardstick NDCG divides by."),
+    "ndcg": N_("NDCG divides a ranking's DCG by the best DCG possible for the same query, so every query scores "
+               "between 0 and 1."),
+    "err": N_("ERR follows a user who stops at the first result that satisfies them (the cascade model): a "
+              "result counts only if the user is still reading when they reach it."),
+    "reciprocal_rank": N_("The reciprocal rank looks only at the first relevant result: the further down it is, "
+                          "the less the ranking is worth."),
+    "mrr": N_("MRR averages, over queries, how early each query's first relevant result comes."),
+    "precision_at_k": N_("Precision asks: of the results the user sees (the top k), how many are relevant?"),
+    "recall_at_k": N_("Recall asks: of all the relevant documents there are, how many reached the top k?"),
+    "f_beta": N_("F combines precision and recall in one number (a weighted harmonic mean): it is high only when "
+                 "both are."),
+    "average_precision": N_("AP looks at the precision where each relevant document appears, and counts a relevant "
+                            "document never retrieved as precision 0."),
+    "mean_average_precision": N_("MAP is the average of the queries' APs: every query counts the same."),
+    "interpolated_precision": N_("Interpolated precision at a recall level is the best precision the user can get "
+                                 "by reading at least that far."),
+    "eleven_point_ap": N_("The 11-point AP samples the interpolated precision-recall curve at eleven recall levels "
+                          "and averages them."),
+    "r_precision": N_("R-precision is the precision at rank R, R being the number of relevant documents: there, "
+                      "precision and recall are equal."),
+    "success_at_k": N_("Success@k asks only whether the user finds at least one relevant result in the top k."),
+    "bpref": N_("bpref uses only judged documents: it asks how often a relevant document is ranked above the judged "
+                "non-relevant ones, so unjudged documents change nothing."),
+    "judged_at_k": N_("judged@k measures how much of the top k has a judgment at all: how far a score built on the "
+                      "judgments can be trusted."),
+    "rbp": N_("RBP follows a user who reads rank 1 and goes on to each next rank with probability p (the "
+              "persistence), and counts the relevant results they see."),
+    "rbp_residual": N_("The RBP residual is the most RBP could still grow if every unjudged document, in the list or "
+                       "below it, turned out relevant."),
+    "roc_curve": N_("The area under the ROC curve is the probability that a random positive is scored above a "
+                    "random negative (a tie counts half)."),
+    "auc": N_("AUC is the probability that a random positive is scored above a random negative (a tie counts half)."),
+}
+
+#: What the top level (``ltr_teach/__init__.py``) sets to the interactive layer's widget maker, so that
+#: :meth:`Exercise.widget` works without this layer importing ipywidgets' layer.
+WIDGET_MAKER: Callable | None = None
+
+
+def _freeze(value):
+    """Read-only data: tuples for lists, read-only mappings for dicts, so no caller can change an exercise."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value):
+    """Plain lists and dicts again, for the library call."""
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def _show(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k!r}: {_show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})"
+    return repr(value)
+
+
+_FIRST_ARGUMENT = ("grades", "rels", "judgments", "list_of_rels", "labels")
+
+
+# -- the prompt as formatted text --------------------------------------------------------------------------
+_INLINE = [
+    (re.compile(r"\*\*(.+?)\*\*"), r"<b>\1</b>"),
+    (re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?!\w)"), r"<i>\1</i>"),
+    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
+]
+
+
+def markdown_html(text: str) -> str:
+    """A prompt's Markdown as HTML: paragraphs, ``- `` lists, **bold**, *italic*, ```code```; LaTeX kept.
+
+    Only these few forms are read (the prompts use no others); everything else is escaped, so a
+    prompt never injects markup. Inline code wraps like text (no long monospace line).
+
+    Examples
+    --------
+    >>> markdown_html("Rank **1** holds `3`.\\n\\n- a\\n- b")
+    '<p>Rank <b>1</b> holds <code>3</code>.</p><ul><li>a</li><li>b</li></ul>'
+    """
+    blocks, out = re.split(r"\n\s*\n", text.strip()), []
+    for block in blocks:
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if lines and all(line.startswith(("- ", "* ")) for line in lines):
+            out.append("<ul>" + "".join(f"<li>{_inline(line[2:])}</li>" for line in lines) + "</ul>")
+        elif lines:
+            out.append(f"<p>{_inline(' '.join(lines))}</p>")
+    return "".join(out)
+
+
+def _inline(text: str) -> str:
+    text = html.escape(text, quote=False)
+    for pattern, replacement in _INLINE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+# -- what every kind shares --------------------------------------------------------------------------------
+class _Asked:
+    """The behaviour every kind shares: its label, its hint ladder's box, its widget and how Jupyter shows it."""
+
+    kind: ClassVar[str]
+
+    @property
+    def label(self) -> str:
+        """The id, with the seed for a variant (``ndcg-lipstick (seed 3)``)."""
+        return self.id if self.seed is None else f"{self.id} (seed {self.seed})"
+
+    def __repr__(self) -> str:
+        # a saved notebook keeps the text/plain form of a shown exercise: short, and never the answer (a
+        # dataclass repr would list the right option, the diagnoses and the example)
+        kind = "" if self.kind == "compute" else f" ({self.kind})"
+        return f"<exercise {self.label}{kind}: print() it, or see it formatted in Jupyter>"
+
+    def __str__(self) -> str:
+        options = "".join(f"\n  - {key}: {text}" for key, text in self._option_lines())
+        return f"[{self.label}] {self.prompt}{options}"
+
+    def _option_lines(self) -> list:
+        """A choice exercise's ``(key, text)`` options, in order, none marked right; empty for the other kinds."""
+        return [(key, self.option_text(key)) for key in self.options] if self.kind in CHOICE_KINDS else []
+
+    def hint_box(self) -> HintBox:
+        """The hint ladder folded away: in Jupyter a closed "Hint" box, each step opened in turn."""
+        return HintBox(self.label, self.hints)
+
+    def widget(self):
+        """The exercise as a widget (see ``lt.ask``): prompt, input or options, Check, Hint, Show answer."""
+        if WIDGET_MAKER is None:  # set when the package ltr_teach is imported, which importing this module does
+            raise RuntimeError("the widget maker is not installed: import ltr_teach first")
+        return WIDGET_MAKER(self)
+
+    def _repr_markdown_(self) -> str:
+        options = "".join(f"\n- `{key}`: {text}" for key, text in self._option_lines())
+        return f"**{self.label}** · {self.title}\n\n{self.prompt}" + (f"\n{options}" if options else "")
+
+    def _repr_html_(self) -> str:
+        title = f"<b>{html.escape(self.label)}</b> · {html.escape(self.title)}"
+        options = "".join(f"<li><code>{html.escape(key)}</code>: {_inline(text)}</li>" for key, text in self._option_lines())
+        options = f"<ul>{options}</ul>" if options else ""
+        return f"<div class='ltr-teach-exercise'><div>{title}</div>{markdown_html(self.prompt)}{options}</div>"
+
+
+@dataclass(frozen=True)
+class HintBox:
+    """An exercise's hint ladder, closed until clicked in Jupyter; ``str()`` gives the steps as text.
+
+    Each step is its own closed box, so a student opens the concept first, then the procedure, then
+    the first number.
+    """
+
+    label: str
+    hints: tuple
+
+    def __str__(self) -> str:
+        return "\n".join(_("hint {n}: {hint}").format(n=n, hint=translate(h)) for n, h in enumerate(self.hints, 1))
+
+    def __repr__(self) -> str:
+        return _("<{n} hint(s) for {label}: print() them or open the box in Jupyter>").format(n=len(self.hints),
+                                                                                           label=self.label)
+
+    def _repr_html_(self) -> str:
+        steps = (N_("the idea"), N_("how to do it"), N_("the first number"))
+        inner = ""
+        for n, hint in reversed(list(enumerate(self.hints, start=1))):
+            what = translate(steps[n - 1]) if n <= len(steps) else ""
+            summary = _("Hint {n} of {total}: {what}").format(n=n, total=len(self.hints), what=what)
+            inner = (f"<details class='ltr-teach-hint-step'><summary>{html.escape(summary)}</summary>"
+                     f"<p>{_inline(translate(hint))}</p>{inner}</details>")
+        summary = _("Hint (提示) for {label}: click to open").format(label=html.escape(self.label))
+        return f"<details class='ltr-teach-hint'><summary>{summary}</summary>{inner}</details>"
+
+
+# -- compute -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False, repr=False)
+class Exercise(_Asked):
+    """A compute exercise: the data, the metric call that defines the answer, and how to ask it.
+
+    Attributes
+    ----------
+    id : str
+        Registry id (``"ndcg-lipstick"``).
+    family : str
+        One of ``lt.exercises.FAMILIES``.
+    metric : str
+        Registry name of the metric (``lt.METRICS``).
+    data : mapping
+        The call's arguments (keyword names of the metric function) and extra facts the prompt
+        states (``total_relevant`` for a precision exercise, whose call does not need it).
+    procedure : tuple of str
+        The exercise's own hints (message ids): step 2 of its hint ladder.
+    seed : int or None
+        ``None`` for the exercise as registered; the student's seed for a variant.
+    point : callable or None
+        What makes the exercise worth doing, as a test of its data (a query without a hit, a relevant
+        document never retrieved ...): every variant keeps it.
+    """
+
+    kind: ClassVar[str] = "compute"
+
+    id: str
+    family: str
+    metric: str
+    data: Mapping
+    task: Callable = field(repr=False)
+    procedure: tuple = ()
+    intro: str = ""
+    source: str = "new"
+    randomize: Callable | None = field(default=None, repr=False)
+    seed: int | None = None
+    point: Callable | None = field(default=None, repr=False)
+    #: The intro's parts, kept apart so the prompt translates them when shown: the story (a message id)
+    #: and the worked example of ``lt.examples`` whose printed number the intro quotes.
+    story: str = field(default="", repr=False)
+    worked: str | None = field(default=None, repr=False)
+    #: The ``lt.examples`` erratum of the document's formula the intro quotes: the prompt says whether it
+    #: is wrong (an error) or a convention, so a student never copies a wrong formula unwarned.
+    erratum: str | None = field(default=None, repr=False)
+
+    @property
+    def title(self) -> str:
+        """The metric's name in the current language."""
+        return METRICS[self.metric].local_title
+
+    @property
+    def prompt(self) -> str:
+        """The question; a variant drops the document's story, whose numbers it no longer uses."""
+        text = self.task(self.data)
+        if self.intro and self.seed is None:
+            parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "",
+                     _erratum_says(self.erratum) if self.erratum else "")
+            intro = " ".join(part for part in parts if part) if (self.story or self.worked) else self.intro
+            text = _("{intro} {task}").format(intro=intro, task=text)
+        return text
+
+    def __post_init__(self):
+        object.__setattr__(self, "data", _freeze(self.data))
+
+    def kwargs(self) -> dict:
+        """The metric call's arguments, by keyword (fresh lists and dicts: the exercise stays as it is)."""
+        names = inspect.signature(METRICS[self.metric].func).parameters
+        return {k: _thaw(v) for k, v in self.data.items() if k in names}
+
+    @property
+    def call(self) -> str:
+        """The library call that defines the answer, as text."""
+        kwargs = self.kwargs()
+        first = [kwargs.pop(name) for name in _FIRST_ARGUMENT if name in kwargs]
+        if "scores" in kwargs:
+            first.append(kwargs.pop("scores"))
+        pieces = [_show(v) for v in first] + [f"{k}={_show(v)}" for k, v in kwargs.items()]
+        return f"lt.{self.metric}({', '.join(pieces)})"
+
+    def explanation(self) -> Explanation:
+        """The worked solution: the library's explanation of the defining call."""
+        return METRICS[self.metric].func(**self.kwargs())
+
+    @property
+    def answer(self):
+        """The exact answer (SymPy)."""
+        return self.explanation().exact
+
+    @property
+    def context(self) -> dict:
+        """Facts for the checker's diagnosis that the explanation cannot show (whole lists, totals)."""
+        ctx = _thaw(self.data)
+        if "total_relevant" in ctx:
+            ctx["n_relevant"] = ctx["total_relevant"]
+        return ctx
+
+    @property
+    def hints(self) -> tuple:
+        """The hint ladder: the metric's concept, the exercise's procedure, the worked table's first step.
+
+        Steps 1 and 2 are message ids (translated when shown); step 3 is computed by the library in the
+        current language, and never shows a number equal to the answer.
+        """
+        procedure = self.procedure[0] if len(self.procedure) == 1 else \
+            " ".join(translate(h) for h in self.procedure) or GENERIC_HINTS[self.metric]
+        return CONCEPTS[self.metric], procedure, first_step(self.explanation())
+
+
+def first_step(ex: Explanation) -> str:
+    """The first row of an explanation's table as a sentence, leaving out any cell equal to the answer.
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> print(first_step(lt.dcg([3, 2, 3, 0, 1, 2, 2], k=7)))
+    First step: rank 1, grade 3, gain 7, discount 1, gain/discount 7, DCG so far 7.
+    """
+    answer = ex.exact
+    shown = []
+    for n, column in enumerate(ex.columns):
+        row = ex.steps[0] if ex.steps else {}
+        cell = row.get(column.key)
+        if cell is None or cell == "":
+            continue
+        if n > 0 and _same_number(cell, answer):
+            continue  # the row's label (rank 1, query q1) stays; a value equal to the answer never shows
+        shown.append(f"{translate(column.header)} {fmt_cell(cell)}")
+    if not shown:
+        return _("Start with rank 1 of the list, as the worked table does.")
+    return _("First step: {cells}.").format(cells=_(", ").join(shown))
+
+
+def _same_number(cell, answer) -> bool:
+    try:
+        return bool(sympy.simplify(sympy.sympify(cell) - answer) == 0)
+    except (sympy.SympifyError, TypeError, ValueError, AttributeError):
+        return False
+
+
+def _document_says(worked_id: str) -> str:
+    """What a document prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
+    w = examples.by_id(worked_id)
+    verdict = "" if w.matches else _(" What is right?")
+    return _("Document {document} prints {quantity} = {printed} for {title}.{verdict}").format(
+        document=w.id[:3], quantity=w.quantity, printed=w.printed, title=w.title, verdict=verdict)
+
+
+def _erratum_says(erratum_id: str) -> str:
+    """Whether the document's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
+    record = examples.by_id(erratum_id)
+    if record.kind == "error":
+        return _("The document is wrong here (erratum {id}): compute the right value.").format(id=record.id)
+    return _("Not an error but a convention (note {id}): use the convention the question names.").format(
+        id=record.id)
+
+
+def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None,
+       point=None, erratum=None) -> Exercise:
+    """A compute exercise (the bank modules' short form); ``hints`` are its own: step 2 of the ladder.
+
+    ``erratum`` names the ``lt.examples`` record of a document's formula the intro quotes."""
+    story = intro  # a message id: a literal brace is doubled, as in every message (the prompt formats it)
+    intro = story.format()
+    with using_language("en"):  # the intro field is the English text; the prompt translates its parts
+        if worked:
+            intro = f"{intro} {_document_says(worked)}".strip()
+        if erratum:
+            intro = f"{intro} {_erratum_says(erratum)}".strip()
+    exercise = Exercise(id=id, family=family, metric=metric, data=data, task=task, procedure=tuple(hints),
+                        intro=intro, source=source, randomize=randomize, point=point, story=story, worked=worked,
+                        erratum=erratum)
+    if point is not None and not point(_thaw(exercise.data)):
+        raise RuntimeError(f"exercise {id!r} does not have the point its variants keep")
+    return exercise
+
+
+# -- choice and create -------------------------------------------------------------------------------------
+def _filled(message: str, facts: Callable | None) -> str:
+    """A message id translated, its ``{placeholders}`` filled from the facts (the library's numbers)."""
+    text = translate(message)
+    return text.format(**facts()) if facts is not None else text.format()
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class ChoiceExercise(_Asked):
+    """A multiple-choice exercise (analyse, evaluate, spot the error, predict); see :func:`choice`."""
+
+    id: str
+    family: str
+    kind: str
+    title_id: str
+    question: str
+    options: Mapping
+    correct: str
+    why: Mapping
+    explanation_id: str
+    hint_ids: tuple
+    facts: Callable | None = field(default=None, repr=False)
+    source: str = "new"
+    randomize: Callable | None = field(default=None, repr=False)
+    seed: int | None = None
+
+    @property
+    def title(self) -> str:
+        return translate(self.title_id)
+
+    @property
+    def prompt(self) -> str:
+        """The question with the library's numbers filled in (no option is marked right)."""
+        return _filled(self.question, self.facts)
+
+    def option_text(self, key: str) -> str:
+        """An option's text in the current language."""
+        return _filled(self.options[key], self.facts)
+
+    def why_text(self, key: str) -> str:
+        """The diagnosis of a wrong option in the current language, its placeholders filled from the facts."""
+        return _filled(self.why[key], self.facts)
+
+    @property
+    def answer(self) -> str:
+        """The right option's key."""
+        return self.correct
+
+    @property
+    def explanation(self) -> str:
+        """Why the right option is right (shown after a right answer or a reveal)."""
+        return _filled(self.explanation_id, self.facts)
+
+    @property
+    def hints(self) -> tuple:
+        return self.hint_ids
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class CreateExercise(_Asked):
+    """The student builds a ranking with a property; :attr:`verify` checks it. See :func:`create`."""
+
+    kind: ClassVar[str] = "create"
+
+    id: str
+    family: str
+    title_id: str
+    question: str
+    shape: str
+    verify: Callable = field(repr=False)
+    example: tuple = field(repr=False)
+    hint_ids: tuple = ()
+    explanation_id: str = ""
+    facts: Callable | None = field(default=None, repr=False)
+    source: str = "new"
+    randomize: Callable | None = field(default=None, repr=False)
+    seed: int | None = None
+
+    @property
+    def title(self) -> str:
+        return translate(self.title_id)
+
+    @property
+    def prompt(self) -> str:
+        return _filled(self.question, self.facts)
+
+    @property
+    def answer(self) -> str:
+        """One valid answer, as the student would type it (the example; other answers are right too)."""
+        return example_text(self.example, self.shape)
+
+    @property
+    def explanation(self) -> str:
+        return _filled(self.explanation_id, self.facts) if self.explanation_id else ""
+
+    @property
+    def hints(self) -> tuple:
+        return self.hint_ids
+
+
+def example_text(value, shape: str) -> str:
+    """A ranking (or pair) as the student types it: ``[3, 0, 2]`` or ``[1, 0, 1] [0, 1, 1]``."""
+    lists = value if shape == "pair" else [value]
+    return " ".join("[" + ", ".join(str(v) for v in one) + "]" for one in lists)
+
+
+def _check_common(id, family, title, question, hints):
+    if not isinstance(id, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", id):
+        raise ValueError(f"id = {id!r} must be lower-case letters, digits and hyphens")
+    for name, value in (("family", family), ("title", title), ("question", question)):
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"{id}: {name} = {value!r} must be a non-empty message (N_(...))")
+    if len(tuple(hints)) != 3 or not all(isinstance(h, str) and h.strip() for h in hints):
+        raise ValueError(f"{id}: hints must be 3 messages (concept, procedure, first number), got {hints!r}")
+
+
+def choice(id, *, family, kind, title, question, options, correct, why, explanation, hints, facts=None,
+           source="new", randomize=None) -> ChoiceExercise:
+    """A multiple-choice exercise: ``analyse``, ``evaluate``, ``spot`` (the error) or ``predict``.
+
+    Parameters
+    ----------
+    id : str
+        Registry id.
+    family : str
+        The bank module's family key.
+    kind : {"analyse", "evaluate", "spot", "predict"}
+    title, question, explanation : str
+        Message ids (``N_(...)``); ``question``, the options and ``explanation`` may hold
+        ``{placeholders}`` that ``facts()`` fills with the library's numbers.
+    options : dict of str to str
+        Option key (what the student answers, e.g. ``"rise"``) to its text; in this order.
+    correct : str
+        The right option's key.
+    why : dict of str to str
+        A diagnosis for every wrong option.
+    hints : tuple of 3 str
+        Concept, procedure, first number or first step; none may give the answer.
+    facts : callable, optional
+        ``facts() -> dict`` of the placeholders' values, computed when shown.
+    randomize : callable, optional
+        ``randomize(rng) -> dict`` of fields to replace in a student's variant; without it every
+        variant is the exercise as written.
+
+    Returns
+    -------
+    ChoiceExercise
+    """
+    _check_common(id, family, title, question, hints)
+    if kind not in CHOICE_KINDS:
+        raise ValueError(f"{id}: kind = {kind!r} must be one of {', '.join(CHOICE_KINDS)}")
+    options = dict(options)
+    if len(options) < 2 or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z0-9_-]+", k) for k in options):
+        raise ValueError(f"{id}: options need at least 2 keys made of letters, digits, _ and -, got {list(options)}")
+    if len({k.lower() for k in options}) != len(options):
+        raise ValueError(f"{id}: option keys {list(options)} differ only in case")
+    if correct not in options:
+        raise ValueError(f"{id}: correct = {correct!r} is not an option ({', '.join(options)})")
+    wrong = set(options) - {correct}
+    if set(why) != wrong:
+        raise ValueError(f"{id}: why must diagnose exactly the wrong options {sorted(wrong)}, got {sorted(why)}")
+    if not isinstance(explanation, str) or not explanation.strip():
+        raise ValueError(f"{id}: explanation must be a non-empty message")
+    return ChoiceExercise(id=id, family=family, kind=kind, title_id=title, question=question,
+                          options=MappingProxyType(options), correct=correct, why=MappingProxyType(dict(why)),
+                          explanation_id=explanation, hint_ids=tuple(hints), facts=facts, source=source,
+                          randomize=randomize)
+
+
+def create(id, *, family, title, question, shape, verify, example, hints, explanation="", facts=None,
+           source="new", randomize=None) -> CreateExercise:
+    """An exercise whose answer the student builds: a ranking (``shape="ranking"``) or two (``"pair"``).
+
+    Parameters
+    ----------
+    verify : callable
+        ``verify(parsed) -> None`` when the property holds, else a message (in the current language)
+        saying why not; ``parsed`` is a list of grades, or a pair of such lists.
+    example : list
+        One valid answer (``verify(example)`` must be ``None``); never shown before a reveal.
+    hints : tuple of 3 str
+        Concept, procedure, first step; none may give an answer.
+    explanation : str, optional
+        What makes the property hold, shown after a right answer or a reveal.
+
+    Returns
+    -------
+    CreateExercise
+
+    Raises
+    ------
+    ValueError
+        When the example does not pass its own verifier.
+    """
+    _check_common(id, family, title, question, hints)
+    if shape not in SHAPES:
+        raise ValueError(f"{id}: shape = {shape!r} must be one of {', '.join(SHAPES)}")
+    example = [list(x) for x in example] if shape == "pair" else list(example)
+    problem = verify(example)
+    if problem is not None:
+        raise ValueError(f"{id}: the example {example!r} fails its own verify: {problem}")
+    return CreateExercise(id=id, family=family, title_id=title, question=question, shape=shape, verify=verify,
+                          example=_freeze(example), hint_ids=tuple(hints), explanation_id=explanation, facts=facts,
+                          source=source, randomize=randomize)
+
+
+__all__ = ["CHOICE_KINDS", "CONCEPTS", "KINDS", "SHAPES", "ChoiceExercise", "CreateExercise", "Exercise", "HintBox",
+           "choice", "create", "example_text", "first_step", "markdown_html"]

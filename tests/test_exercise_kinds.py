@@ -1,0 +1,412 @@
+"""The exercise kinds beyond compute: choice (analyse, evaluate, spot, predict) and create; the hint ladder;
+the bank modules; ``lt.ask``'s widget, whose state at creation never holds the answer."""
+
+import dataclasses
+import json
+import re
+import time
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ltr_teach as lt
+from ltr_teach.teaching import bank, kinds
+from ltr_teach.teaching.answers import RANKING_EXAMPLES, UnreadableAnswer, parse_answer, parse_rankings
+from ltr_teach.teaching.kinds import choice, create
+
+ALL = lt.exercises.all()
+CHOICES = [e for e in ALL if e.kind in kinds.CHOICE_KINDS]
+CREATES = [e for e in ALL if e.kind == "create"]
+COMPUTES = [e for e in ALL if e.kind == "compute"]
+STATUSES = {"right", "wrong", "too coarse", "unreadable", "not answered"}
+
+
+def _demo_choice(**changes):
+    """A small choice exercise built here, so the checks below do not depend on the bank's wording."""
+    fields = {"family": "dcg_ndcg", "kind": "predict", "title": "Demo",
+              "question": "A list gets one more item at rank {r}.", "facts": lambda: {"r": 4},
+              "options": {"rise": "DCG rises", "fall": "DCG falls", "same": "DCG stays"}, "correct": "rise",
+              "why": {"fall": "No term of DCG is negative.", "same": "The new term at rank {r} is above 0."},
+              "explanation": "Rank {r} adds a term above 0.", "hints": ("concept", "procedure", "first step")}
+    fields.update(changes)
+    return choice("demo-choice", **fields)
+
+
+def _sorted_best_first(grades):
+    return None if list(grades) == sorted(grades, reverse=True) else "it is not sorted best first"
+
+
+def _demo_create(**changes):
+    fields = {"family": "dcg_ndcg", "title": "Demo", "question": "Type three grades, best first.", "shape": "ranking",
+              "verify": lambda r: "it has not 3 grades" if len(r) != 3 else _sorted_best_first(r),
+              "example": [2, 1, 0], "hints": ("concept", "procedure", "first step"),
+              "explanation": "Sorted is ideal."}
+    fields.update(changes)
+    return create("demo-create", **fields)
+
+
+# -- the bank ----------------------------------------------------------------------------------------------
+def test_the_bank_modules_make_the_registry_in_course_order():
+    families = [module.FAMILY[0] for module in bank.MODULES]
+    assert families == ["precision_recall", "mrr_map", "dcg_ndcg", "err", "roc_auc"]
+    assert list(lt.exercises.FAMILIES) == families
+    # all() is the modules' exercises one module after the other, each in its own order
+    assert lt.exercises.ids() == [e.id for module in bank.MODULES for e in module.EXERCISES]
+    for module in bank.MODULES:
+        assert all(e.family == module.FAMILY[0] for e in module.EXERCISES), module.__name__
+    assert {e.kind for e in ALL} <= set(kinds.KINDS)
+    assert CHOICES and CREATES  # the checks below have registered exercises of each kind to look at
+
+
+# -- choice --------------------------------------------------------------------------------------------------
+def test_a_choice_is_read_by_key_any_case_by_text_or_by_letter():
+    ex = _demo_choice()
+    for answer in ("rise", "RISE", " Rise ", '"rise"', "DCG rises", "dcg RISES", "a", "A"):
+        feedback = lt.check(ex, answer)
+        assert feedback.correct and feedback.status == "right", answer
+        assert feedback.explanation == "Rank 4 adds a term above 0."  # the facts fill the explanation
+    for answer in ("b", "fall", "DCG falls"):
+        feedback = lt.check(ex, answer)
+        assert not feedback.correct and feedback.status == "wrong"
+        assert feedback.diagnosis == "No term of DCG is negative."
+        assert feedback.explanation is None and feedback.expected is None  # nothing revealed before asked
+    assert lt.check(ex, "c").diagnosis == "The new term at rank 4 is above 0."  # filled from the facts
+
+
+def test_letters_are_refused_when_a_key_is_itself_a_letter():
+    # keys "a" and "b": the letter b would mean the second option by position and the option named b
+    ex = _demo_choice(options={"b": "first", "a": "second"}, correct="a", why={"b": "no"})
+    assert lt.check(ex, "a").correct and lt.check(ex, "A").correct
+    assert lt.check(ex, "b").status == "wrong"
+    ex = _demo_choice(options={"x": "first", "yes": "second"}, correct="yes", why={"x": "no"})
+    assert lt.check(ex, "b").status == "unreadable"  # "x" is one letter: positions are not read at all
+
+
+def test_a_choice_that_is_no_option_is_unreadable_and_names_the_options():
+    ex = _demo_choice()
+    for answer in ("d", "up", "rise fall", "x" * 500, 3, ["rise"]):
+        feedback = lt.check(ex, answer)
+        assert feedback.status == "unreadable" and not feedback.correct, answer
+    assert "rise, fall, same" in lt.check(ex, "up").message
+    assert lt.check(ex, None).status == "not answered" and lt.check(ex, " ").status == "not answered"
+
+
+def test_reveal_shows_the_right_option_and_why():
+    ex = _demo_choice()
+    feedback = lt.check(ex, "fall", reveal=True)
+    assert feedback.expected == "rise (DCG rises)"
+    assert feedback.explanation == "Rank 4 adds a term above 0."
+    assert "expected: rise (DCG rises)" in str(feedback)
+
+
+def test_choice_refuses_a_wrong_option_without_a_diagnosis_and_a_bad_kind():
+    with pytest.raises(ValueError, match=r"why must diagnose exactly the wrong options \['fall', 'same'\]"):
+        _demo_choice(why={"fall": "x"})
+    with pytest.raises(ValueError, match="kind = 'guess'"):
+        _demo_choice(kind="guess")
+    with pytest.raises(ValueError, match="correct = 'up' is not an option"):
+        _demo_choice(correct="up")
+    with pytest.raises(ValueError, match="hints must be 3 messages"):
+        _demo_choice(hints=("only one",))
+
+
+@pytest.mark.parametrize("exercise", CHOICES, ids=[e.id for e in CHOICES])
+def test_every_registered_choice_diagnoses_every_wrong_option(exercise):
+    wrong = set(exercise.options) - {exercise.correct}
+    assert set(exercise.why) == wrong and wrong
+    for key in exercise.options:
+        feedback = lt.check(exercise.id, key)
+        assert feedback.correct == (key == exercise.correct)
+        if key != exercise.correct:
+            assert feedback.diagnosis and feedback.diagnosis.strip() == exercise.why_text(key).strip()
+            assert "{" not in feedback.diagnosis  # every placeholder filled from the facts
+    assert exercise.explanation.strip()
+    assert "{" not in exercise.prompt and "{" not in exercise.explanation  # every placeholder filled
+
+
+# -- create --------------------------------------------------------------------------------------------------
+def test_a_created_ranking_is_parsed_then_verified():
+    ex = _demo_create()
+    assert lt.check(ex, "[3, 3, 1]").correct
+    assert lt.check(ex, "2 1 0").correct and lt.check(ex, "［2，1，0］").correct and lt.check(ex, [5, 0, 0]).correct
+    wrong = lt.check(ex, "[0, 1, 2]")
+    assert wrong.status == "wrong" and wrong.diagnosis == "it is not sorted best first"
+    assert wrong.answer == "[0, 1, 2]" and wrong.expected is None
+    assert lt.check(ex, "[1, 0]").diagnosis == "it has not 3 grades"
+    revealed = lt.check(ex, "[0, 1, 2]", reveal=True)
+    assert revealed.expected == "for example [2, 1, 0]" and revealed.explanation == "Sorted is ideal."
+
+
+def test_a_pair_is_two_lists():
+    ex = _demo_create(shape="pair", example=[[1, 0], [0, 1]], question="Two rankings, A above B at rank 1.",
+                      verify=lambda p: None if p[0][0] > p[1][0] else "A's rank 1 is not above B's")
+    assert lt.check(ex, "[1,0] [0,1]").correct and lt.check(ex, "[[1, 0], [0, 1]]").correct
+    assert lt.check(ex, "[1,0]; [0,1]").correct and lt.check(ex, [[1, 0], [0, 1]]).correct
+    assert lt.check(ex, "[0,0] [0,1]").diagnosis == "A's rank 1 is not above B's"
+    one = lt.check(ex, "[1, 0, 1]")
+    assert one.status == "unreadable" and "two rankings" in one.message
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("", "it is empty"),
+    ("[3, 0.5]", "0.5 is not a whole grade"),
+    ("[3, -1]", "-1 is not a grade from 0 to 100"),
+    ("[3, 1000]", "1000 is not a grade from 0 to 100"),
+    ("[3, 0", "a [ is never closed"),
+    ("3, 0]", "a ] closes no [ at position 5"),
+    ("[3] 0", "some grades are outside the brackets"),
+    ("[3, x]", "unexpected 'x' at position 5"),
+    ("__import__('os')", "unexpected '_' at position 1"),
+    ("[[3], [0]]", "this exercise wants one ranking"),
+    ("[" + ", ".join(["1"] * 31) + "]", "at most 30 items"),
+    ("[" + "1," * 300 + "]", "characters long; an answer has at most 400"),
+])
+def test_unreadable_rankings_say_why(text, reason):
+    with pytest.raises(UnreadableAnswer, match=re.escape(reason)):
+        parse_rankings(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60) | st.text(alphabet="[](),;0123456789 -.x",
+                                                                              max_size=60))
+def test_junk_never_raises_and_is_answered_within_two_seconds(text):
+    for exercise in (_demo_create(), CREATES[0], _demo_choice(), CHOICES[0]):
+        start = time.perf_counter()
+        feedback = lt.check(exercise, text)
+        assert time.perf_counter() - start < 2
+        assert feedback.status in STATUSES
+        if feedback.status == "unreadable":
+            assert feedback.message.startswith("could not read that answer: ")
+
+
+def _obviously_wrong(exercise):
+    """Answers that keep the shape but not the thought: all zeros, the example reversed, a one-item list."""
+    example = kinds._thaw(exercise.example)
+    if exercise.shape == "pair":
+        return [[[0] * len(example[0]), [0] * len(example[1])], [example[1], example[0]], [[0], [0]]]
+    return [[0] * len(example), example[::-1], [0]]
+
+
+@pytest.mark.parametrize("exercise", CREATES, ids=[e.id for e in CREATES])
+def test_every_registered_create_example_passes_and_an_obvious_wrong_answer_fails(exercise):
+    assert exercise.verify(kinds._thaw(exercise.example)) is None
+    assert lt.check(exercise.id, exercise.answer).correct  # the example, typed as text
+    failing = [a for a in _obviously_wrong(exercise) if exercise.verify(a) is not None]
+    assert failing, "no obviously wrong answer fails the verifier"
+    assert not lt.check(exercise.id, kinds.example_text(failing[0], exercise.shape)).correct
+    # the form shown in messages and placeholders is never itself an answer
+    assert exercise.verify(parse_rankings(RANKING_EXAMPLES[exercise.shape], exercise.shape)) is not None
+
+
+def test_create_refuses_an_example_its_verifier_rejects():
+    with pytest.raises(ValueError, match=r"the example \[0, 1, 2\] fails its own verify: it is not sorted"):
+        _demo_create(example=[0, 1, 2])
+
+
+# -- hints ---------------------------------------------------------------------------------------------------
+def _numbers_in_step(text):
+    """The values of a "First step: rank 1, grade 3, gain 7, ..." line after its first (label) cell."""
+    cells = text.split(": ", 1)[1].rstrip(".").split(", ")
+    values = []
+    for cell in cells[1:]:
+        token = cell.rsplit(" ", 1)[-1]
+        try:
+            values.append(parse_answer(token).value)
+        except UnreadableAnswer:
+            pass
+    return values
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_every_exercise_has_three_hints_none_giving_the_answer(exercise):
+    hints = [lt.core.i18n.translate(h) for h in exercise.hints]
+    assert len(hints) == 3 and all(h.strip() for h in hints)
+    text = " ".join(hints)
+    if exercise.kind == "compute":
+        answer = exercise.answer
+        forms = {lt.exercises.answer_text(exercise).split(" ")[0], f"{float(sympy.N(answer, 30)):.3f}"}
+        for form in forms:
+            # a one- or two-character answer ("1", "0") is any rank's number too, and a number the prompt
+            # states (interp-precision-half's recall level 1/2 is also its answer) is data, not a giveaway
+            if len(form) >= 3 and form not in exercise.prompt:
+                assert not re.search(rf"(?<![\d.]){re.escape(form)}(?![\d/])", text), (form, text)
+        # step 3 is computed by the library: its numbers never equal the answer
+        if hints[2].startswith("First step: "):
+            assert all(sympy.simplify(v - answer) != 0 for v in _numbers_in_step(hints[2])), hints[2]
+        assert hints[0] == kinds.CONCEPTS[exercise.metric]  # step 1: one concept per metric, not per exercise
+    elif exercise.kind == "create":
+        assert exercise.answer not in text
+    else:
+        right = exercise.option_text(exercise.correct).lower()
+        assert right not in text.lower() and not re.search(rf"\b{exercise.correct}\b", text, re.IGNORECASE)
+
+
+@pytest.mark.parametrize("exercise_id", [e.id for e in COMPUTES])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_variants_third_hint_never_shows_its_answer(exercise_id, seed):
+    variant = lt.exercises.variant(exercise_id, seed)
+    step = variant.hints[2]
+    if step.startswith("First step: "):
+        assert all(sympy.simplify(v - variant.answer) != 0 for v in _numbers_in_step(step)), step
+
+
+def test_every_metric_of_the_registry_has_one_concept():
+    assert set(kinds.CONCEPTS) == set(lt.METRICS)
+
+
+def test_the_hint_box_opens_one_step_at_a_time():
+    box = lt.exercises.get("ndcg-lipstick").hint_box()
+    html = box._repr_html_()
+    # three nested boxes: step 2 is inside step 1, step 3 inside step 2
+    assert html.count("<details class='ltr-teach-hint-step'>") == 3
+    assert html.index("Hint 1 of 3") < html.index("Hint 2 of 3") < html.index("Hint 3 of 3")
+    assert str(box).splitlines()[0].startswith("hint 1: NDCG divides")
+
+
+# -- the prompt as formatted text ----------------------------------------------------------------------------
+def test_prompts_render_as_formatted_text():
+    ex = lt.exercises.get("dcg-append-item")
+    markdown = ex._repr_markdown_()
+    assert markdown.startswith("**dcg-append-item** · One more item at the bottom")
+    assert "- `rise`: DCG rises" in markdown and "- `depends`: It depends on the grades above it" in markdown
+    html = ex._repr_html_()
+    assert "<b>DCG</b>" in html and "<pre" not in html and "<li><code>fall</code>: DCG falls</li>" in html
+    assert kinds.markdown_html("<script>x</script> **b**") == "<p>&lt;script&gt;x&lt;/script&gt; <b>b</b></p>"
+    assert "<p>" in lt.exercises.get("ndcg-lipstick")._repr_html_()
+
+
+# -- the widget ----------------------------------------------------------------------------------------------
+def _descendants(widget):
+    found, todo = [], [widget]
+    while todo:
+        w = todo.pop()
+        found.append(w)
+        todo.extend(getattr(w, "children", ()))
+    return found
+
+
+def _saved_text(box):
+    """Everything a saved notebook could hold of the box: every widget's repr and its whole state."""
+    parts = [repr(box)]
+    for w in _descendants(box):
+        parts.append(repr(w))
+        parts.append(json.dumps(w.get_state(), default=repr, ensure_ascii=False))
+    return re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL_", "\n".join(parts))  # model ids differ per widget
+
+
+def test_a_choice_widget_starts_with_nothing_chosen_and_no_answer():
+    ex = lt.exercises.get("dcg-append-item")
+    box = lt.ask("dcg-append-item")
+    assert box.input.value is None and box.input.index is None
+    assert box.reveal_button.disabled
+    # the saved state is the same whichever option is right: it cannot tell which one is
+    other = next(k for k in ex.options if k != ex.correct)
+    swapped = dataclasses.replace(ex, correct=other, why={k: "x" for k in ex.options if k != other})
+    assert _saved_text(lt.ask(swapped)) == _saved_text(box)
+    saved = _saved_text(box)
+    assert ex.explanation not in saved and not any(ex.why_text(key) in saved for key in ex.why)
+
+
+def test_a_compute_widget_holds_no_form_of_its_answer():
+    for exercise_id in ("ndcg-lipstick", "map-doc000", "p-at-5", "auc-tie"):
+        box = lt.ask(exercise_id)
+        ex = lt.exercises.get(exercise_id)
+        saved = _saved_text(box)
+        forms = {str(ex.answer), ex.explanation().decimal_str, f"{float(ex.explanation()):.3f}"}
+        assert not [f for f in forms if f in saved], exercise_id
+
+
+def test_a_create_widget_holds_no_example():
+    ex = CREATES[0]
+    saved = _saved_text(lt.ask(ex.id))
+    assert ex.answer not in saved and ex.explanation not in saved
+
+
+def test_the_widget_checks_walks_the_hints_and_reveals_only_after_an_attempt():
+    box = lt.ask("p-at-5")
+    assert box.show_answer() is None and box.feedback.value == ""  # no attempt yet: nothing to show
+    assert box.check().status == "not answered" and box.reveal_button.disabled
+    hints = lt.exercises.get("p-at-5").hints
+    for n in range(3):
+        assert box.next_hint() == lt.core.i18n.translate(hints[n])
+        assert box.hint_area.value.count("<li>") == n + 1
+    assert box.hint_button.disabled and box.next_hint() == ""
+    box.input.value = "2/5"  # P@5 of 1, 0, 1, 1, 0, 0, 1 is 3/5 (hits at ranks 1, 3, 4)
+    assert box.check().status == "wrong" and not box.reveal_button.disabled
+    revealed = box.show_answer()
+    assert revealed.expected == "3/5 = 0.6" and "3/5" in box.feedback.value
+    box.input.value = "0.6"
+    assert box.check().correct
+
+
+def test_a_choice_widget_checks_the_chosen_option():
+    box = lt.ask("dcg-append-item")
+    box.input.value = "fall"
+    feedback = box.check()
+    assert feedback.status == "wrong" and "ltr-teach-feedback" in box.feedback.value
+    box.input.value = "rise"
+    assert box.check().correct
+
+
+def test_every_control_has_an_accessible_name():
+    for exercise_id in ("p-at-5", "dcg-append-item", CREATES[0].id):
+        box = lt.ask(exercise_id)
+        controls = [w for w in _descendants(box) if w.__class__.__name__ in ("Button", "Text", "RadioButtons")]
+        assert len(controls) == 4
+        for control in controls:
+            assert control.description.strip() and control.tooltip and control.tooltip.strip(), control
+
+
+def test_exercise_widget_is_ask():
+    box = lt.exercises.get("p-at-5").widget()
+    assert type(box).__name__ == "AskBox" and repr(box) == "<question p-at-5: answer in the box, then Check>"
+    assert box._repr_mimebundle_()["text/plain"] == repr(box)
+
+
+def test_ask_and_check_in_chinese():
+    han = re.compile(r"[\u4e00-\u9fff]")
+    with lt.core.i18n.using_language("zh"):
+        box = lt.ask("dcg-append-item")
+        feedback = lt.check("dcg-append-item", "fall")
+        created = lt.check(CREATES[0].id, "[9, 9")
+        hints = [lt.core.i18n.translate(h) for h in lt.exercises.get("ndcg-lipstick").hints]
+    for text in (box.check_button.description, box.hint_button.description, box.reveal_button.description,
+                 box.input.description, feedback.message, feedback.diagnosis, created.message, *hints):
+        assert han.search(text), text
+
+
+# -- prompts that quote a document's formula say whether it is wrong -------------------------------------------
+#: Exercises whose intro quotes a document's formula or code, and the lt.examples record of it
+#: (read from the errata by hand: err-doc003 quotes document 003's ERR formula, which is right).
+QUOTED = {"f1-doc000": "000-f-beta-formula", "f2-doc003": "003-f-measure-formula",
+          "ndcg-doc003-code": "003-code-ideal-unsorted", "dcg-lipstick-log2": "000-ndcg-log-base",
+          "dcg-jarvelin-doc001": "001-dcg-jarvelin"}
+
+
+@pytest.mark.parametrize("exercise_id", sorted(QUOTED))
+def test_a_prompt_quoting_a_documents_formula_says_whether_it_is_wrong(exercise_id):
+    exercise = lt.exercises.get(exercise_id)
+    assert exercise.erratum == QUOTED[exercise_id]
+    kind = lt.examples.by_id(QUOTED[exercise_id]).kind
+    prompt = exercise.prompt
+    assert QUOTED[exercise_id] in prompt
+    assert ("is wrong here" in prompt) == (kind == "error")
+    assert ("Not an error but a convention" in prompt) == (kind == "convention")
+    with lt.core.i18n.using_language("zh"):
+        assert QUOTED[exercise_id] in exercise.prompt and "is wrong" not in exercise.prompt
+
+
+def test_only_those_exercises_name_an_erratum():
+    assert {e.id: e.erratum for e in COMPUTES if e.erratum} == QUOTED
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_the_text_form_a_saved_notebook_keeps_holds_no_answer(exercise):
+    # Jupyter saves repr() as text/plain beside the formatted prompt; it names the exercise and nothing more
+    text = repr(exercise)
+    assert text.startswith(f"<exercise {exercise.id}") and len(text) < 120
+    if exercise.kind in kinds.CHOICE_KINDS:
+        assert repr(dataclasses.replace(exercise, correct=next(k for k in exercise.options if k != exercise.correct),
+                                        why={k: "x" for k in exercise.options})) == text
