@@ -100,19 +100,19 @@ def test_outside_a_kernel_nothing_is_served():
     assert example_card("000-map-two-queries")._repr_html_().startswith(webfont.style_element())
 
 
-def test_the_first_widget_brings_the_font_as_an_output_before_it_and_its_table_never_holds_it(monkeypatch):
-    from ltr_teach.interactive import widgets
+def test_the_first_widget_carries_the_font_in_a_hidden_first_child_and_its_table_never_does():
     from ltr_teach.interactive.widgets import RankingEditor
 
-    shown = []
-    monkeypatch.setattr(widgets, "_display_html", shown.append)
     editor = RankingEditor(["口红", "面霜", "神仙水"], [3, 0, 2], "ndcg")
     bundle = editor._repr_mimebundle_()
-    assert shown == [webfont.style_element()] and "application/vnd.jupyter.widget-view+json" in bundle
-    editor.move(2, 0)  # the table is redrawn: the font is never part of a widget's value
+    first = editor.widget.children[0]
+    assert "ltr-font" in first._dom_classes and first.value == webfont.style_element()
+    assert first.layout.display == "none" and "application/vnd.jupyter.widget-view+json" in bundle
+    editor.move(2, 0)  # the table is redrawn: the font is never part of the table's HTML
     assert "ltr-teach-font" not in editor.table.value
-    RankingEditor(["眼霜"], [1], "ndcg")._repr_mimebundle_()
-    assert len(shown) == 1  # once per kernel
+    other = RankingEditor(["眼霜"], [1], "ndcg")
+    other._repr_mimebundle_()
+    assert not [w for w in other.widget.children if "ltr-font" in w._dom_classes]  # once per kernel
 
 
 def test_html_inside_a_panel_is_held():

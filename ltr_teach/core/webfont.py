@@ -10,7 +10,8 @@ library's own text: item names, glossary, the documents' quotes) and those of th
 About 130 KB (170 KB as base64), once per notebook, against 4.1 MB for the plot font: a page needs
 only the glyphs it can show. The style lives inside the output itself, so it is saved with the
 notebook and survives ``nbconvert`` to HTML; in a live JupyterLab a two-line script also copies it
-into the page's ``<head>``, so it stays when its own output is cleared or re-run.
+into the page's ``<head>``, so it stays when its own output is cleared or re-run. A widget carries it in a
+hidden first child of its own (no extra output, so a saved notebook's outputs stay as they were).
 
 The font is the last choice before the generic family: :data:`FONT_STACK` lists JupyterLab's
 font, then the usual CJK system fonts (PingFang, Microsoft YaHei, Noto Sans CJK ...), then the
@@ -63,12 +64,12 @@ FONT_STACK = ("var(--jp-content-font-family, system-ui, -apple-system, 'Segoe UI
 _NOT = ":not(code):not(pre):not(kbd):not(i):not(.fa):not([class*=' fa-'])"
 _PARTS = ("[class^='ltr-']", "[class*=' ltr-']", f"[class^='ltr-'] {_NOT}", f"[class*=' ltr-'] {_NOT}")
 SELECTOR = ", ".join(_PARTS)
-#: The class the script puts on the page's root once the face has loaded. Chromium keeps the missing-glyph
-#: boxes of the first text it drew while the face was still loading, even after the face arrives, until that
-#: text's font description changes: the class turns kerning off in the library's HTML (CJK glyphs have no
-#: kerning), a new description, so every word is drawn anew with the face. (Naming another family does not do:
-#: the browser keeps the same font list.)
-READY_CLASS = "ltrteach-font-ready"  # not "ltr-...": the page's root must not match SELECTOR
+#: Chromium keeps the missing-glyph boxes of the first text it drew while the face was still loading, even after
+#: the face arrives, until that text's font description changes. So the library's HTML changes one: an animation
+#: (no script needed, so it works in an untrusted notebook and in a widget) turns kerning off and on a few times
+#: in the first seconds (CJK glyphs have no kerning; each change redraws every word with the loaded face).
+REDRAW = ("@keyframes ltrteach-redraw{0%,50%{font-kerning:auto}25%,75%,100%{font-kerning:none}}",
+          "animation:ltrteach-redraw 4s linear 0.3s forwards")
 
 #: The style element's id (the head copy's is this + "-head"); nbval's sanitizer drops the element by it.
 STYLE_ID = "ltr-teach-font"
@@ -86,14 +87,11 @@ def style_element() -> str:
     """The ``<style>`` element (one line: the font as base64, the stack for the library's classes) and
     the script that copies it into the page's head."""
     data = base64.b64encode(WEB_FONT.read_bytes()).decode("ascii")
-    ready = ", ".join(f".{READY_CLASS} {part}" for part in _PARTS)
     css = (f"@font-face{{font-family:'{FAMILY}';src:url(data:font/woff;base64,{data}) format('woff');"
-           f"font-display:block}}{SELECTOR}{{font-family:{FONT_STACK}}}{ready}{{font-kerning:none}}")
+           f"font-display:block}}{REDRAW[0]}{SELECTOR}{{font-family:{FONT_STACK};{REDRAW[1]}}}")
     copy = (f"<script>(function(){{var s=document.getElementById('{STYLE_ID}');"
             f"if(s&&!document.getElementById('{STYLE_ID}-head')){{var c=s.cloneNode(true);"
-            f"c.id='{STYLE_ID}-head';document.head.appendChild(c);}}"
-            f"document.fonts.load(\"16px '{FAMILY}'\",'\u53e3').then(function(){{"
-            f"document.documentElement.classList.add('{READY_CLASS}');}});}})();</script>")
+            f"c.id='{STYLE_ID}-head';document.head.appendChild(c);}}}})();</script>")
     return f"<style id='{STYLE_ID}'>{css}</style>{copy}"
 
 
@@ -157,5 +155,5 @@ def reset() -> None:
     _served = False
 
 
-__all__ = ["FAMILY", "FONT_STACK", "READY_CLASS", "SELECTOR", "STYLE_ID", "SYSTEM_CJK_FONTS", "WEB_FONT", "has_cjk", "held",
+__all__ = ["FAMILY", "FONT_STACK", "REDRAW", "SELECTOR", "STYLE_ID", "SYSTEM_CJK_FONTS", "WEB_FONT", "has_cjk", "held",
            "reset", "serve", "style_element", "widget_needs_font"]

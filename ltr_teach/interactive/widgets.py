@@ -96,23 +96,17 @@ class _Plot(W.Image):
     description = Unicode("").tag(sync=True)
 
 
-def _display_html(markup: str) -> None:
-    from IPython.display import HTML, display
-
-    display(HTML(markup))
-
-
 class _ShowsWidget:
     """Shows ``self.widget`` in a notebook, with a short deterministic text form (its ``repr``) for nbval,
     which compares text/plain, not the view; the editors and the panels share it."""
 
     def _repr_mimebundle_(self, **kwargs):
         if webfont.widget_needs_font():
-            # the first widget of the kernel brings the page's CJK font as an HTML output of its own, just before
-            # the widget: the face is in the page before the widget draws a label (Chromium keeps the missing-glyph
-            # boxes of text drawn before a face is declared), its script copies it into the page's head, and it is
-            # saved with the notebook as any output is
-            _display_html(webfont.style_element())
+            # the first widget of the kernel carries the page's CJK font in a hidden first child: the face is declared
+            # before the labels are drawn, and the widget's outputs stay one (a saved notebook's are unchanged)
+            style = W.HTML(webfont.style_element(), layout=W.Layout(display="none"))
+            style.add_class("ltr-font")
+            self.widget.children = (style, *self.widget.children)
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = repr(self)
         starting_state.register(self.widget, repr(self))  # a later cell must not change what is shown here

@@ -53,7 +53,8 @@ SERVED_FACE_LOADED_JS = f"""async () => {{
     return faces.map(f => f.status);
 }}"""
 
-READY_JS = f"() => document.documentElement.classList.contains('{webfont.READY_CLASS}')"
+#: True once no run of Chinese under ``root`` is tofu (the redraw animation of the style runs in its first seconds).
+NO_TOFU_JS = f"(root) => ({CJK_RUN_WIDTHS_JS})(root).every(run => run[1] >= 0.9)"
 
 
 def _tofu(runs):
@@ -114,7 +115,7 @@ def test_the_library_html_draws_chinese_with_the_served_font(chromium_without_cj
 
     page.set_content(markup)
     assert set(page.evaluate(SERVED_FACE_LOADED_JS)) == {"loaded"}  # in the output, and its copy in the head
-    page.wait_for_function(READY_JS)
+    page.wait_for_function(NO_TOFU_JS, arg="#shown", timeout=15_000)
     runs = page.evaluate(CJK_RUN_WIDTHS_JS, "#shown")
     shown = {text for text, _ in runs}
     assert {"查询", "口红", "对数的底数在", "文档原文", "合计"} <= shown, shown  # title, note, label, table
@@ -149,7 +150,7 @@ def test_a_ranking_editor_in_jupyterlab_draws_every_chinese_label(chromium_witho
         editor.wait_for(timeout=UI_TIMEOUT_MS)
         page.wait_for_function("() => document.querySelector('.ltr-editor .ltr-table table') !== null")
         assert set(page.evaluate(SERVED_FACE_LOADED_JS)) == {"loaded"}
-        page.wait_for_function(READY_JS)
+        page.wait_for_function(NO_TOFU_JS, arg=".ltr-editor", timeout=15_000)
         code = page.evaluate(CJK_RUN_WIDTHS_JS, ".jp-NotebookPanel .jp-InputArea")
         assert code and len(_tofu(code)) == len(code), f"the code cell draws Chinese: a CJK system font is there {code}"
         runs = page.evaluate(CJK_RUN_WIDTHS_JS, ".ltr-editor")
