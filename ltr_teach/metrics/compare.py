@@ -33,8 +33,8 @@ class ConventionTable:
 
     _SHOWN = ("gain", "discount", "ideal", "ties", "zero")
     #: Each shown setting's column title (the keys are the keyword arguments the settings go to).
-    _HEADERS = {"gain": N_("gain"), "discount": N_("discount"), "ideal": N_("ideal from"), "ties": N_("tie rule"),
-                "zero": N_("IDCG 0 gives")}
+    _HEADERS = {"gain": N_("gain"), "discount": N_("discount"), "ideal": N_("ideal"), "ties": N_("ties"),
+                "zero": N_("zero")}
 
     def value(self, name: str) -> float:
         """The float a convention gives."""
