@@ -263,6 +263,8 @@ def test_the_hint_box_opens_one_step_at_a_time():
     assert html.count("<details class='ltr-teach-hint-step'>") == 3
     assert html.index("Hint 1 of 3") < html.index("Hint 2 of 3") < html.index("Hint 3 of 3")
     assert str(box).splitlines()[0].startswith("hint 1: NDCG divides")
+    assert "Hint 3 of 3: the first number" in html  # a computation's third hint is its first number
+    assert "Hint 3 of 3: a first step" in CREATES[0].hint_box()._repr_html_()  # a ranking to build has none
 
 
 # -- the prompt as formatted text ----------------------------------------------------------------------------
@@ -410,3 +412,74 @@ def test_the_text_form_a_saved_notebook_keeps_holds_no_answer(exercise):
     if exercise.kind in kinds.CHOICE_KINDS:
         assert repr(dataclasses.replace(exercise, correct=next(k for k in exercise.options if k != exercise.correct),
                                         why={k: "x" for k in exercise.options})) == text
+
+
+# -- variants, sheets, the command line and the classroom ------------------------------------------------------
+def test_a_choice_or_create_variant_is_the_exercise_as_written():
+    for exercise in (CHOICES[0], CREATES[0]):
+        assert lt.exercises.variant(exercise.id, 7) is exercise
+        assert lt.check(exercise.id, exercise.answer, seed=7).correct
+
+
+def test_a_variant_defined_by_the_exercise_is_used():
+    def other_rank(rng):
+        rank = rng.randint(5, 9)
+        return {"facts": lambda: {"r": rank}}
+
+    ex = _demo_choice(randomize=other_rank)
+    registry = lt.exercises._REGISTRY
+    registry[ex.id] = ex
+    try:
+        mine = lt.exercises.variant(ex.id, 3)
+        assert mine.seed == 3 and mine.label == "demo-choice (seed 3)"
+        rank = int(re.search(r"rank (\d)", mine.prompt).group(1))
+        assert 5 <= rank <= 9 and mine.prompt == lt.exercises.variant(ex.id, 3).prompt  # same seed, same version
+    finally:
+        del registry[ex.id]
+
+
+def test_the_sheet_lists_a_choices_options_and_the_key_its_answers():
+    students, key = lt.exercises.sheet([4], ["dcg-append-item", "ndcg-perfect-with-a-zero", "p-at-5"])
+    assert "   - `rise`: DCG rises" in students and "   - `depends`: It depends on the grades above it" in students
+    assert "[3, 2, 2, 0]" not in students
+    assert "| dcg-append-item | rise | DCG rises |" in key
+    assert "| ndcg-perfect-with-a-zero | for example [3, 2, 2, 0] | checked by its verifier |" in key
+
+
+def test_the_command_line_checks_every_kind(capsys):
+    from ltr_teach.cli import main
+
+    assert main(["check", "dcg-append-item", "fall"]) == 1
+    assert "likely mistake: DCG only adds terms" in capsys.readouterr().out
+    assert main(["check", "dcg-append-item", "RISE"]) == 0
+    assert main(["check", "ndcg-perfect-with-a-zero", "[3,", "3,", "1,", "0]"]) == 0  # the shell splits it
+    assert main(["check", "ndcg-perfect-with-a-zero", "[3, 3"]) == 2
+    assert "a [ is never closed" in capsys.readouterr().err
+    assert main(["exercises", "show", "dcg-append-item"]) == 0
+    assert "  - same: DCG stays the same" in capsys.readouterr().out
+
+
+def test_assign_and_grade_read_choice_and_create_answers_without_running_them(tmp_path):
+    from ltr_teach.teaching import classroom
+
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\na,A\nb,B\nc,C\n", encoding="utf-8")
+    classroom.assign("dcg-append-item,ndcg-perfect-with-a-zero", roster, tmp_path / "hw", course="k")
+    answers = {"a": ('"rise"', '"[3, 3, 1, 0]"'), "b": ('"fall"', '"[0, 3, 3, 1]"'), "c": ("None", '""')}
+    for student, (first, second) in answers.items():
+        path = tmp_path / "hw" / "students" / f"{student}.ipynb"
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        cells = [c for c in notebook["cells"] if classroom.ANSWER_TAG in c["metadata"].get("tags", [])]
+        assert "".join(cells[0]["source"]) == 'answer_1 = None  # one of "rise", "fall", "same", "depends"'
+        cells[0]["source"] = [f"answer_1 = {first}  # my answer"]
+        cells[1]["source"] = [f"answer_2 = {second}"]
+        path.write_text(json.dumps(notebook), encoding="utf-8")
+    book = classroom.grade(tmp_path / "hw" / "students", roster, tmp_path / "hw" / "key" / "assignment.json")
+    got = {(r.student, r.exercise): (r.status, r.points) for r in book.rows}
+    assert got == {("a", "dcg-append-item"): ("right", 1), ("a", "ndcg-perfect-with-a-zero"): ("right", 1),
+                   ("b", "dcg-append-item"): ("wrong", 0), ("b", "ndcg-perfect-with-a-zero"): ("wrong", 0),
+                   ("c", "dcg-append-item"): ("not answered", 0), ("c", "ndcg-perfect-with-a-zero"): ("not answered", 0)}
+    wrong = next(r for r in book.rows if r.student == "b" and r.exercise == "dcg-append-item")
+    assert wrong.slip == "fall" and wrong.diagnosis.startswith("DCG only adds terms")
+    # 0, 3, 3, 1 is not sorted best first: NDCG@4 < 1, and the diagnosis says so
+    assert "not 1" in next(r for r in book.rows if r.student == "b" and r.exercise != "dcg-append-item").diagnosis

@@ -20,15 +20,12 @@ import html
 
 import ipywidgets as W
 
-from ..core.i18n import N_, _, translate
+from ..core.i18n import _, translate
 from ..teaching import exercises
 from ..teaching.answers import RANKING_EXAMPLES
 from ..teaching.checker import check
-from ..teaching.kinds import CHOICE_KINDS, markdown_html
+from ..teaching.kinds import CHOICE_KINDS, ladder_steps, markdown_html
 from . import starting_state
-
-#: What each step of the hint ladder is (the Hint button's tooltip names the next one).
-_STEPS = (N_("the idea"), N_("how to do it"), N_("the first number"))
 
 
 class AskBox(W.VBox):
@@ -96,11 +93,11 @@ class AskBox(W.VBox):
 
     def next_hint(self) -> str:
         """Show one more step of the hint ladder (concept, procedure, first number). Returns the step's text."""
-        hints = self._exercise.hints
+        hints, steps = self._exercise.hints, ladder_steps(self._exercise.kind)
         if self._hints_shown >= len(hints):
             return ""
         self._hints_shown += 1
-        items = "".join(f"<li><b>{html.escape(translate(_STEPS[n]) if n < len(_STEPS) else '')}</b>: "
+        items = "".join(f"<li><b>{html.escape(translate(steps[n]) if n < len(steps) else '')}</b>: "
                         f"{html.escape(translate(h))}</li>" for n, h in enumerate(hints[:self._hints_shown]))
         self.hint_area.value = f"<ol class='ltr-teach-hint-ladder'>{items}</ol>"
         self.hint_button.description = _("Hint {n}/{total}").format(n=self._hints_shown, total=len(hints))
@@ -120,10 +117,10 @@ class AskBox(W.VBox):
         return feedback
 
     def _hint_tooltip(self) -> str:
-        step = self._hints_shown
-        if step >= len(_STEPS):
+        step, steps = self._hints_shown, ladder_steps(self._exercise.kind)
+        if step >= len(steps):
             return _("every hint is shown")
-        return _("hint {n} of 3: {what}").format(n=step + 1, what=translate(_STEPS[step]))
+        return _("hint {n} of 3: {what}").format(n=step + 1, what=translate(steps[step]))
 
 
 def ask(exercise_id, seed=None) -> AskBox:

@@ -184,7 +184,7 @@ class _Asked:
 
     def hint_box(self) -> HintBox:
         """The hint ladder folded away: in Jupyter a closed "Hint" box, each step opened in turn."""
-        return HintBox(self.label, self.hints)
+        return HintBox(self.label, self.hints, self.kind)
 
     def widget(self):
         """The exercise as a widget (see ``lt.ask``): prompt, input or options, Check, Hint, Show answer."""
@@ -203,6 +203,12 @@ class _Asked:
         return f"<div class='ltr-teach-exercise'><div>{title}</div>{markdown_html(self.prompt)}{options}</div>"
 
 
+def ladder_steps(kind: str) -> tuple:
+    """What the three hints of an exercise of this kind are (message ids): the idea, how to do it, then the
+    first number of the computation (a compute exercise) or a first step (a choice or a ranking to build)."""
+    return N_("the idea"), N_("how to do it"), N_("the first number") if kind == "compute" else N_("a first step")
+
+
 @dataclass(frozen=True)
 class HintBox:
     """An exercise's hint ladder, closed until clicked in Jupyter; ``str()`` gives the steps as text.
@@ -213,6 +219,7 @@ class HintBox:
 
     label: str
     hints: tuple
+    kind: str = "compute"
 
     def __str__(self) -> str:
         return "\n".join(_("hint {n}: {hint}").format(n=n, hint=translate(h)) for n, h in enumerate(self.hints, 1))
@@ -222,7 +229,7 @@ class HintBox:
                                                                                            label=self.label)
 
     def _repr_html_(self) -> str:
-        steps = (N_("the idea"), N_("how to do it"), N_("the first number"))
+        steps = ladder_steps(self.kind)
         inner = ""
         for n, hint in reversed(list(enumerate(self.hints, start=1))):
             what = translate(steps[n - 1]) if n <= len(steps) else ""
@@ -617,4 +624,5 @@ def create(id, *, family, title, question, shape, verify, example, hints, explan
 
 
 __all__ = ["CHOICE_KINDS", "CONCEPTS", "KINDS", "SHAPES", "ChoiceExercise", "CreateExercise", "Exercise", "HintBox",
-           "choice", "create", "example_text", "first_step", "markdown_html"]
+           "choice", "create", "example_text", "first_step", "ladder_steps",
+           "markdown_html"]
