@@ -26,9 +26,12 @@ def _tool():
 
 @pytest.fixture(autouse=True)
 def _fresh_kernel():
+    from ltr_teach.interactive import starting_state
+
     webfont.enabled, webfont._served = True, False
     yield
     webfont.enabled, webfont._served = None, False
+    starting_state.forget()  # the widgets these tests display and then change are no notebook's
 
 
 def _cmap(path):

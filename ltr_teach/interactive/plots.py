@@ -161,23 +161,41 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
     hatches = ["" if r["rel"] else HATCHES["miss"] for r in rows]  # colour is not the only cue
     if ex.metric == "reciprocal_rank":
         heights = [1.0 / r["rank"] for r in rows]
-        ax.bar(ranks, heights, color=colors, hatch=hatches, width=0.6, label=_("1 / rank"))
-        ax.set_ylabel(_("1 / rank (solid blue: relevant, hatched grey: not)"))
+        ax.bar(ranks, heights, color=colors, hatch=hatches, width=0.6)
+        ax.set_ylabel(_("1 / rank"))
     elif ex.metric == "recall_at_k":
         ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, hatch=hatches, width=0.6)
-        ax.set_ylabel(_("recall at rank (solid blue: relevant, hatched grey: not)"))
+        ax.set_ylabel(_("recall at rank"))
     else:
         ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, hatch=hatches, width=0.6)
         hits = [(r["rank"], _f(r["precision"])) for r in rows if r["rel"]]
         if hits:
             ax.plot([x for x, _ in hits], [y for _, y in hits], "o", color=COLORS["line"],
                     label=_("precision at a hit") if ex.metric == "average_precision" else _("hit"))
-        ax.set_ylabel(_("precision at rank (solid blue: relevant, hatched grey: not)"))
+        ax.set_ylabel(_("precision at rank"))
     if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
         ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
+    ax.figure.ltr_key = _relevance_key()  # which bars are relevant: in the legend, not only in the colour
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     _rank_axis(ax, len(ranks), names)
+
+
+def _relevance_key() -> list:
+    """Legend entries for the two kinds of bar: solid blue relevant, hatched grey not (matplotlib patches)."""
+    from matplotlib.patches import Patch
+
+    return [(Patch(facecolor=COLORS["bar"]), _("relevant")),
+            (Patch(facecolor=COLORS["miss"], hatch=HATCHES["miss"]), _("not relevant"))]
+
+
+def _legend_entries(ax) -> tuple[list, list]:
+    """The axes' labelled artists, then the figure's key entries (the relevance key of the precision plots)."""
+    handles, labels = ax.get_legend_handles_labels()
+    for handle, label in getattr(ax.figure, "ltr_key", []):
+        handles.append(handle)
+        labels.append(label)
+    return handles, labels
 
 
 def _plot_per_query(ex: Explanation, ax, names) -> None:
@@ -287,10 +305,12 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
         import matplotlib.pyplot as plt
 
         _figure, ax = plt.subplots(figsize=(7, 3.6))
+    ax.figure.ltr_key = []
     plotter(ex, ax, names)
-    if legend and ax.get_legend_handles_labels()[0]:
+    handles, labels = _legend_entries(ax)
+    if legend and handles:
         place, columns = _LEGEND_PLACES[plotter]
-        ax.legend(loc=place, fontsize=TEXT_SIZES["legend"], frameon=False, ncol=columns)
+        ax.legend(handles, labels, loc=place, fontsize=TEXT_SIZES["legend"], frameon=False, ncol=columns)
     if title:
         ax.set_title(short_title(ex), fontsize=TEXT_SIZES["title"])
     ax.figure.ltr_alt_text = alt_text(ex, ax, names)
@@ -346,7 +366,7 @@ def alt_text(ex: Explanation, ax, names=None) -> str:
         sentences = [_("ROC plot of {name}.").format(name=ex.name)]
     if plotter is _plot_precision:
         sentences.append(_("Solid blue bars: relevant; hatched grey bars: not relevant."))
-    handles, labels = ax.get_legend_handles_labels()
+    handles, labels = ax.get_legend_handles_labels()  # the key is said in its own sentence above
     if handles:
         series = _("; ").join(_("{label} ({cue})").format(label=label, cue=_cue(h)) for h, label in zip(handles, labels))
         sentences.append(_("Series: {series}.").format(series=series))
@@ -554,6 +574,11 @@ def _swatch(handle) -> str:
             return f"display:inline-block;width:9px;height:9px;border-radius:50%;background:{color}"
         border = {"--": "dashed", ":": "dotted"}.get(style, "solid")
         return f"display:inline-block;width:22px;height:0;border-top:3px {border} {color}"
+    if hasattr(handle, "get_hatch") and not hasattr(handle, "get_facecolors"):  # a key's patch, hatched or solid
+        color = matplotlib.colors.to_hex(handle.get_facecolor())
+        stripes = (f";background-image:repeating-linear-gradient(45deg,#555 0 1px,transparent 1px 4px)"
+                   if handle.get_hatch() else "")
+        return f"display:inline-block;width:12px;height:12px;background-color:{color}{stripes}"
     color = matplotlib.colors.to_hex(handle.get_facecolor()[0])  # a filled area
     return f"display:inline-block;width:12px;height:12px;background:{color};opacity:0.5"
 
@@ -562,7 +587,7 @@ def legend_html(figure: Figure) -> str:
     """The legend of the figure's plot as one line of HTML: a swatch and a label per series."""
     if not figure.axes:
         return ""
-    handles, labels = figure.axes[0].get_legend_handles_labels()
+    handles, labels = _legend_entries(figure.axes[0])
     pieces = [f"<span style='{_swatch(h)};vertical-align:middle;margin:0 4px 0 12px'></span>{html.escape(label)}"
               for h, label in zip(handles, labels)]
     return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
