@@ -19,6 +19,7 @@ from importlib.metadata import version as _version
 from .core.exact import ln, log2
 from .core.explanation import Explanation
 from .core.i18n import get_language, set_language
+from .metrics.agreement import cohen_kappa
 from .metrics.binary import (
     average_precision,
     bpref,
@@ -37,18 +38,22 @@ from .metrics.binary import (
 from .metrics.compare import compare_conventions
 from .metrics.confusion import ConfusionMatrix, confusion_matrix
 from .metrics.conventions import CONVENTIONS
+from .metrics.ctr import gauc, log_loss
 from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
 from .metrics.ordering import TIE_RULES
+from .metrics.pairs import misordered_pairs, swap_deltas
 from .metrics.registry import METRICS
-from .metrics.roc import auc, roc_curve
+from .metrics.roc import auc, pr_curve, roc_curve
+from .metrics.sampled import sampled_metric
 from .metrics.suite import MetricSuite, agreement
 from .metrics.user_models import rbp, rbp_residual
 from .runs.compare import compare_runs
 from .runs.evaluate import evaluate
+from .runs.pooling import pool
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises, kinds
 from .teaching.checker import Feedback, check
-from .teaching.tables import documents_table, examples_table, ndcg_cutoffs
+from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
 
 try:
     __version__ = _version("ltr_teach")
@@ -60,10 +65,12 @@ __all__ = [
     "cg", "dcg", "idcg", "ndcg", "err",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
-    "roc_curve", "auc", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
+    "roc_curve", "auc", "pr_curve", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas",
+    "sampled_metric", "r_precision", "success_at_k", "bpref", "judged_at_k", "rbp", "rbp_residual",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
-    "CONVENTIONS", "compare_conventions", "evaluate", "compare_runs", "read_qrels", "read_run", "write_qrels",
+    "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "read_qrels", "read_run", "write_qrels",
     "write_run", "check", "Feedback", "examples", "exercises", "examples_table", "ndcg_cutoffs", "documents_table",
+    "glossary_table",
     "classroom", "set_language", "get_language",
 ]
 

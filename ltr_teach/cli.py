@@ -92,7 +92,7 @@ def _flag(option: str) -> str:
 
 def _ranking_keywords(info) -> tuple:
     """The ranking keywords (scores, docids, ties, convention) that a metric's function takes."""
-    if info.takes == "labels_scores":
+    if info.takes in ("labels_scores", "grouped_labels_scores"):
         return ("scores",)  # auc's scores are its second argument, not a ranking
     parameters = inspect.signature(info.func).parameters
     return tuple(key for key in _RANKING_KEYWORDS if key in parameters)
@@ -137,6 +137,9 @@ def _explain(args) -> int:
         if any(not q for q in queries):
             raise UsageError("an empty query: separate queries with ',' as in `mrr 0 1 0 , 1 0 0`")
         ex = info.func([[parse_number(v, "value") for v in q] for q in queries], **kwargs)
+    elif info.takes == "grouped_labels_scores":
+        raise UsageError(f"{info.name} needs the user of every impression besides labels and scores; "
+                         f"call lt.{info.name}(labels, scores, groups) from Python")
     elif info.takes == "labels_scores":
         if args.scores is None:
             raise UsageError(f"{info.name} needs --scores S1 S2 ... beside the labels")

@@ -8,14 +8,20 @@ from .interactive.panels import (
     ConventionSwitcher,
     EditorSnapshot,
     ErratumBrowser,
+    JudgmentsPanel,
     MetricsDashboard,
+    SampledRankPanel,
+    SwapWeightsPanel,
+    decimal_first,
     errata_panel,
     erratum_html,
     side_by_side,
 )
-from .interactive.plots import legend_html, plot_explanation, render_png
+from .interactive.plots import (legend_html, plot_explanation, plot_rank_weights, plot_score_sweep, plot_suite,
+                                rank_weights_figure, render_png)
 from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_card, example_card
 
-__all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "MetricsDashboard", "MultiQueryEditor",
-           "RankingEditor", "errata_panel", "erratum_card", "erratum_html", "example_card", "legend_html",
-           "plot_explanation", "render_png", "side_by_side"]
+__all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "JudgmentsPanel", "MetricsDashboard",
+           "MultiQueryEditor", "RankingEditor", "SampledRankPanel", "SwapWeightsPanel", "decimal_first", "errata_panel",
+           "erratum_card", "erratum_html", "example_card", "legend_html", "plot_explanation", "plot_rank_weights",
+           "plot_score_sweep", "plot_suite", "rank_weights_figure", "render_png", "side_by_side"]

@@ -89,16 +89,16 @@ def test_every_link_of_the_copied_tutorial_works(tmp_path):
 
 def test_a_dead_link_or_anchor_is_found(tmp_path):
     classroom.copy_tutorial(tmp_path)
-    page = tmp_path / "notebooks" / "00_start_here.ipynb"
+    page = tmp_path / "notebooks" / "en" / "00_start_here.ipynb"
     notebook = json.loads(page.read_text(encoding="utf-8"))
     notebook["cells"].append({"cell_type": "markdown", "metadata": {}, "id": "x",
-                              "source": [("[gone](../exercises/99_missing.ipynb) "
-                                          "<a href='01_precision_recall_f.ipynb#Nowhere'>x</a> [folder](../exercises/)")]})
+                              "source": [("[gone](../../exercises/en/99_missing.ipynb) "
+                                          "<a href='01_precision_recall_f.ipynb#Nowhere'>x</a> [folder](../../exercises/)")]})
     page.write_text(json.dumps(notebook), encoding="utf-8")
     assert dead_links(tmp_path) == [
-        "notebooks/00_start_here.ipynb -> ../exercises/99_missing.ipynb (no such file)",
-        "notebooks/00_start_here.ipynb -> ../exercises/ (a folder: JupyterLab opens only links to files)",
-        "notebooks/00_start_here.ipynb -> 01_precision_recall_f.ipynb#Nowhere (no heading 'Nowhere')",
+        "notebooks/en/00_start_here.ipynb -> ../../exercises/en/99_missing.ipynb (no such file)",
+        "notebooks/en/00_start_here.ipynb -> ../../exercises/ (a folder: JupyterLab opens only links to files)",
+        "notebooks/en/00_start_here.ipynb -> 01_precision_recall_f.ipynb#Nowhere (no heading 'Nowhere')",
     ]
 
 
@@ -120,9 +120,9 @@ def test_a_second_copy_keeps_what_the_student_changed_and_says_so(tmp_path):
     notebook["cells"].append({"cell_type": "markdown", "id": "mine", "metadata": {}, "source": ["my notes"]})
     changed.write_text(json.dumps(notebook), encoding="utf-8")
     mine = changed.read_bytes()
-    (tmp_path / "notebooks" / "02_mrr.ipynb").unlink()  # deleted: the shipped one comes back
+    (tmp_path / "notebooks" / "en" / "02_mrr.ipynb").unlink()  # deleted: the shipped one comes back
     done = classroom.copy_tutorial(tmp_path)
-    assert done.kept == ["exercises/zh/03_dcg_ndcg.ipynb"] and done.copied == ["notebooks/02_mrr.ipynb"]
+    assert done.kept == ["exercises/zh/03_dcg_ndcg.ipynb"] and done.copied == ["notebooks/en/02_mrr.ipynb"]
     assert len(done.unchanged) == len(TUTORIAL) - 2
     assert changed.read_bytes() == mine
     assert "kept exercises/zh/03_dcg_ndcg.ipynb: you changed it" in done.summary()
@@ -133,27 +133,27 @@ def test_a_file_an_older_copy_gave_is_updated_and_a_file_it_never_gave_is_kept(t
     manifest_path = tmp_path / classroom.MANIFEST
     manifest = json.loads(manifest_path.read_text())
     # An older release gave this text; the student never touched it, so the new one replaces it.
-    old = tmp_path / "notebooks" / "04_dcg_ndcg.ipynb"
+    old = tmp_path / "notebooks" / "en" / "04_dcg_ndcg.ipynb"
     old.write_text("an older release's notebook", encoding="utf-8")
-    manifest["files"]["notebooks/04_dcg_ndcg.ipynb"] = hashlib.sha256(b"an older release's notebook").hexdigest()
+    manifest["files"]["notebooks/en/04_dcg_ndcg.ipynb"] = hashlib.sha256(b"an older release's notebook").hexdigest()
     # A file of the same name that no copy gave (the manifest forgot it): the student's, kept.
-    stranger = tmp_path / "notebooks" / "05_ndcg_variants.ipynb"
+    stranger = tmp_path / "notebooks" / "en" / "05_ndcg_variants.ipynb"
     stranger.write_text("my own notes", encoding="utf-8")
-    del manifest["files"]["notebooks/05_ndcg_variants.ipynb"]
+    del manifest["files"]["notebooks/en/05_ndcg_variants.ipynb"]
     manifest_path.write_text(json.dumps(manifest))
     done = classroom.copy_tutorial(tmp_path)
-    assert done.updated == ["notebooks/04_dcg_ndcg.ipynb"] and done.kept == ["notebooks/05_ndcg_variants.ipynb"]
-    assert old.read_bytes() == (REPO / "notebooks" / "04_dcg_ndcg.ipynb").read_bytes()
+    assert done.updated == ["notebooks/en/04_dcg_ndcg.ipynb"] and done.kept == ["notebooks/en/05_ndcg_variants.ipynb"]
+    assert old.read_bytes() == (REPO / "notebooks" / "en" / "04_dcg_ndcg.ipynb").read_bytes()
     assert stranger.read_text(encoding="utf-8") == "my own notes"
 
 
 def test_a_broken_manifest_writes_only_missing_files(tmp_path):
     classroom.copy_tutorial(tmp_path)
     (tmp_path / classroom.MANIFEST).write_text("{not json")
-    page = tmp_path / "notebooks" / "00_start_here.ipynb"
+    page = tmp_path / "notebooks" / "en" / "00_start_here.ipynb"
     page.write_text("changed", encoding="utf-8")
     done = classroom.copy_tutorial(tmp_path)
-    assert done.kept == ["notebooks/00_start_here.ipynb"] and page.read_text(encoding="utf-8") == "changed"
+    assert done.kept == ["notebooks/en/00_start_here.ipynb"] and page.read_text(encoding="utf-8") == "changed"
 
 
 def test_the_start_page_is_the_edition_asked_for_else_the_page_offering_both(tmp_path):
@@ -275,12 +275,17 @@ def test_assign_writes_the_students_notebooks_and_the_key_apart(tmp_path, capsys
         tagged = [c["metadata"]["ltr_teach"] for c in notebook["cells"] if classroom.ANSWER_TAG in
                   c["metadata"].get("tags", [])]
         assert tagged == [{"exercise": i, "points": 1} for i in lt.exercises.ids()]
-        # The prompts state the data, and data may look like an answer (a score of 0.5, beta = 1/2):
-        # take each prompt out, then no form of any answer may remain anywhere in the file.
+        # The prompts and a question's options state the data, and data may look like an answer (a score of
+        # 0.5, beta = 1/2, a document's line "= 13/15"): take each prompt and each option out, then no form of
+        # any answer may remain anywhere in the file.
+        # Longest first, so that a short option ("NaN") never cuts a longer text before it is taken out.
         text = path.read_text(encoding="utf-8")
+        stated = set()
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
-            text = text.replace(json.dumps(variant.prompt, ensure_ascii=False)[1:-1], "<prompt>")
+            stated |= {variant.prompt, *(variant.option_text(key) for key in getattr(variant, "options", ()))}
+        for part in sorted(stated, key=len, reverse=True):
+            text = text.replace(json.dumps(part, ensure_ascii=False)[1:-1], "<stated>")
         for exercise_id in lt.exercises.ids():
             variant = lt.exercises.variant(exercise_id, entry["seed"])
             if variant.kind == "compute":

@@ -254,5 +254,5 @@ class TestRegistry:
         assert lookup(alias) is METRICS[name]
 
     def test_unknown_name_lists_the_choices(self):
-        with pytest.raises(ValueError, match=r"^metric must be one of cg, dcg, .*auc \(or rr, .*\); got 'ndgc'$"):
+        with pytest.raises(ValueError, match=r"^metric must be one of cg, dcg, .*auc, gauc, log_loss \(or rr, .*\); got 'ndgc'$"):
             lookup("ndgc")

@@ -90,3 +90,16 @@ def test_terminology_errata_read_the_glossary():
     assert by_id["003-cascade-name"].correct.startswith(zh("cascade_model"))
     assert by_id["003-cascade-name"].printed == TERMS["cascade_model"].wrong[0].wrong
     assert zh_all("precision") in by_id["000-precision-recall-names"].correct
+
+
+def test_glossary_table_shows_each_term_once_with_its_wrong_names():
+    from ltr_teach.teaching.tables import glossary_table
+
+    rows = {row[2]: row for row in glossary_table().rows}
+    # written out by hand from the documents: 003 calls the cascade model 瀑布模型; 000 gives 查全率 to
+    # precision and 查准率 to recall; 003 calls precision 准确率
+    assert rows["cascade model"] == ("级联模型", "–", "cascade model", "瀑布模型")
+    assert rows["precision"] == ("精确率", "查准率", "precision", "准确率, 查全率")
+    assert rows["recall"] == ("召回率", "查全率", "recall", "查准率")
+    assert rows["accuracy"] == ("准确率", "精度", "accuracy", "–")
+    assert len(glossary_table().rows) == len(TERMS)

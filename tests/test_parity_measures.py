@@ -4,6 +4,8 @@ pytrec_eval (trec_eval 9.0.8's C code): Rprec, bpref, success_k, iprec_at_recall
 ir_measures: nDCG with per-grade gains (its pytrec_eval provider maps the qrels' grades, a grade not
 listed keeping its own value, as trec_eval's ``-m ndcg.1=3,2=9`` does), Judged@k (its judged provider).
 ranx: rbp.p (ranx weighs a relevant document by its grade) and dcg.
+ir_measures: RBP(p, rel) through its cwl_eval provider (package cwl-eval, the C/W/L framework's
+reference code): a document at or above grade ``rel`` adds 1, as lt's binary RBP with relevance level ``rel``.
 pytrec_eval 0.5 cannot run trec_eval's own ``ndcg.1=3`` parameters (it aborts), so the gains are
 checked through ir_measures. Both paths are checked: ``lt.evaluate`` on every query, and the exact
 step-by-step functions on a subset.
@@ -17,7 +19,7 @@ import pytest
 import pytrec_eval
 import ranx
 import sympy
-from ir_measures import Judged, nDCG
+from ir_measures import RBP, Judged, nDCG
 
 import ltr_teach as lt
 from ltr_teach.metrics.conventions import CONVENTIONS
@@ -144,6 +146,51 @@ def test_rbp_and_dcg_match_ranx():
         ranked = [g for _, g in sorted(zip(scores, grades), key=lambda t: -t[0])]
         ex = lt.rbp(ranked, p=0.95, convention="ranx")
         assert ex.value == pytest.approx(theirs["rbp.95"][qid], abs=1e-12)
+
+
+def cwl_per_query(qrels, run, measures):
+    theirs = {}
+    for m in ir_measures.iter_calc(measures, qrels, run):
+        theirs.setdefault(m.query_id, {})[str(m.measure)] = m.value
+    return theirs
+
+
+def test_rbp_matches_ir_measures_cwl_eval():
+    # Quirk: ir_measures' cwl_eval provider sorts each query by score with Python's stable sort, so tied
+    # documents keep the run's order, while the ir_measures preset orders ties as trec_eval does (docid
+    # descending, its pytrec_eval provider). On tie-prone scores the comparison therefore takes the preset
+    # with input-order ties; on untied scores the preset itself must agree.
+    measures = [RBP(p=0.8, rel=1), RBP(p=0.95, rel=1), RBP(p=0.5, rel=2)]
+    names = {"rbp": "RBP(rel=1)", "rbp.0.95": "RBP(p=0.95,rel=1)"}
+    in_run_order = dataclasses.replace(CONVENTIONS["ir_measures"], ties="stable")
+    for tie_prone, convention in ((True, in_run_order), (False, "ir_measures")):
+        qrels, run = random_collection(seed=59, n_queries=300, tie_prone=tie_prone)
+        theirs = cwl_per_query(qrels, run, measures)
+        assert set(theirs) == set(run)
+        ours = lt.evaluate(qrels, run, list(names), convention=convention).per_query
+        level_2 = lt.evaluate(qrels, run, ["rbp.0.5"], convention=convention, relevance_level=2).per_query
+        for qid in run:
+            for ours_name, their_name in names.items():
+                assert ours[qid][ours_name] == pytest.approx(theirs[qid][their_name], abs=1e-12), (qid, ours_name)
+            assert level_2[qid]["rbp.0.5"] == pytest.approx(theirs[qid]["RBP(p=0.5,rel=2)"], abs=1e-12), qid
+    qrels, run = random_collection(seed=59, n_queries=300)  # the exact function, ties in the run's order
+    theirs = cwl_per_query(qrels, run, measures)
+    for qid in list(run)[:80]:
+        docids = list(run[qid])  # sorted() is stable: tied documents keep the run's order, as in cwl_eval
+        ranked = [qrels[qid].get(d) for d in sorted(docids, key=lambda d: -run[qid][d])]
+        assert lt.rbp(ranked, p=sympy.Rational(19, 20)).value == pytest.approx(
+            theirs[qid]["RBP(p=0.95,rel=1)"], abs=1e-12)
+        assert lt.rbp(ranked, p=sympy.Rational(1, 2), threshold=2).value == pytest.approx(
+            theirs[qid]["RBP(p=0.5,rel=2)"], abs=1e-12)
+
+
+def test_rbp_tie_order_matters_on_these_queries():
+    # The preset's trec_eval tie order gives other values than cwl_eval's on some tied queries, so the
+    # parity above could not pass without taking cwl_eval's order.
+    qrels, run = random_collection(seed=59, n_queries=300)
+    theirs = cwl_per_query(qrels, run, [RBP(p=0.8, rel=1)])
+    preset = lt.evaluate(qrels, run, ["rbp"], convention="ir_measures").per_query
+    assert any(abs(preset[q]["rbp"] - theirs[q]["RBP(rel=1)"]) > 1e-6 for q in run)
 
 
 ALL_TREC = {"map": "map", "mrr": "recip_rank", "p@5": "P_5", "recall@10": "recall_10", "ndcg": "ndcg",

@@ -1,12 +1,17 @@
 """After Run All, every displayed widget is in the state it was displayed in (issue 13); the helper that checks
 a notebook for it (tests/starting_state.py) and the record the widgets keep."""
 
+from pathlib import Path
+
 import ipywidgets as W
+import pytest
 import nbformat
 from starting_state import widgets_changed_after_run_all
 
 import ltr_teach as lt
 from ltr_teach.interactive import starting_state
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_widget_changed_after_display_is_listed_and_one_left_alone_is_not():
@@ -58,3 +63,18 @@ def test_the_notebook_helper_finds_the_cell_that_changed_a_displayed_widget(tmp_
     notebook.cells.pop()  # without the last cell every widget keeps its starting state
     nbformat.write(notebook, path)
     assert widgets_changed_after_run_all(path, timeout=120) == []
+
+
+# -- every tutorial, after Run All ---------------------------------------------------------------------
+# The editions run the same code cells, so the English edition stands for both.
+TUTORIALS = sorted((ROOT / "notebooks" / "en").glob("*.ipynb"))
+
+
+def test_the_course_has_tutorials_to_check():
+    assert len(TUTORIALS) >= 11
+
+
+@pytest.mark.parametrize("path", TUTORIALS, ids=lambda p: p.stem)
+def test_after_run_all_every_widget_of_a_tutorial_shows_its_starting_state(path):
+    # issue 13: a student who scrolls up after Run All finds each editor and question as the text describes it
+    assert widgets_changed_after_run_all(path) == []

@@ -178,3 +178,27 @@ def test_snapshot_restores_scores_and_n_relevant():
     f1.set_grade(1, 1)
     start.restore()
     assert start.restored and f1.options["n_relevant"] == 2
+
+
+def test_side_by_side_columns_keep_only_the_named_columns():
+    # DCG of 1, 0 and of 0, 1: with columns rank and gain the discount column is gone, the values stay
+    panel = side_by_side(("1, 0", lt.dcg([1, 0])), ("0, 1", lt.dcg([0, 1])), columns=("rank", "gain"))
+    assert "discount" not in panel.html and "gain" in panel.html
+    assert str(panel) == "1, 0: DCG = 1\n0, 1: DCG = 1/log2(3) ≈ 0.63093"
+    with pytest.raises(ValueError, match="'score' is not a step column of labelled\\[0\\]"):
+        side_by_side(("1, 0", lt.dcg([1, 0])), columns=("score",))
+
+
+def test_plot_suite_one_hatch_per_metric():
+    from matplotlib.figure import Figure
+
+    from ltr_teach.interactive.plots import plot_suite
+
+    suite = lt.MetricSuite({"RR": ("reciprocal_rank", {}), "P@2": ("precision_at_k", {"k": 2}),
+                         "AP": ("average_precision", {})})
+    ax = plot_suite(suite, {"A": [1, 0, 0], "B": [0, 1, 1]}, ax=Figure().add_subplot())
+    # A: RR 1, P@2 1/2, AP 1; B: RR 1/2, P@2 1/2, AP (1/2 + 2/3)/2 = 7/12
+    heights = [[float(bar.get_height()) for bar in bars] for bars in ax.containers]
+    assert heights == [[1.0, 0.5], [0.5, 0.5], [1.0, pytest.approx(7 / 12)]]
+    hatches = [bars.patches[0].get_hatch() or "" for bars in ax.containers]
+    assert len(set(hatches)) == 3    # told apart without colour

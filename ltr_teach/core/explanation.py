@@ -20,7 +20,7 @@ import sympy
 
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
 from . import webfont
-from .i18n import _, translate
+from .i18n import Message, _, translate
 from .table import aligned_lines, display_width, html_table  # noqa: F401 - display_width kept at its documented path
 
 
@@ -139,7 +139,9 @@ class Explanation:
             row = []
             for col in self.columns:
                 cell = step.get(col.key)
-                if not col.exact and isinstance(cell, sympy.Basic) and not isinstance(cell, sympy.Integer):
+                if isinstance(cell, Message):  # a word such as bpref's "unjudged": in the current language
+                    row.append(cell.translated())
+                elif not col.exact and isinstance(cell, sympy.Basic) and not isinstance(cell, sympy.Integer):
                     row.append(f"≈ {fmt_value(cell)}" if not cell.is_Rational else fmt_cell(cell))
                 else:
                     row.append(fmt_cell(cell))

@@ -101,6 +101,7 @@ TERMS = {t.key: t for t in (
     Term("rank", "rank", "排名", ("位置",)),
     Term("roc", "ROC curve", "ROC曲线", ("受试者工作特征曲线",)),
     Term("auc", "area under the ROC curve", "ROC曲线下面积"),
+    Term("pr_curve", "precision-recall curve", "P-R曲线", ("精确率-召回率曲线",)),
     Term("harmonic_mean", "harmonic mean", "调和平均"),
 )}
 

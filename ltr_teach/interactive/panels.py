@@ -9,13 +9,21 @@ callback of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 
 import ipywidgets as W
+import sympy
 
 from ..core import webfont
-from ..core.i18n import _, translate
+from ..core.exact import fmt_cell, fmt_value, terminates
+from ..core.explanation import Explanation
+from ..core.i18n import N_, _, translate
+from ..core.table import aligned_lines, html_table
+from ..metrics.binary import bpref, judged_at_k, precision_at_k
 from ..metrics.compare import ConventionTable
+from ..metrics.pairs import swap_deltas
+from ..metrics.sampled import sampled_metric
 from ..metrics.suite import MetricSuite
 from ..teaching import examples
 from .widgets import _ShowsWidget
@@ -44,13 +52,97 @@ def _embedded_html(shown) -> str:
         return shown._repr_html_()
 
 
-def side_by_side(*labelled) -> HTMLPanel:
-    """Explanations' step tables next to each other (they wrap below each other on a narrow page).
+#: Decimals of a step's cell in :func:`decimal_first` (the result line keeps six): four keep an NDCG table
+#: within a page's width.
+CELL_PLACES = 4
+
+
+def _decimal_cell(cell) -> str:
+    """A step's cell as its decimal: ``0.875`` when exact, ``≈ 0.6309`` otherwise; integers and text as they are."""
+    if not isinstance(cell, sympy.Basic) or isinstance(cell, sympy.Integer) or cell is sympy.nan:
+        return fmt_cell(cell)
+    exact = isinstance(cell, sympy.Rational) and terminates(cell, CELL_PLACES)
+    return fmt_value(cell, CELL_PLACES) if exact else f"≈ {fmt_value(cell, CELL_PLACES)}"
+
+
+def _decimal_result(ex: Explanation) -> str:
+    exact = ex.exact
+    if isinstance(exact, sympy.Integer) or exact is sympy.nan:
+        return f"{ex.name} = {ex.exact_str}"
+    sign = "=" if isinstance(exact, sympy.Rational) and terminates(exact) else "≈"
+    return f"{ex.name} {sign} {ex.decimal_str}"
+
+
+def decimal_first(ex: Explanation) -> HTMLPanel:
+    """An explanation shown decimal first: its steps as decimals, the result as a decimal, the exact form on demand.
+
+    An NDCG's exact value is a quotient of two sums of logarithms (117 characters for document 002's lipstick
+    ranking A) and its table, exact cell by exact cell, is wider than a notebook page. This panel shows every
+    cell as its decimal to :data:`CELL_PLACES` places (``≈`` when rounded) and the result line to six places,
+    ``NDCG ≈ 0.925134``; in
+    Jupyter the exact result lines (the value and its parts, such as DCG and IDCG) sit in a closed box to open
+    on demand. The plain text leaves them out: ``ex.exact_str`` and ``ex.result_line()`` give them.
+
+    Parameters
+    ----------
+    ex : Explanation
+        What a metric returned.
+
+    Returns
+    -------
+    HTMLPanel
+        ``str()`` is the decimal table and result line; ``_repr_html_`` adds the formula and the exact box.
+
+    Examples
+    --------
+    Document 000's 口红 query under the cascade model: R_2 = 3/8 = 0.375 exactly; ERR = 45295/49152 ≈ 0.921529.
+
+    >>> import ltr_teach as lt
+    >>> print(decimal_first(lt.err([3, 2, 3, 1], g_max=3)))
+    ERR
+    <BLANKLINE>
+    rank  grade  R_i = (2^g-1)/2^gmax  P(reach i)  P(stop at i)  P(stop)/i  ERR so far
+    ----  -----  --------------------  ----------  ------------  ---------  ----------
+       1      3                 0.875           1         0.875      0.875       0.875
+       2      2                 0.375       0.125      ≈ 0.0469   ≈ 0.0234    ≈ 0.8984
+       3      3                 0.875    ≈ 0.0781      ≈ 0.0684   ≈ 0.0228    ≈ 0.9212
+       4      1                 0.125    ≈ 0.0098      ≈ 0.0012   ≈ 0.0003    ≈ 0.9215
+    <BLANKLINE>
+    ERR ≈ 0.921529
+    """
+    if not isinstance(ex, Explanation):
+        raise TypeError(f"ex must be an Explanation returned by an ltr_teach metric; got {type(ex).__name__}")
+    headers = [translate(c.header) for c in ex.columns]
+    rows = [[_decimal_cell(step.get(c.key)) for c in ex.columns] for step in ex.steps]
+    notes = [_("note: {note}").format(note=translate(n)) for n in ex.notes]
+    result = _decimal_result(ex)
+    text = "\n".join([ex.name, "", *aligned_lines(headers, rows, left=0), "", *notes, result])
+    esc = html.escape
+    exact_lines = [f"{key}: {part.result_line()}" for key, part in ex.parts.items() if part.metric != ex.metric]
+    exact_lines.append(ex.result_line())
+    exact_box = "".join(f"<p style='margin:2px 0'><code style='white-space:normal;overflow-wrap:anywhere'>"
+                        f"{esc(line)}</code></p>" for line in exact_lines)
+    tex = ex.formula.replace("&", "&amp;").replace("<", "&lt;")
+    formula = f"<p>$${tex}$$</p>" if ex.formula else ""
+    notes_html = "".join(f"<p style='margin:2px 0'><i>{esc(n)}</i></p>" for n in notes)
+    markup = (f"<div class='ltr-teach-explanation'><b>{esc(ex.name)}</b>{formula}{html_table(headers, rows, left=0)}"
+              f"{notes_html}<p style='font-size:110%'><b>{esc(result)}</b></p>"
+              f"<details><summary>{esc(_('exact form'))}</summary>{exact_box}</details></div>")
+    return HTMLPanel(markup, text)
+
+
+def side_by_side(*labelled, columns=None) -> HTMLPanel:
+    """Explanations' step tables next to each other, narrow enough to fit the page side by side.
 
     Parameters
     ----------
     *labelled : (str, Explanation)
         A heading and the explanation to show under it.
+    columns : sequence of str, optional
+        Keys of the step columns to show (``("rank", "doc", "grade", "gain", "contribution")``), in
+        the explanations' own order; by default every column. Showing only the columns a comparison
+        is about keeps two tables side by side on a page about 100 characters wide; the result line
+        under each table still holds the whole value.
 
     Examples
     --------
@@ -58,17 +150,32 @@ def side_by_side(*labelled) -> HTMLPanel:
     >>> print(side_by_side(("grades 1, 0", lt.reciprocal_rank([1, 0])), ("grades 0, 1", lt.reciprocal_rank([0, 1]))))
     grades 1, 0: RR = 1
     grades 0, 1: RR = 1/2 = 0.5
+    >>> panel = side_by_side(("1, 0", lt.dcg([1, 0])), ("0, 1", lt.dcg([0, 1])), columns=("rank", "gain"))
+    >>> "discount" in panel.html, "gain" in panel.html
+    (False, True)
     """
     if not labelled:
         raise ValueError("side_by_side needs at least one (label, explanation) pair")
     for i, pair in enumerate(labelled):
         if not isinstance(pair, (tuple, list)) or len(pair) != 2 or not hasattr(pair[1], "_repr_html_"):
             raise ValueError(f"labelled[{i}] must be a pair (label, explanation); got {pair!r}")
+    if columns is not None:
+        labelled = [(label, _only_columns(ex, columns, i)) for i, (label, ex) in enumerate(labelled)]
     boxes = "".join(
-        "<div style='flex:1 1 0;min-width:520px;overflow-x:auto;margin-right:20px;font-size:78%'>"
+        "<div style='flex:1 1 0;min-width:min(100%,340px);overflow-x:auto;margin-right:16px;font-size:85%'>"
         f"<h4>{html.escape(label)}</h4>{_embedded_html(ex)}</div>" for label, ex in labelled)
     markup = f"<div class='ltr-side-by-side' style='display:flex;flex-wrap:wrap;align-items:flex-start'>{boxes}</div>"
     return HTMLPanel(markup, "\n".join(f"{label}: {ex.result_line()}" for label, ex in labelled))
+
+
+def _only_columns(ex, columns, i):
+    """``ex`` showing only the step columns whose keys are in ``columns`` (its value and steps unchanged)."""
+    keys = [c.key for c in ex.columns]
+    unknown = [key for key in columns if key not in keys]
+    if unknown:
+        raise ValueError(f"columns: {unknown[0]!r} is not a step column of labelled[{i}] ({ex.name}); its columns "
+                         f"are {', '.join(keys)}")
+    return dataclasses.replace(ex, columns=tuple(c for c in ex.columns if c.key in columns))
 
 
 def _computed(call) -> tuple[str, str]:
@@ -227,11 +334,11 @@ class ConventionSwitcher(_ShowsWidget):
         """Redraw the panel for the convention chosen now."""
         row = self._rows[self.choice.value]
         esc = html.escape
-        summary = _("{name}: {description}. Ideal from the {ideal}, ties {ties}, differs from trec_eval by: "
-                    "{differs}.").format(name=row["name"], description=translate(row["description"]),
-                                         ideal=row["ideal"], ties=row["ties"], differs=row["differs"])
+        settings = _("{description}. Ideal from the {ideal}, ties {ties}, differs from trec_eval by: {differs}.").format(
+            description=translate(row["description"]), ideal=row["ideal"], ties=row["ties"], differs=row["differs"])
         verified = _("Verified against {version}.").format(version=translate(row["version"]))
-        self.panel.value = (f"<p>{esc(summary)} <i>{esc(verified)}</i></p>" + _embedded_html(row["explanation"]))
+        self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(settings)} <i>{esc(verified)}</i></p>"
+                            + _embedded_html(row["explanation"]))
 
     def __repr__(self) -> str:
         return f"<ConventionSwitcher: {self.choice.value}, {self.explanation.result_line()}>"
@@ -297,6 +404,202 @@ class MetricsDashboard(_ShowsWidget):
         return f"<MetricsDashboard {list(self.editor.grades)}: {values}>"
 
 
+class SwapWeightsPanel(_ShowsWidget):
+    """LambdaRank's swap weights of an editor's ranking, live: the ``|ΔNDCG|`` matrix above the editor.
+
+    Every move or grade change in the editor redraws the matrix (:func:`~ltr_teach.metrics.pairs.swap_deltas`
+    with the editor's ``k``, gain and discount).
+
+    Examples
+    --------
+    >>> from ltr_teach.interactive.widgets import RankingEditor
+    >>> panel = SwapWeightsPanel(RankingEditor(["a", "b", "c"], [0, 0, 3]))
+    >>> panel.deltas.largest()                   # the 3 at rank 3 and the 0 at rank 1
+    (1, 3)
+    >>> panel.editor.move(2, 0)                  # the 3 to the top: now the ranking is ideal
+    >>> panel.deltas.ndcg.exact
+    1
+    """
+
+    def __init__(self, editor):
+        if getattr(editor, "metric", None) != "ndcg":
+            raise ValueError("editor must be a RankingEditor of metric 'ndcg' (swap weights are NDCG changes)")
+        self.editor = editor
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-swap-weights")
+        editor.on_change(self._on_editor_change)
+        self.widget = W.VBox([self.panel, editor.widget])
+        self.refresh()
+
+    def _on_editor_change(self, editor) -> None:
+        self.refresh()
+
+    @property
+    def deltas(self):
+        """The :class:`~ltr_teach.metrics.pairs.SwapDeltas` of the editor's current ranking."""
+        options = {key: self.editor.options[key] for key in ("k", "gain", "discount") if key in self.editor.options}
+        return swap_deltas(self.editor.grades, **options)
+
+    def refresh(self) -> None:
+        """Recompute the weights for the editor's grades and redraw the matrix."""
+        try:
+            self.panel.value = _embedded_html(self.deltas)
+        except ValueError as error:  # every grade 0: no weights; say why instead of failing the editor
+            self.panel.value = f"<p>{html.escape(str(error))}</p>"
+
+    def __repr__(self) -> str:
+        return f"<SwapWeightsPanel {list(self.editor.grades)}>"
+
+
+#: The three judgments a document of :class:`JudgmentsPanel` can have, in the buttons' order.
+JUDGMENTS = {N_("relevant"): 1, N_("not relevant"): 0, N_("unjudged"): None}
+
+
+class JudgmentsPanel(_ShowsWidget):
+    """A ranking whose documents are judged relevant, judged not relevant or not judged at all, and what
+    three readings of it give: P@k with unjudged as not relevant (trec_eval's default), P@k judged-only
+    (trec_eval -J: unjudged documents removed first), bpref and judged@k.
+
+    Parameters
+    ----------
+    items : sequence of str
+        Document names in ranked order.
+    judgments : sequence of 1, 0 or None
+        Each document's judgment (None = unjudged).
+    k : int
+        The cut-off of P@k and judged@k.
+
+    Examples
+    --------
+    >>> panel = JudgmentsPanel(["d1", "d2", "d3", "d4"], [None, 1, 0, 1], k=2)
+    >>> {name: ex.exact for name, ex in panel.values().items()}
+    {'P@2': 1/2, 'P@2 (-J)': 1/2, 'bpref': 1/2, 'judged@2': 1/2}
+    >>> panel.judge(0, "relevant")               # the unjudged d1 turns out relevant
+    >>> panel.values()["P@2"].exact
+    1
+    """
+
+    def __init__(self, items, judgments, k: int = 5):
+        items, judgments = [str(x) for x in items], list(judgments)
+        if len(items) != len(judgments) or not items:
+            raise ValueError(f"items and judgments must be non-empty and of the same length; got {len(items)} items "
+                             f"and {len(judgments)} judgments")
+        allowed = list(JUDGMENTS.values())
+        for i, j in enumerate(judgments):
+            if j not in allowed or isinstance(j, bool):
+                raise ValueError(f"judgments[{i}] = {j!r} must be 1 (relevant), 0 (not relevant) or None (unjudged)")
+        self.items, self.k = items, k
+        self.buttons = []
+        for name, j in zip(items, judgments):
+            key = next(key for key, value in JUDGMENTS.items() if value == j)
+            button = W.ToggleButtons(options=[(_(key), key) for key in JUDGMENTS], value=key, description=name,
+                                     style={"description_width": "initial", "button_width": "90px"})
+            button.observe(self._on_change, names="value")
+            self.buttons.append(button)
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-judgments-panel")
+        self.widget = W.VBox([*self.buttons, self.panel])
+        self.refresh()
+
+    def _on_change(self, change) -> None:
+        self.refresh()
+
+    @property
+    def judgments(self) -> list:
+        """Each document's judgment now: 1, 0 or None."""
+        return [JUDGMENTS[b.value] for b in self.buttons]
+
+    def judge(self, index: int, judgment: str) -> None:
+        """Set document ``index`` (0-based) to ``"relevant"``, ``"not relevant"`` or ``"unjudged"``."""
+        if judgment not in JUDGMENTS:
+            raise ValueError(f"judgment = {judgment!r} must be one of {', '.join(map(repr, JUDGMENTS))}")
+        self.buttons[index].value = judgment
+
+    def values(self) -> dict:
+        """``{label: Explanation}`` of the four readings of the current judgments."""
+        judgments = self.judgments
+        as_zero = [0 if j is None else j for j in judgments]
+        judged_only = [j for j in judgments if j is not None]
+        out = {f"P@{self.k}": precision_at_k(as_zero, self.k)}
+        # trec_eval -J still divides by k; an empty judged list has precision 0
+        out[f"P@{self.k} (-J)"] = precision_at_k(judged_only or [0], self.k)
+        if any(j == 1 for j in judgments):
+            out["bpref"] = bpref(judgments)
+        out[f"judged@{self.k}"] = judged_at_k(judgments, self.k)
+        return out
+
+    def refresh(self) -> None:
+        """Recompute the readings and redraw the table."""
+        rows = "".join(f"<tr><td style='padding:2px 10px'><b>{html.escape(label)}</b></td>"
+                       f"<td style='padding:2px 10px'>{html.escape(ex.result_line())}</td></tr>"
+                       for label, ex in self.values().items())
+        self.panel.value = f"<table>{rows}</table>"
+
+    def __repr__(self) -> str:
+        shown = ", ".join("-" if j is None else str(j) for j in self.judgments)
+        return f"<JudgmentsPanel [{shown}]>"
+
+
+class SampledRankPanel(_ShowsWidget):
+    """Where one held-out item lands when it is ranked among sampled negatives instead of every item.
+
+    Choose the item's rank among all ``n_items`` items and how many negatives are sampled; the panel shows
+    HR@k and NDCG@k on the whole catalogue beside their exact expectations under sampling
+    (:func:`~ltr_teach.metrics.sampled.sampled_metric`).
+
+    Examples
+    --------
+    >>> panel = SampledRankPanel(n_items=1000, k=10)
+    >>> panel.rank.value, panel.values()["HR@10"]            # starts at rank 1: a hit either way
+    (1, ('1', '1'))
+    >>> panel.rank.value = 20
+    >>> panel.values()["HR@10"][0]                            # rank 20 of 1,000 misses the real top 10
+    '0'
+    """
+
+    RANKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+    NEGATIVES = (10, 50, 100, 500, 1000)
+
+    def __init__(self, n_items: int = 10_000, k: int = 10):
+        self.n_items, self.k = n_items, k
+        ranks = [r for r in self.RANKS if r <= n_items]
+        negatives = [n for n in self.NEGATIVES if n < n_items]
+        self.rank = W.Dropdown(options=ranks, value=1, description=_("rank among all items"),
+                               style={"description_width": "initial"})
+        self.negatives = W.Dropdown(options=negatives, value=100 if 100 in negatives else negatives[0],
+                                    description=_("sampled negatives"), style={"description_width": "initial"})
+        self.panel = W.HTML()
+        self.panel.add_class("ltr-sampled-rank")
+        for control in (self.rank, self.negatives):
+            control.observe(self._on_change, names="value")
+        self.widget = W.VBox([W.HBox([self.rank, self.negatives]), self.panel])
+        self.refresh()
+
+    def _on_change(self, change) -> None:
+        self.refresh()
+
+    def values(self) -> dict:
+        """``{metric: (on all items, expected when sampled)}`` as decimals, for the chosen rank."""
+        out = {}
+        for metric, name in (("hit_rate", "HR@{k}"), ("ndcg", "NDCG@{k}")):
+            ex = sampled_metric([self.rank.value], self.n_items, self.negatives.value, k=self.k, metric=metric)
+            out[name.format(k=self.k)] = (fmt_value(ex.params["full"]), ex.decimal_str)
+        return out
+
+    def refresh(self) -> None:
+        """Recompute for the chosen rank and sample size."""
+        head = (f"<tr><th></th><th style='padding:2px 10px'>{html.escape(_('on all items'))}</th>"
+                f"<th style='padding:2px 10px'>{html.escape(_('sampled (expected)'))}</th></tr>")
+        rows = "".join(f"<tr><td style='padding:2px 10px'><b>{html.escape(name)}</b></td>"
+                       f"<td style='padding:2px 10px;text-align:right'>{full}</td>"
+                       f"<td style='padding:2px 10px;text-align:right'>{sampled}</td></tr>"
+                       for name, (full, sampled) in self.values().items())
+        self.panel.value = f"<table>{head}{rows}</table>"
+
+    def __repr__(self) -> str:
+        return f"<SampledRankPanel rank {self.rank.value} of {self.n_items}, {self.negatives.value} sampled>"
+
+
 class EditorSnapshot:
     """The state of a :class:`~ltr_teach.interactive.widgets.RankingEditor` (order, grades, scores,
     options), to put the editor back there after a demonstration.
@@ -353,4 +656,4 @@ class EditorSnapshot:
 
 
 __all__ = ["ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "HTMLPanel", "MetricsDashboard",
-           "erratum_html", "errata_panel", "side_by_side"]
+           "decimal_first", "erratum_html", "errata_panel", "side_by_side"]

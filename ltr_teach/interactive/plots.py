@@ -14,9 +14,11 @@ widgets use it.
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import math
+import re
 from pathlib import Path
 
 import matplotlib
@@ -26,11 +28,15 @@ from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, ScalarFormatter
+from sympy import Rational
 
 from ..core.exact import to_float
 from ..core.explanation import Explanation
 from ..core.i18n import N_, Message, _, translate
 from ..core.palette import COLORS, HATCHES, PALETTE
+from ..core.table import display_width
+from ..metrics.gains import RANK_WEIGHTS, rank_weights
+from ..metrics.user_models import PERSISTENCE
 
 FONT_DIR = Path(__file__).parent / "fonts"
 
@@ -231,6 +237,23 @@ def _plot_pr_curve(ex: Explanation, ax, names) -> None:
     ax.set_ylabel(_("precision"))
 
 
+def _plot_pr_scores(ex: Explanation, ax, names) -> None:
+    """The precision–recall curve of scores: a point per threshold, AP as the area under the steps, and
+    the precision of a random ranking (the share of positives), which the ROC curve's diagonal does not show."""
+    rows = ex.steps
+    recall = [0.0] + [_f(r["recall"]) for r in rows]
+    precision = [_f(rows[0]["precision"])] + [_f(r["precision"]) for r in rows]
+    ax.fill_between(recall, precision, step="pre", color=COLORS["fill"], alpha=0.35,
+                    label=_("area = {value}").format(value=ex.decimal_str))
+    ax.step(recall, precision, where="pre", color=COLORS["bar"])
+    ax.plot(recall[1:], precision[1:], "o", color=COLORS["bar"], label=_("(recall, precision) at each threshold"))
+    ax.axhline(_f(ex.params["base_rate"]), linestyle=":", color=COLORS["miss"], label=_("random ranking"))
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(0, 1.08)
+    ax.set_xlabel(_("recall"))
+    ax.set_ylabel(_("precision"))
+
+
 def _plot_roc(ex: Explanation, ax, names) -> None:
     """ROC: the curve point by point, the area under it shaded, the diagonal of a random ranking."""
     base = ex.parts["roc"] if ex.metric == "auc" else ex
@@ -250,7 +273,8 @@ def _plot_roc(ex: Explanation, ax, names) -> None:
 #: headroom), a column in the empty corner of a curve. The running sums of CG/DCG/NDCG climb to the top
 #: while their bars shrink, so where they leave room depends on the grades: matplotlib's "best" finds it.
 _LEGEND_PLACES = {_plot_gain_sums: ("best", 1), _plot_err: ("upper left", 3), _plot_precision: ("upper left", 3),
-                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1), _plot_roc: ("lower right", 1)}
+                  _plot_per_query: ("upper left", 3), _plot_pr_curve: ("lower left", 1),
+                  _plot_pr_scores: ("lower left", 1), _plot_roc: ("lower right", 1)}
 
 _PLOTTERS = {
     "cg": _plot_gain_sums, "dcg": _plot_gain_sums, "idcg": _plot_gain_sums, "ndcg": _plot_gain_sums,
@@ -259,7 +283,7 @@ _PLOTTERS = {
     "average_precision": _plot_precision, "reciprocal_rank": _plot_precision,
     "mrr": _plot_per_query, "mean_average_precision": _plot_per_query, "mean_ndcg": _plot_per_query,
     "interpolated_precision": _plot_pr_curve, "eleven_point_ap": _plot_pr_curve,
-    "roc_curve": _plot_roc, "auc": _plot_roc,
+    "roc_curve": _plot_roc, "auc": _plot_roc, "pr_curve": _plot_pr_scores,
 }
 
 
@@ -499,7 +523,7 @@ def _shape(ax, ex, legend):
 def _update_in_place(ax, ex, names, legend) -> bool:
     """Redraw ``ex`` into the artists of the last picture, if it had the same kind and shape."""
     plotter = _PLOTTERS.get(ex.metric)
-    if plotter is None or plotter in (_plot_pr_curve, _plot_roc) or legend:
+    if plotter is None or plotter in (_plot_pr_curve, _plot_pr_scores, _plot_roc) or legend:
         return False
     old = getattr(ax, "_ltr_shape", None)
     if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
@@ -661,5 +685,312 @@ def plot_run_differences(comparison, run=None, ax=None):
     return ax
 
 
-__all__ = ["CJK_FAMILIES", "COLORS", "FONT_DIR", "HATCHES", "PALETTE", "TEXT_SIZES", "alt_text", "legend_html", "plot_explanation", "plot_run_differences", "register_fonts",
-           "render_png", "short_title"]
+#: One look per series of a grouped bar chart: an Okabe–Ito hue *and* a hatch, so no two series are told
+#: apart by colour alone (red beside green reads as one colour to about one man in twelve).
+SERIES_STYLES = tuple((PALETTE[name], hatch) for name, hatch in (
+    ("blue", ""), ("orange", "//"), ("bluish_green", ".."), ("reddish_purple", "xx"), ("sky_blue", "\\\\"),
+    ("vermillion", "++"), ("yellow", "oo")))
+
+
+def plot_suite(suite, rankings, ax=None, short_names: bool = True):
+    """Every metric of a :class:`~ltr_teach.metrics.suite.MetricSuite` on every ranking, as grouped bars.
+
+    Each metric keeps one colour and one hatch (:data:`SERIES_STYLES`) across the groups, so the chart
+    reads in greyscale and for colour-blind students.
+
+    Parameters
+    ----------
+    suite : MetricSuite
+        The metrics.
+    rankings : dict
+        ``{name: grades}``, one group of bars per ranking.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+    short_names : bool
+        Label a group by its name up to the first ``":"`` (``"A: star first"`` -> ``"A"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from ltr_teach.metrics.suite import MetricSuite
+    >>> suite = MetricSuite({"RR": ("reciprocal_rank", {}), "P@2": ("precision_at_k", {"k": 2})})
+    >>> ax = plot_suite(suite, {"A": [1, 0, 0], "B": [0, 1, 1]}, ax=Figure().add_subplot())
+    >>> [[float(bar.get_height()) for bar in bars] for bars in ax.containers]   # RR: 1, 1/2; P@2: 1/2, 1/2
+    [[1.0, 0.5], [0.5, 0.5]]
+    >>> [str(bars.patches[0].get_hatch() or "") for bars in ax.containers]
+    ['', '//']
+    """
+    from ..metrics.suite import MetricSuite
+
+    if not isinstance(suite, MetricSuite):
+        raise ValueError(f"suite must be a MetricSuite; got {type(suite).__name__}")
+    if len(suite.labels) > len(SERIES_STYLES):
+        raise ValueError(f"suite has {len(suite.labels)} metrics; plot_suite draws at most {len(SERIES_STYLES)}")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(8, 3.4))[1]
+    results = suite.values(rankings)
+    names = list(rankings)
+    width = 0.8 / len(suite.labels)
+    middle = (len(suite.labels) - 1) / 2
+    for j, (label, (colour, hatch)) in enumerate(zip(suite.labels, SERIES_STYLES)):
+        ax.bar(np.arange(len(names)) + (j - middle) * width, [results[n][label].value for n in names], width=width,
+               color=colour, hatch=hatch, edgecolor="white", linewidth=0.5, label=label)
+    ax.set_xticks(np.arange(len(names)))
+    ax.set_xticklabels([str(n).split(":")[0] if short_names else str(n) for n in names])
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel(_("metric value"))
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(ncol=len(suite.labels), fontsize=TEXT_SIZES["legend"], frameon=False, loc="upper center", bbox_to_anchor=(0.5, 1.14))
+    ax.figure.tight_layout()
+    return ax
+
+
+
+
+#: How each rank-weight curve is drawn: a colour of the Okabe–Ito palette, a marker and a line style, so that
+#: colour is never the only cue (a reader who cannot tell the hues apart still tells the lines apart).
+RANK_WEIGHT_STYLES = {"log2": (PALETTE["blue"], "o", "-"), "jarvelin": (PALETTE["bluish_green"], "s", "--"),
+                      "reciprocal": (PALETTE["vermillion"], "^", ":"), "geometric": (PALETTE["reddish_purple"], "D", "-.")}
+
+
+def _weight_label(name: str, p) -> str:
+    weight = RANK_WEIGHTS[name]
+    metrics = translate(weight.metrics)
+    if name == "geometric":
+        metrics = _("{metrics}, p = {p}").format(metrics=metrics, p=p)
+    # plain text, not mathtext: matplotlib's mathtext has no glyph fallback, so Chinese beside $...$ would be tofu
+    return f"{translate(weight.label)}  ({metrics})"
+
+
+def plot_rank_weights(n: int = 10, p=PERSISTENCE, ax=None):
+    """The discount curves side by side: the weight of ranks 1..n under each of ``RANK_WEIGHTS``.
+
+    Every curve is 1 at rank 1, so the curves compare how fast each model of the reader loses interest:
+    DCG's 1/log2(i + 1), Järvelin & Kekäläinen's 1/max(1, log2 i), 1/i and RBP's p^(i - 1). The values
+    are :func:`~ltr_teach.metrics.gains.rank_weights`' exact ones, drawn as floats; each curve has its own
+    marker and line style (:data:`RANK_WEIGHT_STYLES`).
+
+    Parameters
+    ----------
+    n : int >= 1
+        How many ranks to draw.
+    p : number in (0, 1)
+        The persistence of the RBP curve (default 4/5).
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    At rank 3 the four weights are 1/2, 1/log2 3 ≈ 0.631, 1/3 and (4/5)^2 = 0.64:
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_rank_weights(n=5, ax=Figure().add_subplot())
+    >>> [round(float(line.get_ydata()[2]), 3) for line in ax.get_lines()]
+    [0.5, 0.631, 0.333, 0.64]
+    >>> [line.get_marker() for line in ax.get_lines()]
+    ['o', 's', '^', 'D']
+    """
+    weights = rank_weights(n, p)
+    p_text = str(weights["geometric"][1]) if n >= 2 else str(p)
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(7, 3.8))[1]
+    ranks = list(range(1, n + 1))
+    for name, values in weights.items():
+        colour, marker, style = RANK_WEIGHT_STYLES[name]
+        ax.plot(ranks, [_f(v) for v in values], color=colour, marker=marker, linestyle=style, markersize=5,
+                linewidth=1.6, label=_weight_label(name, p_text))
+    ax.set_xlabel(_("rank i"), fontsize=11)
+    ax.set_ylabel(_("weight of rank i (rank 1 = 1)"), fontsize=11)
+    ax.set_xticks(ranks if n <= NAMED_TICKS_UP_TO else ax.get_xticks())
+    ax.set_xlim(0.6, n + 0.4)
+    ax.set_ylim(0, 1.05)
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper right", fontsize=10, frameon=False)
+    ax.set_title(_("How much each rank counts: four models of the reader"), fontsize=11)
+    return ax
+
+
+def rank_weights_alt(n: int = 10, p=PERSISTENCE) -> str:
+    """The alt text of :func:`plot_rank_weights`: what the plot shows, with each curve's weight at rank n.
+
+    Examples
+    --------
+    >>> print(rank_weights_alt(n=4))  # doctest: +NORMALIZE_WHITESPACE
+    Line chart: the weight of ranks 1 to 4 under four discounts, each line with its own marker and line
+    style; all are 1 at rank 1. At rank 4: 1/log2(i + 1) (DCG, NDCG) ≈ 0.431; 1/max(1, log2 i)
+    (Järvelin & Kekäläinen's DCG) = 0.5; 1/i (reciprocal rank; ERR's 1/r) = 0.25; p^(i − 1)
+    (RBP, p = 4/5) = 0.512.
+    """
+    weights = rank_weights(n, p)
+    p_text = str(rank_weights(2, p)["geometric"][1])
+    pieces = []
+    for name, values in weights.items():
+        exact, value = values[-1], float(values[-1])
+        shown = f"= {value:g}" if exact.is_Rational and Rational(f"{value:.3f}") == exact else f"≈ {value:.3f}"
+        metrics = translate(RANK_WEIGHTS[name].metrics)
+        if name == "geometric":
+            metrics = _("{metrics}, p = {p}").format(metrics=metrics, p=p_text)
+        pieces.append(f"{translate(RANK_WEIGHTS[name].label)} ({metrics}) {shown}")
+    return _("Line chart: the weight of ranks 1 to {n} under four discounts, each line with its own marker and line "
+             "style; all are 1 at rank 1. At rank {n}: {values}.").format(n=n, values=_("; ").join(pieces))
+
+
+def wrap_text(text: str, width: int = 96) -> str:
+    """``text`` broken into lines at most ``width`` columns wide (CJK characters count two), at spaces or
+    between CJK characters.
+
+    Examples
+    --------
+    >>> print(wrap_text("rank one rank two", width=9))
+    rank one
+    rank two
+    >>> print(wrap_text("第一位第二位", width=6))
+    第一位
+    第二位
+    """
+    lines, line = [], ""
+    for piece in re.findall(r"\S+\s*|\s+", text):
+        chunks = [piece] if display_width(piece.rstrip()) <= width else list(piece)  # a long CJK run splits anywhere
+        for chunk in chunks:
+            if line and display_width(line + chunk.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = chunk.lstrip()
+            else:
+                line += chunk
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+class FigureWithAlt:
+    """A figure shown as a PNG with alt text: the text is the image's ``alt`` and its plain-text form.
+
+    Jupyter shows the PNG (``metadata["image/png"]["alt"]`` carries the alt text to the frontends that
+    read it); a text-only frontend, a screen reader reading the plain output and ``str()`` get the text,
+    broken into lines that fit a page. The PNG carries no software-version metadata, so a saved notebook
+    does not change between runs.
+    """
+
+    def __init__(self, figure: Figure, alt: str, dpi: int = 100):
+        if not isinstance(figure.canvas, FigureCanvasAgg):
+            FigureCanvasAgg(figure)
+        buf = io.BytesIO()
+        figure.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+        self.png = buf.getvalue()
+        self.alt = alt
+
+    def __str__(self) -> str:
+        return wrap_text(self.alt)
+
+    __repr__ = __str__
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        data = {"image/png": base64.b64encode(self.png).decode("ascii"), "text/plain": str(self)}
+        return data, {"image/png": {"alt": self.alt}}
+
+
+def rank_weights_figure(n: int = 10, p=PERSISTENCE) -> FigureWithAlt:
+    """:func:`plot_rank_weights` as a PNG with its alt text (:func:`rank_weights_alt`), for a notebook.
+
+    Examples
+    --------
+    >>> shown = rank_weights_figure(n=5)
+    >>> shown.png[:4], str(shown).startswith("Line chart")
+    (b'\x89PNG', True)
+    """
+    figure = Figure(figsize=(7.5, 4))
+    plot_rank_weights(n, p, ax=figure.add_subplot())
+    figure.tight_layout()
+    return FigureWithAlt(figure, rank_weights_alt(n, p))
+
+
+def plot_score_sweep(grades, scores, item: int, low: float = 0.0, high: float | None = None, points: int = 81,
+                     ax=None):
+    """NDCG and RankNet's mean pairwise loss as one item's score slides from ``low`` to ``high``.
+
+    NDCG is drawn as steps (it changes only when the item's score crosses another's: flat in between,
+    so its gradient is 0 almost everywhere); the RankNet loss, on the right axis, as a smooth curve.
+
+    Parameters
+    ----------
+    grades : sequence of int
+        Each item's grade, in item order.
+    scores : sequence of numbers
+        Each item's score; the score of ``item`` is replaced along the sweep.
+    item : int
+        The 0-based index of the item whose score moves.
+    low, high : float
+        The range of its score (default: 0 to the largest score + 0.5).
+    points : int
+        How many scores to evaluate.
+    ax : matplotlib Axes, optional
+        Where to draw; by default a new pyplot figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The NDCG axes (the loss is on its twin).
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = plot_score_sweep([2, 0, 1, 0], [2.0, 1.5, 1.0, 0.5], item=2, points=5, ax=Figure().add_subplot())
+    >>> [round(float(y), 4) for y in ax.get_lines()[0].get_ydata()]   # scores 0, 0.625, 1.25, 1.875, 2.5
+    [0.9448, 0.9639, 0.9639, 1.0, 0.7967]
+
+    The grade-1 item is last at score 0, third between 0.5 and 1.5 (NDCG flat all along), second (the
+    ideal order) between 1.5 and 2, and first above 2, where it pushes the grade-2 item down.
+    """
+    from ..metrics.graded import ndcg
+    from ..metrics.pairs import misordered_pairs
+
+    scores = [float(s) for s in scores]
+    if not 0 <= item < len(scores):
+        raise ValueError(f"item = {item} must be an index of scores, 0..{len(scores) - 1}")
+    if points < 2:
+        raise ValueError(f"points = {points} must be at least 2")
+    high = max(scores) + 0.5 if high is None else high
+    xs = np.linspace(low, high, points)
+    values, losses = [], []
+    for x in xs:
+        moved = scores[:item] + [round(float(x), 10)] + scores[item + 1:]
+        values.append(ndcg(grades, scores=moved).value)
+        losses.append(misordered_pairs(grades, moved).params["logistic_loss"])
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(7, 3.6))[1]
+    ax.plot(xs, values, drawstyle="steps-mid", color=COLORS["bar"], marker="o", markersize=3,
+            label=_("NDCG (steps)"))
+    ax.set_xlabel(_("score of item {n}").format(n=item + 1))
+    ax.set_ylabel("NDCG")
+    twin = ax.twinx()
+    twin.plot(xs, losses, color=COLORS["line"], linestyle="--", label=_("RankNet loss (smooth)"))
+    twin.set_ylabel(_("RankNet loss"))
+    for other, s in enumerate(scores):
+        if other != item and low <= s <= high:
+            ax.axvline(s, color=PALETTE["grey"], linestyle=":", linewidth=0.8)
+    handles = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
+    ax.legend(handles, [h.get_label() for h in handles], loc="lower left", fontsize=TEXT_SIZES["legend"], frameon=False)
+    ax.grid(axis="y", alpha=0.3)
+    return ax
+
+
+__all__ = ["CJK_FAMILIES", "COLORS", "FONT_DIR", "FigureWithAlt", "HATCHES", "PALETTE", "RANK_WEIGHT_STYLES",
+           "SERIES_STYLES", "TEXT_SIZES", "alt_text", "legend_html", "plot_explanation", "plot_rank_weights",
+           "plot_run_differences", "plot_score_sweep", "plot_suite", "rank_weights_alt", "rank_weights_figure",
+           "register_fonts", "render_png", "short_title"]

@@ -46,7 +46,7 @@ from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_qu
 from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
 from ..metrics.registry import lookup
 from . import starting_state
-from .plots import legend_html, render_png
+from .plots import legend_html, render_png, short_title
 from .starting_state import changed_since_display  # noqa: F401  (documented here: the editors register at display)
 
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
@@ -661,7 +661,8 @@ class RankingEditor(_ExplanationView):
         self._show(self._explanation, names=None if self._labelled else self._items)
 
     def __repr__(self) -> str:
-        return f"<RankingEditor {self._info.name}: {len(self._items)} items, {self._explanation.result_line()}>"
+        # decimal first: an NDCG's exact form (over 100 characters) would make the saved output wider than a page
+        return f"<RankingEditor {self._info.name}: {len(self._items)} items, {short_title(self._explanation, 40)}>"
 
 
 class MultiQueryEditor(_ExplanationView):
@@ -802,7 +803,7 @@ class MultiQueryEditor(_ExplanationView):
         self._show(self.explanation)
 
     def __repr__(self) -> str:
-        return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {self.explanation.result_line()}>"
+        return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {short_title(self.explanation, 40)}>"
 
 
 # -- the documents' numbers beside the exact ones ---------------------------------------------------------

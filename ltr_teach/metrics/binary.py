@@ -844,6 +844,10 @@ def _judged_rels(judgments, threshold, name="judgments", convention=None):
         read_notes
 
 
+#: The judgment column of bpref's table, one word per kind of document.
+_JUDGMENT_WORDS = {"relevant": N_("relevant"), "non-relevant": N_("non-relevant"), "unjudged": N_("unjudged")}
+
+
 def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None, *, convention=None) -> Explanation:
     """bpref: how often judged relevant documents are ranked above judged non-relevant ones.
 
@@ -903,7 +907,9 @@ def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None, *, con
     denominator = min(n_non, n_rel)
     rows, above, total = [], 0, Integer(0)
     for i, (r, j) in enumerate(zip(rels, judged), start=1):
-        row = {"rank": i, "judged": ("relevant" if r else "non-relevant") if j else "unjudged", "above": above}
+        # a Message: the English word for comparisons and JSON, translated when the table is shown
+        row = {"rank": i, "judged": Message(_JUDGMENT_WORDS[("relevant" if r else "non-relevant") if j else "unjudged"]),
+               "above": above}
         if j and r:
             row["term"] = Integer(1) - Rational(min(above, n_rel), denominator) if above else Integer(1)
             total = total + row["term"]

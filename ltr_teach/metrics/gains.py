@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from sympy import Integer
+from sympy import Integer, Rational
 
 from ..core.exact import ln, log2, to_exact
 from ..core.i18n import N_
@@ -105,6 +105,74 @@ DISCOUNTS = {
                          lambda r: np.where(r == 1, 1.0, np.log2(np.maximum(r, 1.0))),
                          phrase=N_("rank 1 undiscounted, then discount log2(i)")),
 }
+
+
+@dataclass(frozen=True)
+class RankWeight:
+    """The weight a metric gives rank i: what one unit of gain there is worth, rank 1 being worth 1.
+
+    Each metric's weight is its model of a reader: DCG's 1/log2(i + 1) is a patient reader whose
+    attention fades slowly; 1/i (reciprocal rank, and ERR's 1/r) one who values the first good
+    result far above the rest; Järvelin & Kekäläinen's 1/max(1, log2 i) one who reads the top two
+    results with equal care; RBP's p^(i-1) one who reads on to the next rank with probability p.
+    ``exact(i, p)`` takes a rank (a Python int >= 1) and the persistence ``p`` (only the geometric
+    weight uses it) and returns a SymPy number; the two DCG weights are 1 over :data:`DISCOUNTS`'
+    divisors, so they cannot drift from what ``lt.dcg`` divides by.
+    """
+
+    name: str
+    label: str
+    metrics: str
+    exact: Callable
+
+
+RANK_WEIGHTS = {
+    "log2": RankWeight("log2", N_("1/log2(i + 1)"), N_("DCG, NDCG"),
+                       lambda i, p: 1 / DISCOUNTS["log2"].exact(i)),
+    "jarvelin": RankWeight("jarvelin", N_("1/max(1, log2 i)"),
+                           N_("Järvelin & Kekäläinen's DCG"), lambda i, p: 1 / DISCOUNTS["jarvelin"].exact(i)),
+    "reciprocal": RankWeight("reciprocal", N_("1/i"), N_("reciprocal rank; ERR's 1/r"),
+                             lambda i, p: Rational(1, i)),
+    "geometric": RankWeight("geometric", N_("p^(i − 1)"), N_("RBP"),
+                            lambda i, p: p ** (i - 1)),
+}
+
+
+def rank_weights(n: int, p) -> dict:
+    """The exact weight of ranks 1..n under each of :data:`RANK_WEIGHTS`, rank 1 weighing 1 in all.
+
+    Parameters
+    ----------
+    n : int >= 1
+        How many ranks.
+    p : number in (0, 1)
+        The persistence of the geometric (RBP) weight; a decimal is read exactly (0.8 is 4/5).
+
+    Returns
+    -------
+    dict
+        ``{name: (w_1, ..., w_n)}`` in the order of :data:`RANK_WEIGHTS`, SymPy numbers.
+
+    Examples
+    --------
+    Rank 3: log2(3 + 1) = 2, so DCG weighs it 1/2; Järvelin's divides by log2 3; 1/i gives 1/3;
+    RBP with p = 4/5 reads rank 3 with probability (4/5)^2 = 16/25.
+
+    >>> weights = rank_weights(3, p=0.8)
+    >>> [str(weights[name][2]) for name in RANK_WEIGHTS]
+    ['1/2', '1/log2(3)', '1/3', '16/25']
+
+    Ranks 1 and 2 weigh the same under Järvelin's discount, which is why swapping them costs nothing:
+
+    >>> rank_weights(2, p=0.8)["jarvelin"]
+    (1, 1)
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a whole number of ranks >= 1; got {n!r}")
+    persistence = to_exact(p, "p")
+    if not 0 < persistence < 1:
+        raise ValueError(f"p = {p} must lie strictly between 0 and 1 (the chance of reading on to the next rank)")
+    return {name: tuple(w.exact(i, persistence) for i in range(1, int(n) + 1)) for name, w in RANK_WEIGHTS.items()}
 
 
 def gain_table(gains) -> Gain:
@@ -197,4 +265,5 @@ def as_discount(discount) -> Discount:
     return DISCOUNTS[discount]
 
 
-__all__ = ["Gain", "Discount", "GAINS", "DISCOUNTS", "gain_table", "as_gain", "as_discount"]
+__all__ = ["Gain", "Discount", "GAINS", "DISCOUNTS", "RankWeight", "RANK_WEIGHTS", "rank_weights", "gain_table",
+           "as_gain", "as_discount"]

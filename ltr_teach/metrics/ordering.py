@@ -201,7 +201,7 @@ def ranked_from_scores(grades, scores, docids, ties, metric: str, additive: bool
 
 def _tie_cell(group) -> str:
     first, last = group
-    return "" if first == last else f"ranks {first}–{last}"
+    return "" if first == last else Message(N_("ranks {first}–{last}"), first=first, last=last)
 
 
 _ORDER_COLUMNS = (Column("doc", "doc"), Column("score", "score"), Column("tied", "tied"))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..core.glossary import zh, zh_all
 from ..core.i18n import get_language
-from . import binary, graded, roc, user_models
+from . import binary, ctr, graded, roc, user_models
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,8 @@ class MetricInfo:
     name: str
     func: Callable
     title: str
-    takes: str  # "grades", "rels", "judged_rels" (None = unjudged), "queries" (list of rankings), "labels_scores"
+    takes: str  # "grades", "rels", "judged_rels" (None = unjudged), "queries" (list of rankings), "labels_scores",
+    # "grouped_labels_scores" (labels, scores and the user of each impression)
     options: tuple
     aliases: tuple = ()
     bulk: Bulk | None = None
@@ -142,8 +143,12 @@ METRICS = {
                    bulk=Bulk("rbp_residual", "optional", "what unjudged and unseen documents could add to RBP "
                                                          "(rbp_residual.0.95: p = 0.95)", parameter="p")),
         MetricInfo("roc_curve", roc.roc_curve, _title("ROC curve", "roc"), "labels_scores", ()),
+        MetricInfo("pr_curve", roc.pr_curve, _title("Precision-recall curve", "pr_curve"), "labels_scores", (),
+                   aliases=("pr",)),
         MetricInfo("auc", roc.auc, _title("Area under the ROC curve", "auc"), "labels_scores", (),
                    bulk=Bulk("auc", "none", "area under the ROC curve of the retrieved documents, ties worth 1/2")),
+        MetricInfo("gauc", ctr.gauc, "Group AUC (分组AUC)", "grouped_labels_scores", ("weight",)),
+        MetricInfo("log_loss", ctr.log_loss, "Log loss (对数损失)", "labels_scores", (), aliases=("logloss",)),
     )
 }
 

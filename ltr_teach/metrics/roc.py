@@ -1,4 +1,4 @@
-"""ROC curve and AUC, exact, with ties worth one half (Mann–Whitney).
+"""ROC curve and AUC, exact, with ties worth one half (Mann–Whitney); the precision–recall curve and its AP.
 
 ``labels`` are 0/1 (1 = positive), ``scores`` the model's scores; a higher score ranks first.
 """
@@ -146,4 +146,73 @@ def auc(labels, scores) -> Explanation:
         params={"n_pos": n_pos, "n_neg": n_neg},
         formula=r"\mathrm{AUC} = \frac{\#\{(p, n): s_p > s_n\} + \tfrac12\,\#\{(p, n): s_p = s_n\}}{P \cdot N}",
         substitution=r"\frac{%s}{%d \cdot %d}" % (sympy.latex(total), n_pos, n_neg),
+    )
+
+
+def pr_curve(labels, scores) -> Explanation:
+    """The precision–recall curve, point by point, and average precision as the area under its steps.
+
+    Items are taken in descending score, as for :func:`roc_curve`; all items sharing a score form one
+    threshold (one point). At each threshold precision = TP / (TP + FP) and recall = TP / P. The value
+    is the step-wise area Σ (R_t − R_{t−1}) · P_t, which is average precision: without ties it equals
+    the rank-by-rank AP of the items in score order (precision at each positive, averaged over the P
+    positives); a block of tied scores counts its positives at the block's precision, as scikit-learn's
+    ``average_precision_score`` does. Unlike the ROC curve, the curve depends on the class ratio: a
+    ranking in random order has precision P / (P + N) at every recall, not a diagonal.
+
+    Parameters
+    ----------
+    labels : sequence of 0/1
+        1 for a positive item, 0 for a negative; both classes must occur.
+    scores : sequence of numbers
+        The model's score for each item, one per label; higher ranks first.
+
+    Returns
+    -------
+    Explanation
+        ``.exact`` is the average precision, a fraction; ``.steps`` has one row per distinct score:
+        the positives and negatives at that score, ``tp``, ``fp``, ``precision``, ``recall``, the
+        rectangle ``area`` (recall gained times precision) and the running ``total``;
+        ``.params["base_rate"]`` is P / (P + N), the precision of a random ranking.
+
+    Examples
+    --------
+    Scores 0.9, 0.8, 0.8, 0.1 with labels 1, 0, 1, 0. At 0.9 one positive: precision 1/1, recall 1/2,
+    rectangle 1/2 · 1. At 0.8 a positive and a negative enter together: precision 2/3, recall 1,
+    rectangle 1/2 · 2/3 = 1/3. At 0.1 a negative: recall does not grow, nothing is added.
+
+    >>> import ltr_teach as lt
+    >>> ex = lt.pr_curve([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1])
+    >>> [(str(r["recall"]), str(r["precision"])) for r in ex.steps]
+    [('1/2', '1'), ('1', '2/3'), ('1', '1/2')]
+    >>> ex.exact          # 1/2 + 1/3
+    5/6
+
+    Without ties the area is the AP of the items in score order (positives at ranks 1 and 3):
+
+    >>> lt.pr_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]).exact, lt.average_precision([1, 0, 1, 0]).exact
+    (5/6, 5/6)
+    """
+    labels, scores, n_pos, n_neg = _labels_scores(labels, scores)
+    groups = {}
+    for y, s in zip(labels, scores):
+        pos, neg = groups.get(s, (0, 0))
+        groups[s] = (pos + y, neg + 1 - y)
+    rows, tp, fp, total = [], 0, 0, Integer(0)
+    for s in sorted(groups, reverse=True):
+        pos, neg = groups[s]
+        tp, fp = tp + pos, fp + neg
+        precision = Rational(tp, tp + fp)
+        area = Rational(pos, n_pos) * precision
+        total = total + area
+        rows.append({"threshold": s, "pos": pos, "neg": neg, "tp": tp, "fp": fp,
+                     "precision": precision, "recall": Rational(tp, n_pos), "area": area, "total": total})
+    return Explanation(
+        metric="pr_curve", name="AP", exact=total,
+        columns=(Column("threshold", "score >="), Column("pos", "positives here"), Column("neg", "negatives here"),
+                 Column("tp", "TP"), Column("fp", "FP"), Column("precision", "precision"), Column("recall", "recall"),
+                 Column("area", "rectangle"), Column("total", "area so far")),
+        steps=tuple(rows), params={"n_pos": n_pos, "n_neg": n_neg, "base_rate": Rational(n_pos, n_pos + n_neg)},
+        formula=r"\mathrm{AP} = \sum_t (R_t - R_{t-1})\,P_t",
+        substitution=" + ".join(sympy.latex(r["area"]) for r in rows if r["pos"]),
     )

@@ -18,6 +18,7 @@ Which queries are averaged (``Evaluation.queries``):
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import os
@@ -26,8 +27,8 @@ import sys
 from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import chain, repeat
-from operator import itemgetter
+from itertools import chain, islice, repeat
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -46,6 +47,10 @@ METRIC_NAMES = {name: info.bulk.description for name, info in BULK.items()}
 _METRIC = re.compile(r"^(?P<name>[a-z0-9_]+?)(\.(?P<param>[^@]+))?(@(?P<at>[0-9.]+))?$")
 #: Cells (queries x longest ranking) of one batch read from a run file: bounds the memory of the dense steps.
 _BATCH_ITEMS = 400_000
+#: Cells of one batch from dicts: 2^16 cells, half a megabyte per float array, stay in the CPU's cache and in
+#: heap memory the allocator hands back at once. Measured on 5,000 queries x 100 documents: batches of 200,000
+#: cells were 10-15% slower, with thousands of fresh pages faulted in per call; 20,000 to 100,000 were alike.
+_DICT_BATCH_CELLS = 65_536
 MISSING_RULES = {"skip": N_("left out of the mean"), "zero": N_("scored 0 and averaged")}
 
 
@@ -193,12 +198,6 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _dense(values, q_of, rank0, n_queries, width, fill=0.0):
-    out = np.full((n_queries, width), fill)
-    out[q_of, rank0] = values
-    return out
-
-
 def _rank_within(q_of: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """0-based position of each flat item inside its query, for items grouped by query."""
     return np.arange(len(q_of)) - starts[q_of]
@@ -208,12 +207,11 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
     """Flat arrays of the chunk's retrieved documents in ranked order, and the judged pools; with
     ``with_judged`` also whether each retrieved document is judged (bpref, judged@k, the RBP residual).
     ``pooled``: the pools already read for the whole evaluation (:class:`_Pools`)."""
-    empty: dict = {}
-    ranked = [run.get(qid, empty) for qid in qids]
+    ranked = list(map(run.get, qids, repeat({})))
     n_ranked = np.fromiter(map(len, ranked), dtype=np.int64, count=len(qids))
     q_of = np.repeat(np.arange(len(qids)), n_ranked)
     total = int(n_ranked.sum())
-    judged = [qrels[qid] for qid in qids]
+    judged = list(map(qrels.__getitem__, qids))
     if pooled is not None:
         pools, pool_of = pooled.of(qids)
     else:
@@ -226,8 +224,9 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
                       lambda i: f"run[{qids[q_of[i]]!r}]", "score")
     # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below); the
     # grades are finite numbers (the pools above hold every grade of these queries, checked)
-    judgment = np.fromiter(chain.from_iterable(map(j.get, r, repeat(-math.inf)) for j, r in zip(judged, ranked)),
-                           dtype=np.float64, count=total)
+    # (map(map, ...) calls map(j.get, r, repeat(-inf)) per query without a generator; the one repeat is endless)
+    lookups = map(map, map(attrgetter("get"), judged), ranked, repeat(repeat(-math.inf)))
+    judgment = np.fromiter(chain.from_iterable(lookups), dtype=np.float64, count=total)
     unjudged = judgment == -math.inf
     grades = np.where(unjudged, 0.0, judgment)  # an unjudged document counts as grade 0
     if ties == "pessimistic":
@@ -237,10 +236,14 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
     else:
         # under docid_desc every tie whose documents differ is sorted again below: its first order is free
         order = _by_score(scores, q_of, n_ranked, stable=ties != "docid_desc")
-    q_sorted, s_sorted = q_of[order], scores[order]
-    new_group = np.ones(len(order), dtype=bool)
-    new_group[1:] = (q_sorted[1:] != q_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
-    group = np.cumsum(new_group) - 1
+    # every order above sorts by query first: the queries stay where they were (q_of[order] is q_of)
+    starts = _starts(n_ranked)
+    s_sorted = scores[order]
+    new_group = np.empty(len(order), dtype=bool)
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=new_group[1:])
+    new_group[starts[n_ranked > 0]] = True  # a query's first document starts a group ...
+    new_group[:1] = False  # ... but the first group is numbered 0
+    group = np.cumsum(new_group)
     if ties == "docid_desc" and len(group):
         # Only a tie whose documents differ in what is returned (the grade, and whether judged when that
         # is asked) can change a value: reorder just those groups, by (group, docid descending) in one
@@ -250,19 +253,31 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
         mixed[group[1:][(in_order[1:] != in_order[:-1]) & ~new_group[1:]]] = True
         tied_pos = np.flatnonzero(mixed[group])
         if len(tied_pos):
-            items = order[tied_pos]
-            # the document ids of the queries with such a tie only, and where each tied item sits in them
-            tied_q = q_of[items]
-            queries = np.unique(tied_q)
-            first = np.zeros(len(queries), dtype=np.int64)
-            first[1:] = np.cumsum(n_ranked[queries])[:-1]
-            docs = list(chain.from_iterable(map(ranked.__getitem__, queries.tolist())))
-            at = first[np.searchsorted(queries, tied_q)] + items - (np.cumsum(n_ranked) - n_ranked)[tied_q]
-            tied_docs = np.array(itemgetter(*at.tolist())(docs))  # a tie has two or more items
-            _, doc_rank = np.unique(tied_docs, return_inverse=True)
-            order[tied_pos] = items[np.lexsort((-doc_rank.reshape(-1), group[tied_pos]))]
+            order[tied_pos] = _by_docid_desc(order[tied_pos], group[tied_pos], q_of, starts, ranked)
     judged_flags = ~unjudged[order] if with_judged else None
-    return q_sorted, grades[order], group, pools, pool_of, judged_flags
+    return q_of, grades[order], group, pools, pool_of, judged_flags
+
+
+def _by_docid_desc(items, groups, q_of, starts, ranked):
+    """``items`` (flat input positions, grouped by tie ``groups`` in ranked order) reordered by (group,
+    docid descending). Only the ids of the queries holding such a tie are read, each up to its last tied
+    document (a dict's keys are reached by walking them)."""
+    tied_q = q_of[items]  # non-decreasing: the ties follow the ranked order, query after query
+    within = items - starts[tied_q]  # each tied item's position among its query's documents
+    new_query = np.ones(len(items), dtype=bool)
+    new_query[1:] = tied_q[1:] != tied_q[:-1]
+    query_starts = np.flatnonzero(new_query)
+    stop = np.maximum.reduceat(within, query_starts) + 1  # the ids of a query read, up to its last tied item
+    first = np.zeros(len(stop), dtype=np.int64)
+    first[1:] = np.cumsum(stop)[:-1]
+    docs = list(chain.from_iterable(map(islice, map(ranked.__getitem__, tied_q[query_starts].tolist()),
+                                        stop.tolist())))
+    at = first[np.cumsum(new_query) - 1] + within
+    tied_docs = np.array(itemgetter(*at.tolist())(docs))  # a tie has two or more items
+    _, doc_rank = np.unique(tied_docs, return_inverse=True)
+    # one integer key, group ascending then docid descending; a docid is unique in its group's query
+    key = groups * len(tied_docs) + (len(tied_docs) - 1 - doc_rank.reshape(-1))
+    return items[np.argsort(key)]
 
 
 def _by_score(scores, q_of, n_ranked, stable=True):
@@ -275,14 +290,17 @@ def _by_score(scores, q_of, n_ranked, stable=True):
     if n_q == 0 or n_q * width > 2 * len(scores) + 1024:
         return np.lexsort((-scores, q_of))
     kind = "stable" if stable else None
-    starts = np.zeros(n_q, dtype=np.int64)
-    starts[1:] = np.cumsum(n_ranked)[:-1]
+    starts = _starts(n_ranked)
     if n_q * width == len(scores):  # every ranking has the same length: the flat array is the matrix
-        return (np.argsort(-scores.reshape(n_q, width), axis=1, kind=kind) + starts[:, None]).reshape(-1)
+        order = np.argsort(-scores.reshape(n_q, width), axis=1, kind=kind)
+        order += starts[:, None]
+        return order.reshape(-1)
+    held = np.arange(width) < n_ranked[:, None]  # the cells holding a document, row by row in the flat order
     padded = np.full((n_q, width), np.inf)  # scores are finite: the padding sorts after every document
-    padded[q_of, np.arange(len(q_of)) - starts[q_of]] = -scores
+    padded[held] = -scores
     within = np.argsort(padded, axis=1, kind=kind)
-    return (within + starts[:, None])[np.arange(width) < n_ranked[:, None]]
+    within += starts[:, None]
+    return within[held]
 
 
 class _Pools:
@@ -317,15 +335,19 @@ class _Pools:
         return self.grades[at], pool_of
 
 
-def _segment_starts(q_of, n_queries):
-    counts = np.bincount(q_of, minlength=n_queries)
-    starts = np.zeros(n_queries, dtype=np.int64)
+def _starts(counts: np.ndarray) -> np.ndarray:
+    """Where each query's items start in a flat array grouped by query, from the items per query."""
+    starts = np.zeros(len(counts), dtype=np.int64)
     starts[1:] = np.cumsum(counts)[:-1]
-    return counts, starts
+    return starts
 
 
 class _Chunk:
-    """The dense per-query matrices of one chunk of queries, in ranked order (rows: queries, columns: ranks)."""
+    """The dense per-query matrices of one chunk of queries, in ranked order (rows: queries, columns: ranks).
+
+    The flat arrays (``q_of``, ``grades``, ...) list each query's documents in ranked order, query after
+    query; a matrix is filled from them through the mask of the cells that hold a document (``valid``),
+    which puts the flat order into the matrix row by row: no index pair per document."""
 
     def __init__(self, qids, qrels, run, conv, settings, with_judged, ordered=None, pooled=None):
         n_q = len(qids)
@@ -333,33 +355,53 @@ class _Chunk:
         # ``ordered``: the same arrays, already built from a run file's columns (:func:`_order_columns`)
         q_of, grades, group, pools, pool_of, judged = ordered or _order_chunk(qids, qrels, run, ties, threshold,
                                                                               with_judged, pooled)
-        counts, starts = _segment_starts(q_of, n_q)
-        rank0 = _rank_within(q_of, starts)
+        counts = np.bincount(q_of, minlength=n_q)
         if settings.get("depth") is not None or settings.get("judged_only"):
             # trec_eval cuts at -M in its ranked order first, then -J drops the unjudged documents
-            keep = np.ones(len(q_of), dtype=bool) if settings.get("depth") is None else rank0 < settings["depth"]
+            keep = np.ones(len(q_of), dtype=bool)
+            if settings.get("depth") is not None:
+                keep = _rank_within(q_of, _starts(counts)) < settings["depth"]
             if settings.get("judged_only"):
                 keep &= judged
             q_of, grades, group = q_of[keep], grades[keep], group[keep]
             judged = None if judged is None else judged[keep]
-            counts, starts = _segment_starts(q_of, n_q)
-            rank0 = _rank_within(q_of, starts)
-        self.n_q, self.q_of, self.grades, self.group, self.rank0 = n_q, q_of, grades, group, rank0
+            counts = np.bincount(q_of, minlength=n_q)
+        self.n_q, self.q_of, self.grades, self.group = n_q, q_of, grades, group
         self.conv, self.settings, self.threshold = conv, settings, threshold
         self.width = width = max(int(counts.max()) if n_q else 0, 1)
         self.n_ranked = counts
         # the judged pool of each query, kept for the ideal lists; negative grades count as not relevant
         self.pools, self.pool_of = pools, pool_of
-        self.n_relevant = np.bincount(pool_of, weights=(pools >= threshold), minlength=n_q)
-        self.n_nonrelevant = np.bincount(pool_of, weights=(pools < threshold), minlength=n_q)
+        p_counts = np.bincount(pool_of, minlength=n_q)
+        self.n_relevant = np.bincount(pool_of[pools >= threshold], minlength=n_q).astype(np.float64)
+        self.n_nonrelevant = (p_counts - self.n_relevant).astype(np.float64)  # every grade is a finite number
+        self.p_counts = p_counts
         if conv.ideal == "list":  # the tool sees only the ranked list: relevant documents it missed do not exist
-            self.n_relevant = np.bincount(q_of, weights=(grades >= threshold), minlength=n_q)
-        self.valid = _dense(1.0, q_of, rank0, n_q, width) > 0
-        self.g_mat = _dense(grades, q_of, rank0, n_q, width)
-        self.rel = (self.g_mat >= threshold) & self.valid
-        self.hits = np.cumsum(self.rel, axis=1)
+            self.n_relevant = np.bincount(q_of[grades >= threshold], minlength=n_q).astype(np.float64)
+        self.full = len(q_of) == n_q * width  # every ranking is as long as the longest: no padding
+        self.valid = np.arange(width) < counts[:, None]
+        self.g_mat = self.dense(grades)
+        self.rel = (self.g_mat >= threshold) if self.full else (self.g_mat >= threshold) & self.valid
         self.ranks = np.arange(1, width + 1, dtype=np.float64)
-        self.judged = None if judged is None else _dense(judged, q_of, rank0, n_q, width, fill=False).astype(bool)
+        self.judged = None if judged is None else self.dense(judged, fill=False)
+
+    def dense(self, values, fill=0.0):
+        """The flat per-document ``values`` as a queries x ranks matrix, ``fill`` where a ranking is shorter."""
+        if self.full:
+            return values.reshape(self.n_q, self.width)
+        out = np.full((self.n_q, self.width), fill, dtype=values.dtype)
+        out[self.valid] = values
+        return out
+
+    @functools.cached_property
+    def hits(self):
+        """Relevant documents at or above each rank."""
+        return np.cumsum(self.rel, axis=1)
+
+    @functools.cached_property
+    def rank0(self):
+        """Each flat document's 0-based rank in its query."""
+        return _rank_within(self.q_of, _starts(self.n_ranked))
 
     def cut(self, k):
         return self.width if k is None else min(k, self.width)
@@ -369,26 +411,34 @@ class _Chunk:
 
     def dcg(self, spec):
         gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
-        gains = gain.array(self.grades)
-        if self.settings["ties"] == "average":
-            gains = (np.bincount(self.group, weights=gains) / np.bincount(self.group))[self.group]
-        gain_mat = _dense(gains, self.q_of, self.rank0, self.n_q, self.width)
         cut = self.cut(spec.k)
-        return (gain_mat[:, :cut] / disc.array(self.ranks[:cut])).sum(axis=1)
+        if self.settings["ties"] == "average":
+            gains = gain.array(self.grades)
+            gains = (np.bincount(self.group, weights=gains) / np.bincount(self.group))[self.group]
+            gain_mat = self.dense(gains)[:, :cut]
+        else:  # the gains of the first ``cut`` ranks only; a padded cell has no gain (a table may give grade 0 one)
+            gain_mat = gain.array(self.g_mat[:, :cut])
+            if not self.full:
+                gain_mat = np.where(self.valid[:, :cut], gain_mat, 0.0)
+        return (gain_mat / disc.array(self.ranks[:cut])).sum(axis=1)
 
     def idcg(self, spec):
         gain, disc = self.gain(spec), DISCOUNTS[self.settings["discount"]]
         if self.conv.ideal == "pool":
             # the pools are grouped by query: one row each, sorted best gain first, as trec_eval sorts its levels
-            p_counts, p_starts = _segment_starts(self.pool_of, self.n_q)
-            ideal_w = max(int(p_counts.max()) if self.n_q else 0, 1)
-            ideal = -np.sort(-_dense(gain.array(self.pools), self.pool_of, _rank_within(self.pool_of, p_starts),
-                                     self.n_q, ideal_w, fill=-np.inf), axis=1)
-            ideal[np.arange(ideal_w) >= p_counts[:, None]] = 0.0  # the padding sorted last: no gain
+            ideal_w = max(int(self.p_counts.max()) if self.n_q else 0, 1)
+            negated = np.full((self.n_q, ideal_w), np.inf)  # the padding sorts last
+            negated[np.arange(ideal_w) < self.p_counts[:, None]] = -gain.array(self.pools)
         else:
-            ideal = -np.sort(-gain.array(self.g_mat) * self.valid, axis=1)
-        icut = ideal.shape[1] if spec.k is None else min(spec.k, ideal.shape[1])
-        return (ideal[:, :icut] / disc.array(np.arange(1, icut + 1, dtype=np.float64))).sum(axis=1)
+            ideal_w = self.width
+            negated = -gain.array(self.g_mat) * self.valid
+        icut = ideal_w if spec.k is None else min(spec.k, ideal_w)
+        if icut < ideal_w:  # the best icut gains of each row, found without sorting the rest of the row
+            negated = np.partition(negated, icut - 1, axis=1)[:, :icut]
+        ideal = -np.sort(negated, axis=1)
+        if self.conv.ideal == "pool":
+            ideal[np.arange(icut) >= self.p_counts[:, None]] = 0.0  # the padding, sorted last: no gain
+        return (ideal / disc.array(np.arange(1, icut + 1, dtype=np.float64))).sum(axis=1)
 
 
 def _ndcg(c, spec):
@@ -678,8 +728,9 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
         Draw progress bars on stderr (reading a run file, then evaluating); default: only when stderr
         is a terminal and the run is long.
     chunk_size : int
-        Queries evaluated per NumPy batch (a run read from a file also keeps a batch near 400,000
-        documents, which bounds the memory).
+        The most queries evaluated per NumPy batch; a batch also keeps near 65,536 cells (queries x
+        the longest ranking) for a run given as a dict, which keeps its arrays in the CPU's cache, and
+        near 400,000 for a run read from a file, which bounds the memory.
     relevance_level : int >= 1, optional
         The lowest grade that counts as relevant for the binary metrics (trec_eval's ``-l``); default
         the convention's (1). NDCG and DCG use the grades themselves and ignore it, as trec_eval does.
@@ -797,10 +848,13 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     run_path, rows = run, None
     if run_columns is not None:
         rows = _rows_by_query(run_columns)
+    # a batch's dense matrices are queries x longest list: keep them near a number of cells
     if rows is not None and rows:
-        # a batch's dense matrices are queries x longest list: keep them near _BATCH_ITEMS cells
         longest = max(stop - first for first, stop, _ in rows.values())
         chunk_size = max(1, min(chunk_size, _BATCH_ITEMS // max(longest, 1)))
+    elif run_columns is None:
+        longest = max(map(len, run.values()), default=0)
+        chunk_size = max(1, min(chunk_size, _DICT_BATCH_CELLS // max(longest, 1)))
     if pooled is not None and pooled.qrels is not qrels:  # negative grades or topics were dropped
         pooled = _Pools.read(qrels)
     for start in range(0, len(scored), chunk_size):
@@ -873,10 +927,11 @@ def _text_ids(data, what: str, value_what: str) -> dict:
     if not isinstance(data, dict):
         raise ValueError(f"{what} must be a dict or the path of a TREC {what} file ({{qid: {{docid: {value_what}}}}}); "
                          f"got {type(data).__name__}")
-    for qid, inner in data.items():
-        if not isinstance(inner, dict):
-            raise ValueError(f"{what}[{qid!r}] must be a dict {{docid: {value_what}}}; got {type(inner).__name__} "
-                             f"{_short(inner)}")
+    if not all(map(isinstance, data.values(), repeat(dict))):  # in C; the loop names the first that is not
+        for qid, inner in data.items():
+            if not isinstance(inner, dict):
+                raise ValueError(f"{what}[{qid!r}] must be a dict {{docid: {value_what}}}; got "
+                                 f"{type(inner).__name__} {_short(inner)}")
     try:  # sum() refuses text, None and containers in C, without a Python loop; NumPy would read "1" as 1.0
         sum(chain.from_iterable(map(dict.values, data.values())))
     except (TypeError, OverflowError):

@@ -60,10 +60,7 @@ TUTORIAL_FOLDERS = ("notebooks", "exercises")
 START_PAGES = {None: "notebooks/start_here.ipynb",
                "zh": "notebooks/zh/00_start_here.ipynb",
                "en": "notebooks/en/00_start_here.ipynb"}
-#: The course's first notebook before it was written in two editions (kept as the last resort of
-#: :func:`start_page` while the tutorials move into ``notebooks/zh/`` and ``notebooks/en/``).
-_FLAT_START_PAGE = "notebooks/00_start_here.ipynb"
-START_PAGE = _FLAT_START_PAGE
+START_PAGE = START_PAGES[None]
 
 #: The languages of the course's editions: ``notebooks/<lang>/`` and ``exercises/<lang>/``, each with
 #: its language file (:data:`ltr_teach.core.i18n.EDITION_FILE`), so a kernel started there speaks it.
@@ -138,7 +135,7 @@ def start_page(lang: str | None = None, root: Path | None = None) -> str:
     if lang not in START_PAGES:
         raise ValueError(f"lang = {lang!r} is not a tutorial language; choose one of {', '.join(LANGUAGES)} (or None)")
     root = tutorial_source() if root is None else Path(root)
-    for page in (START_PAGES[lang], START_PAGES[None], _FLAT_START_PAGE):
+    for page in (START_PAGES[lang], START_PAGES[None]):
         if (root / page).is_file():
             return page
     raise FileNotFoundError(f"the tutorial in {root} has no start page ({START_PAGES[lang]})")
@@ -359,9 +356,11 @@ def parse_exercise_list(text) -> list[tuple[str, int]]:
 
     Examples
     --------
-    >>> parse_exercise_list("map-doc000:2,err")
-    [('map-doc000', 2), ('err-lipstick', 1), ('err-doc003', 1), ('err-k3', 1), ('err-gdeval', 1), ('rbp-half', 1),
-     ('rbp-residual', 1)]
+    The family ``err`` expands to its exercises in the sheet's order, each worth 1 point:
+
+    >>> pairs = parse_exercise_list("map-doc000:2,err")
+    >>> pairs[:3], all(points == 1 for _, points in pairs[1:])
+    ([('map-doc000', 2), ('err-lipstick', 1), ('err-doc003', 1)], True)
     """
     pieces = text.split(",") if isinstance(text, str) else list(text)
     chosen: dict[str, int] = {}

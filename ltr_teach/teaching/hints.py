@@ -36,6 +36,11 @@ GENERIC_HINTS = {
                  "number of pairs."),
     "auc": N_("For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the number "
            "of pairs."),
+    "gauc": N_("Group the impressions by user; compute each user's AUC (skip users with one class only); weight each "
+            "AUC by the user's impressions and divide by the total weight."),
+    "log_loss": N_("For each impression take −ln p if it was clicked, −ln(1 − p) if not; then the mean."),
+    "pr_curve": N_("Lower the threshold score by score; at each positive add the recall it gains times the precision "
+                   "there, TP / (TP + FP)."),
 }
 
 

@@ -82,7 +82,13 @@ CONCEPTS = {
                        "below it, turned out relevant."),
     "roc_curve": N_("The area under the ROC curve is the probability that a random positive is scored above a "
                     "random negative (a tie counts half)."),
+    "pr_curve": N_("AP, the area under the precision–recall curve, follows the threshold down the scores and "
+                   "collects, at each positive, the share of positives it adds times the precision there."),
     "auc": N_("AUC is the probability that a random positive is scored above a random negative (a tie counts half)."),
+    "gauc": N_("GAUC computes an AUC within each user (only the ads one user saw are ranked against each other) and "
+               "averages them, weighted by each user's impressions; a user with one class only has no AUC."),
+    "log_loss": N_("Log loss charges −ln of the probability the model gave to what happened: it judges the "
+                   "probabilities themselves, not only their order."),
 }
 
 #: What the top level (``ltr_teach/__init__.py``) sets to the interactive layer's widget maker, so that
@@ -130,7 +136,8 @@ _INLINE = [
 
 
 def markdown_html(text: str) -> str:
-    """A prompt's Markdown as HTML: paragraphs, ``- `` lists, **bold**, *italic*, ```code```; LaTeX kept.
+    """A prompt's Markdown as HTML: paragraphs, ``- `` lists, pipe tables, **bold**, *italic*, ```code```;
+    LaTeX kept.
 
     Only these few forms are read (the prompts use no others); everything else is escaped, so a
     prompt never injects markup. Inline code wraps like text (no long monospace line).
@@ -139,11 +146,22 @@ def markdown_html(text: str) -> str:
     --------
     >>> markdown_html("Rank **1** holds `3`.\\n\\n- a\\n- b")
     '<p>Rank <b>1</b> holds <code>3</code>.</p><ul><li>a</li><li>b</li></ul>'
+
+    A table: a header row, the ``|---|`` rule, then the rows (two result pages side by side):
+
+    >>> markdown_html("| rank | A |\\n|---|---|\\n| 1 | x ✓ |")
+    '<table><tr><th>rank</th><th>A</th></tr><tr><td>1</td><td>x ✓</td></tr></table>'
     """
     blocks, out = re.split(r"\n\s*\n", text.strip()), []
     for block in blocks:
         lines = [line.strip() for line in block.splitlines() if line.strip()]
-        if lines and all(line.startswith(("- ", "* ")) for line in lines):
+        if len(lines) >= 2 and all(line.startswith("|") and line.endswith("|") for line in lines) \
+                and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[1]):
+            rows = [[cell.strip() for cell in line[1:-1].split("|")] for line in lines[:1] + lines[2:]]
+            cells = [("th" if n == 0 else "td", row) for n, row in enumerate(rows)]
+            out.append("<table>" + "".join("<tr>" + "".join(f"<{tag}>{_inline(cell)}</{tag}>" for cell in row)
+                                           + "</tr>" for tag, row in cells) + "</table>")
+        elif lines and all(line.startswith(("- ", "* ")) for line in lines):
             out.append("<ul>" + "".join(f"<li>{_inline(line[2:])}</li>" for line in lines) + "</ul>")
         elif lines:
             out.append(f"<p>{_inline(' '.join(lines))}</p>")

@@ -5,7 +5,8 @@
 - :func:`ndcg_cutoffs`: NDCG@k for k = 1, 2, ... with the rule that decides whether each new rank
   raises or lowers it;
 - :func:`documents_table`: per source document, its erratum records by kind, worked examples and wrong
-  printed numbers.
+  printed numbers;
+- :func:`glossary_table`: the field's terms in Chinese and English, from the one glossary.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from decimal import Decimal
 import sympy
 
 from ..core.exact import to_float
+from ..core.glossary import TERMS
 from ..core.i18n import N_, Message
 from ..core.table import Table
 from ..core.validate import as_grades
@@ -207,4 +209,25 @@ _KIND_COLUMNS = {"error": N_("errors"), "convention": N_("conventions"), "termin
                  "typo": N_("typos")}
 
 
-__all__ = ["documents_table", "examples_table", "library_value", "ndcg_cutoffs"]
+def glossary_table() -> Table:
+    """The field's terms from :data:`~ltr_teach.core.glossary.TERMS`: the Chinese term the course uses, the
+    accepted alternatives, the English term, and the wrong names the documents give it.
+
+    One row per term, in the glossary's order; a term added to the glossary appears here without a second list.
+
+    Examples
+    --------
+    Precision is 精确率, also 查准率; document 003 calls it 准确率 and document 000 查全率:
+
+    >>> table = glossary_table()
+    >>> row = [row for row in table.rows if row[2] == "precision"][0]
+    >>> row
+    ('精确率', '查准率', 'precision', '准确率, 查全率')
+    """
+    rows = tuple((term.zh, "、".join(term.alternatives) or "–", term.en,
+                  ", ".join(m.wrong for m in term.wrong) or "–") for term in TERMS.values())
+    return Table((N_("Chinese term"), N_("also accepted"), N_("English term"), N_("wrong names in the documents")),
+                 rows, left=4)
+
+
+__all__ = ["documents_table", "examples_table", "glossary_table", "library_value", "ndcg_cutoffs"]

@@ -45,9 +45,9 @@ def _map_over_tabs(rankings: dict, settings: dict) -> lt.Explanation:
 
 
 CASES = [
-    EditorCase("04_dcg_ndcg.ipynb", lt.ndcg),
-    EditorCase("06_err_cascade.ipynb", lt.err),
-    EditorCase("03_ap_map.ipynb", lt.average_precision, mean=_map_over_tabs),
+    EditorCase("en/04_dcg_ndcg.ipynb", lt.ndcg),
+    EditorCase("en/06_err_cascade.ipynb", lt.err),
+    EditorCase("en/03_ap_map.ipynb", lt.average_precision, mean=_map_over_tabs),
 ]
 
 

@@ -7,7 +7,7 @@ so a bank module importing the registry would close a circle). A new family is a
 one line in :data:`MODULES`.
 """
 
-from . import dcg_ndcg, err, mrr_map, precision_recall, roc_auc
+from . import choosing, collections, comparing, dcg_ndcg, err, learning_to_rank, mrr_map, precision_recall, roc_auc
 
 #: The families in course order (the exercise notebooks' order).
-MODULES = (precision_recall, mrr_map, dcg_ndcg, err, roc_auc)
+MODULES = (precision_recall, mrr_map, dcg_ndcg, err, roc_auc, comparing, choosing, collections, learning_to_rank)
