@@ -207,12 +207,13 @@ def _add_listing(sub, name: str, summary: str, text) -> None:
 def format_conventions() -> str:
     """The presets of ``lt.CONVENTIONS`` (name, what sets it apart, version verified) and the tie rules."""
     width = max(map(len, CONVENTIONS))
-    lines = ["conventions (--convention), each verified against the tool's version shown:", ""]
+    lines = [_("conventions (--convention), each verified against the tool's version shown:"), ""]
     for c in CONVENTIONS.values():
-        lines += [f"  {c.name.ljust(width)}  {c.description}", f"  {'':{width}}  verified against {c.version}"]
+        lines += [f"  {c.name.ljust(width)}  {translate(c.description)}",
+                  f"  {'':{width}}  " + _("verified against {version}").format(version=translate(c.version))]
     width = max(map(len, TIE_RULES))
-    lines += ["", "tie rules (--ties), used when --scores are given:", ""]
-    lines += [f"  {name.ljust(width)}  {rule}" for name, rule in TIE_RULES.items()]
+    lines += ["", _("tie rules (--ties), used when --scores are given:"), ""]
+    lines += [f"  {name.ljust(width)}  {translate(rule)}" for name, rule in TIE_RULES.items()]
     return "\n".join(lines)
 
 
@@ -508,7 +509,7 @@ def _warn_ignored(result) -> None:
     """Queries left out of the mean, said on stderr (the table on stdout stays trec_eval's)."""
     for note in result.notes:
         if not note.startswith("0 "):
-            print(f"ltr-teach: warning: {note}", file=sys.stderr)
+            print(_("ltr-teach: warning: {note}").format(note=translate(note)), file=sys.stderr)
 
 
 def _add_compare(sub) -> None:

@@ -100,8 +100,29 @@ def test_chinese_placeholders_are_the_english_ones():
     bad = [(m.id, m.string) for m in _po("zh_CN") if m.id and not _fields(m.string) <= _fields(m.id)]
     assert not bad
     for m in _po("zh_CN"):
-        if m.id:
+        if m.id and _is_template(m.id):
             m.string.format(**{name: "X" for name in _fields(m.id)})  # every brace is a placeholder or doubled
+
+
+def _is_template(text):
+    """Whether ``text`` is a format template; a literal message (an erratum quoting 2^{R(j,m)}) is never formatted:
+    ``i18n.Message`` without values shows its text as written."""
+    try:
+        text.format(**{name: "X" for name in _fields(text)})
+    except (KeyError, IndexError, ValueError):
+        return False
+    return True
+
+
+def test_a_literal_message_keeps_its_braces_in_both_languages():
+    from ltr_teach.core.i18n import Message, using_language
+
+    quoted = Message("1.3 NDCG: DCG_7 = Σ (2^{R(j,m)} − 1) / log(1+m) = 21.421516 (formula)")
+    assert quoted == "1.3 NDCG: DCG_7 = Σ (2^{R(j,m)} − 1) / log(1+m) = 21.421516 (formula)"
+    with using_language("zh"):
+        assert i18n._(quoted) == "1.3 NDCG：DCG_7 = Σ (2^{R(j,m)} − 1) / log(1+m) = 21.421516（公式）"
+    literal = [m.id for m in _po("zh_CN") if m.id and not _is_template(m.id)]
+    assert all(_fields(m.string) == _fields(m.id) for m in _po("zh_CN") if m.id in literal)
 
 
 @pytest.mark.parametrize("lang", ["zh_CN", "en"])

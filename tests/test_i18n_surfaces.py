@@ -180,5 +180,5 @@ def test_a_run_comparison_title_and_notes_are_chinese_when_shown():
     lt.set_language("zh")
     shown = str(result)
     assert "注：C：有 1 个查询只在 C 和 A 之一中有得分，已略去" in shown
-    assert "注：2 个运行与同一基线比较：p 值的校正方法为Holm 逐步校正" in shown
+    assert "注：2 个运行与同一基线比较：p 值的校正方法为 Holm 逐步校正" in shown
     assert "（H1：该运行与基线有差异（任一方向））" in shown.splitlines()[0]

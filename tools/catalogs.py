@@ -11,7 +11,9 @@ Babel (``pybabel``, in the dev/test extra: a build tool, not a run-time dependen
 2. ``pybabel update`` merges it into ``ltr_teach/locale/<lang>/LC_MESSAGES/ltr_teach.po`` for zh_CN
    and en, without fuzzy guesses (a new message arrives untranslated, and tests/test_i18n.py
    fails until a translator writes its Chinese) and dropping messages the source no longer has;
-3. ``pybabel compile`` writes the ``.mo`` that gettext reads at run time.
+3. ``pybabel compile`` writes the ``.mo`` that gettext reads at run time;
+4. ``tools/make_font_subset.py --web`` rebuilds the page's CJK font (``locale/ltr-teach-cjk.woff``) with
+   every character the catalogues now use.
 
 English message ids are English text, so the en catalogue may leave a msgstr empty (gettext falls
 back to the id); it exists so that every language is a catalogue of the same messages.
@@ -49,6 +51,8 @@ def main() -> int:
         else:
             pybabel("init", "-i", str(POT), "-d", str(LOCALE), "-D", "ltr_teach", "-l", lang, "-w", WIDTH)
     pybabel("compile", "-d", str(LOCALE), "-D", "ltr_teach", "--statistics")
+    # the page's CJK font holds the catalogues' characters: a new translation may bring new ones
+    subprocess.run([sys.executable, str(ROOT / "tools" / "make_font_subset.py"), "--web"], cwd=ROOT, check=True)
     return 0
 
 

@@ -20,6 +20,16 @@ build-time tool here, not a run-time dependency of ltr_teach):
         --licence noto/usr/share/doc/fonts-noto-cjk/copyright
 
 Pass ``--text FILE`` (repeatable) to add the characters of more documents.
+
+``--web`` builds the other file, ``ltr_teach/locale/ltr-teach-cjk.woff``: the glyphs the library can
+show in HTML (:data:`ltr_teach.core.webfont.WEB_FONT`), cut from the plot font above (no download
+needed): every non-ASCII character of the zh_CN catalogue's translations, of the library's source
+(item names, glossary, the documents' quotes) and of the course's code cells (notebooks, exercise
+notebooks and their sources). WOFF (zlib, from the standard library), without hinting and without
+OpenType layout features (the SC face needs none for horizontal text; they would pull in ~800 more
+glyphs, twice the size). ``tools/catalogs.py`` runs it after every catalogue change.
+
+    python tools/make_font_subset.py --web
 """
 
 from __future__ import annotations
@@ -91,12 +101,63 @@ def ofl_text(debian_copyright: Path, copyright_line: str) -> str:
         "\n".join(lines).strip() + "\n"
 
 
+ROOT = Path(__file__).resolve().parents[1]
+WEB_FONT = ROOT / "ltr_teach" / "locale" / "ltr-teach-cjk.woff"
+
+
+def web_characters(root: Path = ROOT) -> set[str]:
+    """The non-ASCII characters the library can put in HTML: catalogue translations, the library's text,
+    the course's code cells (item names typed in a notebook reach the tables)."""
+    import json
+
+    from babel.messages.pofile import read_po
+
+    texts = []
+    for po in sorted((root / "ltr_teach" / "locale").glob("*/LC_MESSAGES/ltr_teach.po")):
+        with open(po, "rb") as fh:
+            texts += [m.string for m in read_po(fh) if m.id and isinstance(m.string, str)]
+    texts += [p.read_text(encoding="utf-8") for p in sorted((root / "ltr_teach").rglob("*.py"))]
+    for notebook in sorted([*root.glob("notebooks/**/*.ipynb"), *root.glob("exercises/**/*.ipynb")]):
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        texts += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    texts += [p.read_text(encoding="utf-8") for p in sorted(root.glob("course/**/*.md"))]
+    return {c for text in texts for c in text if ord(c) > 0x7F and c.isprintable()}
+
+
+def build_web_font(out: Path = WEB_FONT) -> None:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(OUT_DIR / FONT_NAME))
+    have = font.getBestCmap()
+    points = sorted(ord(c) for c in web_characters() if ord(c) in have)
+    options = subset.Options()
+    options.hinting = False
+    options.layout_features = []     # horizontal SC text needs no substitution; features pull in ~800 glyphs
+    options.name_IDs = ["*"]         # copyright and licence stay with the font (OFL)
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.flavor = "woff"          # zlib: the standard library decompresses it; WOFF2 would need brotli
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=points)
+    subsetter.subset(font)
+    font.recalcTimestamp = False
+    font.flavor = "woff"
+    font.save(str(out))
+    print(f"wrote {out} ({out.stat().st_size / 1e3:.0f} KB, {len(points)} characters)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("ttc", type=Path, help="NotoSansCJK-Regular.ttc from Debian's fonts-noto-cjk")
-    parser.add_argument("--licence", type=Path, required=True, help="fonts-noto-cjk's debian copyright file")
+    parser.add_argument("ttc", type=Path, nargs="?", help="NotoSansCJK-Regular.ttc from Debian's fonts-noto-cjk")
+    parser.add_argument("--licence", type=Path, help="fonts-noto-cjk's debian copyright file")
     parser.add_argument("--text", type=Path, action="append", default=[], help="a document whose Chinese to keep")
+    parser.add_argument("--web", action="store_true", help="build the page's subset (ltr_teach/locale/ltr-teach-cjk.woff)")
     args = parser.parse_args()
+    if args.web:
+        build_web_font()
+        return
+    if args.ttc is None or args.licence is None:
+        parser.error("the plot font needs TTC and --licence (or pass --web)")
 
     collection = TTCollection(str(args.ttc))
     font = next(f for f in collection.fonts if f["name"].getDebugName(1) == FACE)

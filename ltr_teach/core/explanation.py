@@ -18,6 +18,7 @@ from typing import Any
 
 import sympy
 
+from . import webfont
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
 from .i18n import Message, _, translate
 from .table import aligned_lines, display_width, html_table  # noqa: F401 - display_width kept at its documented path
@@ -176,7 +177,7 @@ class Explanation:
         # only & and < can break the markup; MathJax reads the text, so ">" stays as the formula wrote it
         tex = self.formula.replace("&", "&amp;").replace("<", "&lt;")
         formula = f"<p>$${tex}$$</p>" if self.formula else ""
-        return (
+        return webfont.serve(
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
             f"{table}{notes}{parts}<p style='font-size:110%'><b>{esc(self.result_line())}</b></p></div>"
         )

@@ -117,7 +117,7 @@ PROPER_NAMES = frozenset(name.lower() for name in (
     "Google", "Bing", "Baidu", "Taobao", "CSDN", "Zhihu", "GitHub", "Wikipedia", "Excel",
     "Järvelin", "Kekäläinen", "Burges", "Chapelle", "Moffat", "Zobel", "Manning", "Raghavan", "Schütze",
     "Wilcoxon", "Student", "Cohen", "Holm", "Bonferroni", "Fisher", "Efron", "Voorhees", "Buckley",
-    "Sakai", "Craswell", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
+    "Sakai", "Craswell", "McSherry", "Najork", "torch", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
     "log", "log2", "ln", "max", "min", "sum", "argmax",
 ))
 
@@ -164,4 +164,73 @@ def zh_all(key: str) -> str:
     return "/".join((TERMS[key].zh, *TERMS[key].alternatives))
 
 
-__all__ = ["Term", "Misnomer", "TERMS", "PROPER_NAMES", "misused_terms", "unquoted", "zh", "zh_all"]
+#: The English the source documents use as names: their section headings and the glosses they give their
+#: terms (a Chinese student meets them in the documents, and the library quotes them).
+DOCUMENT_NAMES = (
+    "Mean Average Precision", "Average Precision", "Mean Reciprocal Rank", "Reciprocal Rank",
+    "Expected Reciprocal Rank", "Cumulative Gain", "Discounted Cumulative Gain", "Discount Cumulative Gain",
+    "Ideal Discounted Cumulative Gain", "Normalized Discounted Cumulative Gain", "Normalised Discounted Cumulative Gain",
+    "Precision and Recall", "Precision", "Recall", "Cascade Model", "Precesion", "Cummulative", "F1score", "score",
+    "query", "item", "sort", "MAC", "SK-II", "skII", "skii", "et al",
+)
+
+#: English a Chinese page may show outside code: names, not sentences. :data:`PROPER_NAMES`, the documents'
+#: names (:data:`DOCUMENT_NAMES`) and the glossary's English terms (a Chinese text may gloss a term in
+#: English, as 倒数排名（reciprocal rank）). :func:`english_sentences` skips these; everything else of three or
+#: more English words in a row is a sentence a Chinese page must not show.
+NAMES_IN_ENGLISH = tuple(sorted({t.en for t in TERMS.values()} | set(DOCUMENT_NAMES) | PROPER_NAMES, key=str.lower))
+
+#: A run of English words (letters, apostrophes, hyphens) between anything else.
+_ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'\-]*(?:[ ,]+[A-Za-z][A-Za-z'\-]*)*")
+#: Code a page shows as code: `quoted`, a call lt.name(...), a keyword argument name='value', identifiers
+#: with an underscore, a dot or a digit (trec_eval, ndcg_cut_10, P@10, R_i), and file names.
+_CODE = re.compile(r"`[^`]*`|\b[\w.]+\([^()]*(?:\([^()]*\)[^()]*)*\)|\b\w+=(?:'[^']*'|\"[^\"]*\"|[^\s,;，；）)]+)"
+                   r"|[A-Za-z][\w.@^{}]*(?:_|\.|\d|@)[\w.@^{}]*")
+#: A word that is not prose: one letter (a variable), or capitals and digits (NDCG, AP, TPR, F1).
+_NOT_A_WORD = re.compile(r"^(?:[A-Za-z]|[A-Z0-9][A-Z0-9-]*s?)$")
+
+
+def english_sentences(text: str, min_words: int = 3) -> list[str]:
+    """The runs of ``min_words`` or more English words in ``text`` that are neither code nor names.
+
+    What a Chinese page shows must be Chinese except code, names (:data:`NAMES_IN_ENGLISH`) and metric
+    abbreviations; this finds what is left: English sentences, or fragments of them.
+
+    Parameters
+    ----------
+    text : str
+        What a page shows (a card, a table, a plot's texts, a command's output).
+    min_words : int
+        How many English words in a row make a sentence (3: "the sum of" is one, "NDCG@k" or
+        "Holm p t-test" are not).
+
+    Returns
+    -------
+    list of str
+        Each offending run, as it stands in the text.
+
+    Examples
+    --------
+    >>> english_sentences("平均倒数排名（Mean Reciprocal Rank）是 lt.mrr([[0, 1]]) 的值")
+    []
+    >>> english_sentences("NDCG falls when the star is downgraded: 理想排序 ideal_grade")
+    ['falls when the star is downgraded']
+    """
+    names = "|".join(re.escape(n) for n in sorted(NAMES_IN_ENGLISH, key=len, reverse=True))
+    plain = re.sub(rf"(?<![A-Za-z])(?:{names})(?![A-Za-z])", " | ", _CODE.sub(" | ", text), flags=re.IGNORECASE)
+    found = []
+    for run in _ENGLISH_RUN.finditer(plain):
+        words = re.findall(r"[A-Za-z][A-Za-z'\-]*", run.group())
+        streak: list[str] = []
+        for word in words + [""]:
+            if word and not _NOT_A_WORD.match(word):
+                streak.append(word)
+                continue
+            if len(streak) >= min_words:
+                found.append(" ".join(streak))
+            streak = []
+    return found
+
+
+__all__ = ["Term", "Misnomer", "TERMS", "PROPER_NAMES", "DOCUMENT_NAMES", "NAMES_IN_ENGLISH", "english_sentences",
+           "misused_terms", "unquoted", "zh", "zh_all"]

@@ -182,7 +182,8 @@ class Message(str):
     params: dict
 
     def __new__(cls, template: str, **params):
-        self = super().__new__(cls, template.format(**params))
+        # a message without values is its text as written: its braces are not placeholders (Σ_{i≥2})
+        self = super().__new__(cls, template.format(**params) if params else template)
         self.template, self.params = template, params
         return self
 
@@ -191,8 +192,11 @@ class Message(str):
 
     def translated(self) -> str:
         """The sentence in the current language."""
+        text = translations().gettext(self.template)
+        if not self.params:
+            return text
         params = {k: v.translated() if isinstance(v, Message) else v for k, v in self.params.items()}
-        return translations().gettext(self.template).format(**params)
+        return text.format(**params)
 
 
 def _message(template: str, params: dict) -> Message:

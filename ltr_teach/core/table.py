@@ -12,7 +12,8 @@ import html
 import unicodedata
 from dataclasses import dataclass
 
-from .i18n import translate
+from . import webfont
+from .i18n import Message, translate
 
 
 def display_width(text: str) -> int:
@@ -150,9 +151,14 @@ class Table:
         """The header in the current language (each title is a message id; an unknown one shows as itself)."""
         return [translate(h) for h in self.header]
 
+    def shown_rows(self) -> list:
+        """The cells in the current language: a cell that is an ``i18n.Message`` ("rises", "yes") is translated,
+        any other cell (a number, a name) shows as itself."""
+        return [[translate(c) if isinstance(c, Message) else c for c in row] for row in self.rows]
+
     def __str__(self) -> str:
         lines = [translate(self.title)] if self.title else []
-        lines += aligned_lines(self.shown_header(), self.rows, self.left)
+        lines += aligned_lines(self.shown_header(), self.shown_rows(), self.left)
         lines += [translate(n) for n in self.notes]
         return "\n".join(lines)
 
@@ -162,8 +168,8 @@ class Table:
         esc = html.escape
         title = f"<p style='margin:2px 0'><b>{esc(translate(self.title))}</b></p>" if self.title else ""
         notes = "".join(f"<p style='margin:2px 0'>{esc(translate(n))}</p>" for n in self.notes)
-        table = html_table(self.shown_header(), self.rows, self.left)
-        return f"<div class='ltr-teach-table'>{title}{table}{notes}</div>"
+        table = html_table(self.shown_header(), self.shown_rows(), self.left)
+        return webfont.serve(f"<div class='ltr-teach-table'>{title}{table}{notes}</div>")
 
 
 __all__ = ["Table", "aligned_lines", "display_width", "html_table"]

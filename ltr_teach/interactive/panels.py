@@ -15,6 +15,7 @@ import html
 import ipywidgets as W
 import sympy
 
+from ..core import webfont
 from ..core.exact import fmt_cell, fmt_value, terminates
 from ..core.explanation import Explanation
 from ..core.i18n import N_, _, translate
@@ -37,12 +38,18 @@ class HTMLPanel:
         self.html, self.text = markup, text
 
     def _repr_html_(self) -> str:
-        return self.html
+        return webfont.serve(self.html)
 
     def __str__(self) -> str:
         return self.text
 
     __repr__ = __str__
+
+
+def _embedded_html(shown) -> str:
+    """``shown``'s HTML to put inside another output or a widget (the page font is served by the outer one)."""
+    with webfont.held():
+        return shown._repr_html_()
 
 
 #: Decimals of a step's cell in :func:`decimal_first` (the result line keeps six): four keep an NDCG table
@@ -156,7 +163,7 @@ def side_by_side(*labelled, columns=None) -> HTMLPanel:
         labelled = [(label, _only_columns(ex, columns, i)) for i, (label, ex) in enumerate(labelled)]
     boxes = "".join(
         "<div style='flex:1 1 0;min-width:min(100%,340px);overflow-x:auto;margin-right:16px;font-size:85%'>"
-        f"<h4>{html.escape(label)}</h4>{ex._repr_html_()}</div>" for label, ex in labelled)
+        f"<h4>{html.escape(label)}</h4>{_embedded_html(ex)}</div>" for label, ex in labelled)
     markup = f"<div class='ltr-side-by-side' style='display:flex;flex-wrap:wrap;align-items:flex-start'>{boxes}</div>"
     return HTMLPanel(markup, "\n".join(f"{label}: {ex.result_line()}" for label, ex in labelled))
 
@@ -196,19 +203,19 @@ def erratum_html(erratum) -> str:
     e = examples.by_id(erratum) if isinstance(erratum, str) else erratum
     esc = html.escape
     said = "#b00" if e.is_error else "#555"
-    rows = [(_("kind"), esc(e.kind)), (_("where"), esc(e.where)),
-            (_("document says"), f"<span style='color:{said}'>{esc(e.printed)}</span>"),
-            (translate(e.correct_label), f"<span style='color:#070'>{esc(e.correct)}</span>")]
+    rows = [(_("kind"), esc(translate(e.kind))), (_("where"), esc(translate(e.where))),
+            (_("document says"), f"<span style='color:{said}'>{esc(translate(e.printed))}</span>"),
+            (translate(e.correct_label), f"<span style='color:#070'>{esc(translate(e.correct))}</span>")]
     if e.call is not None:
         call, value = _computed(e.call)
         rows.append((_("library"), f"<code>{esc(call)}</code><br>→ <b>{esc(value)}</b>"))
-    rows.append((_("why"), esc(e.explanation)))
+    rows.append((_("why"), esc(translate(e.explanation))))
     body = "".join(f"<tr><td style='{_LABEL_STYLE}'>{esc(label)}</td>"
                    f"<td style='text-align:left;padding:2px 8px'>{text}</td></tr>" for label, text in rows)
     border = "#b00020" if e.is_error else "#0072B2"
     return (f"<div class='ltr-erratum ltr-erratum-{esc(e.kind)}' style='border-left:4px solid {border};margin:8px 0;"
             f"padding-left:6px'><b>{esc(e.id)}</b><table style='border-collapse:collapse'>{body}</table>"
-            f"<p style='margin:2px 0;color:{border}'><b>{esc(e.verdict)}</b></p></div>")
+            f"<p style='margin:2px 0;color:{border}'><b>{esc(translate(e.verdict))}</b></p></div>")
 
 
 def errata_panel(document: str) -> HTMLPanel:
@@ -230,10 +237,12 @@ def errata_panel(document: str) -> HTMLPanel:
         raise ValueError(f"document = {document!r} must be one of {', '.join(examples.DOCUMENTS)}")
     name = examples.DOCUMENTS[document]
     records = [e for e in examples.ERRATA if e.document == name]
-    kinds = ", ".join(f"{n} {kind}" for kind in examples.KINDS if (n := sum(e.kind == kind for e in records)))
-    heading = f"{len(records)} records in {name}" + (f" ({kinds})" if kinds else "")
+    kinds = _(", ").join(_("{n} {kind}").format(n=n, kind=translate(kind)) for kind in examples.KINDS
+                         if (n := sum(e.kind == kind for e in records)))
+    heading = _("{n} records in {document}").format(n=len(records), document=name) + (
+        _(" ({kinds})").format(kinds=kinds) if kinds else "")
     markup = f"<p>{html.escape(heading)}</p>" + "".join(erratum_html(e) for e in records)
-    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({e.kind})" for e in records]))
+    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({translate(e.kind)})" for e in records]))
 
 
 class ErratumBrowser(_ShowsWidget):
@@ -254,6 +263,7 @@ class ErratumBrowser(_ShowsWidget):
         self.detail = W.HTMLMath()
         self.picker.observe(self._on_pick, names="value")
         self.widget = W.VBox([self.picker, self.detail])
+        self.widget.add_class("ltr-errata-browser")
         self.refresh()
 
     def _on_pick(self, change) -> None:
@@ -269,7 +279,7 @@ class ErratumBrowser(_ShowsWidget):
     def refresh(self) -> None:
         """Redraw the detail for the record chosen now."""
         e = examples.by_id(self.picker.value)
-        self.detail.value = erratum_html(e) + ("" if e.call is None else e.call()._repr_html_())
+        self.detail.value = erratum_html(e) + ("" if e.call is None else _embedded_html(e.call()))
 
     def __repr__(self) -> str:
         return f"<ErratumBrowser: {len(self.picker.options)} errata, showing {self.picker.value}>"
@@ -303,6 +313,7 @@ class ConventionSwitcher(_ShowsWidget):
         self.panel = W.HTML()
         self.choice.observe(self._on_choice, names="value")
         self.widget = W.VBox([self.choice, self.panel])
+        self.widget.add_class("ltr-conventions-panel")
         self.refresh()
 
     def _on_choice(self, change) -> None:
@@ -327,7 +338,7 @@ class ConventionSwitcher(_ShowsWidget):
             description=translate(row["description"]), ideal=row["ideal"], ties=row["ties"], differs=row["differs"])
         verified = _("Verified against {version}.").format(version=translate(row["version"]))
         self.panel.value = (f"<p><b>{esc(row['name'])}</b>: {esc(settings)} <i>{esc(verified)}</i></p>"
-                            + row["explanation"]._repr_html_())
+                            + _embedded_html(row["explanation"]))
 
     def __repr__(self) -> str:
         return f"<ConventionSwitcher: {self.choice.value}, {self.explanation.result_line()}>"
@@ -363,6 +374,7 @@ class MetricsDashboard(_ShowsWidget):
         self.panel.add_class("ltr-metrics-panel")
         editor.on_change(self._on_editor_change)
         self.widget = W.VBox([self.panel, editor.widget])
+        self.widget.add_class("ltr-dashboard")
         self.refresh()
 
     def _on_editor_change(self, editor) -> None:
@@ -431,7 +443,7 @@ class SwapWeightsPanel(_ShowsWidget):
     def refresh(self) -> None:
         """Recompute the weights for the editor's grades and redraw the matrix."""
         try:
-            self.panel.value = self.deltas._repr_html_()
+            self.panel.value = _embedded_html(self.deltas)
         except ValueError as error:  # every grade 0: no weights; say why instead of failing the editor
             self.panel.value = f"<p>{html.escape(str(error))}</p>"
 

@@ -33,14 +33,19 @@ from sympy import Rational
 from ..core.exact import to_float
 from ..core.explanation import Explanation
 from ..core.i18n import N_, _, translate
+from ..core.palette import COLORS, HATCHES, PALETTE
 from ..core.table import display_width
 from ..metrics.gains import RANK_WEIGHTS, rank_weights
 from ..metrics.user_models import PERSISTENCE
 
 FONT_DIR = Path(__file__).parent / "fonts"
 
-#: Colours shared by every plot (colour-blind safe Okabe–Ito hues).
-COLORS = {"bar": "#0072B2", "miss": "#BBBBBB", "line": "#D55E00", "ideal": "#009E73", "fill": "#56B4E9"}
+#: Text sizes in points. The widgets draw at 80 dpi: 10 pt is 11 px, the smallest text of a plot
+#: (ticks, legend); axis labels 11 pt, titles 12 pt.
+TEXT_SIZES = {"tick": 10, "legend": 10, "label": 11, "title": 12}
+matplotlib.rcParams.update({"xtick.labelsize": TEXT_SIZES["tick"], "ytick.labelsize": TEXT_SIZES["tick"],
+                            "axes.labelsize": TEXT_SIZES["label"], "legend.fontsize": TEXT_SIZES["legend"],
+                            "axes.titlesize": TEXT_SIZES["title"]})
 
 
 def register_fonts() -> list[str]:
@@ -91,7 +96,7 @@ def _rank_axis(ax, n: int, names, xlabel: str = N_("rank")) -> None:
     ax.set_xticks(range(1, n + 1))
     labels = _labels(n, names)
     if names is not None:
-        ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=9)
+        ax.set_xticklabels(labels, rotation=30, ha="right", rotation_mode="anchor", fontsize=TEXT_SIZES["tick"])
         ax.set_xlabel("")  # a reused axes may still carry the label of a longer list
     else:
         ax.set_xticklabels(labels)
@@ -159,25 +164,44 @@ def _plot_precision(ex: Explanation, ax, names) -> None:
     rows = ex.steps
     ranks = [r["rank"] for r in rows]
     colors = [COLORS["bar"] if r["rel"] else COLORS["miss"] for r in rows]
+    hatches = ["" if r["rel"] else HATCHES["miss"] for r in rows]  # colour is not the only cue
     if ex.metric == "reciprocal_rank":
         heights = [1.0 / r["rank"] for r in rows]
-        ax.bar(ranks, heights, color=colors, width=0.6, label=_("1 / rank"))
-        ax.set_ylabel(_("1 / rank (blue: relevant)"))
+        ax.bar(ranks, heights, color=colors, hatch=hatches, width=0.6)
+        ax.set_ylabel(_("1 / rank"))
     elif ex.metric == "recall_at_k":
-        ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, width=0.6)
-        ax.set_ylabel(_("recall at rank (blue: relevant)"))
+        ax.bar(ranks, [_f(r["recall"]) for r in rows], color=colors, hatch=hatches, width=0.6)
+        ax.set_ylabel(_("recall at rank"))
     else:
-        ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, width=0.6)
+        ax.bar(ranks, [_f(r["precision"]) for r in rows], color=colors, hatch=hatches, width=0.6)
         hits = [(r["rank"], _f(r["precision"])) for r in rows if r["rel"]]
         if hits:
             ax.plot([x for x, _ in hits], [y for _, y in hits], "o", color=COLORS["line"],
                     label=_("precision at a hit") if ex.metric == "average_precision" else _("hit"))
-        ax.set_ylabel(_("precision at rank (blue: relevant)"))
+        ax.set_ylabel(_("precision at rank"))
     if ex.metric in ("average_precision", "f_beta", "precision_at_k", "recall_at_k"):
         ax.axhline(ex.value, color=COLORS["ideal"], linestyle="--", label=ex.name)
+    ax.figure.ltr_key = _relevance_key()  # which bars are relevant: in the legend, not only in the colour
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     _rank_axis(ax, len(ranks), names)
+
+
+def _relevance_key() -> list:
+    """Legend entries for the two kinds of bar: solid blue relevant, hatched grey not (matplotlib patches)."""
+    from matplotlib.patches import Patch
+
+    return [(Patch(facecolor=COLORS["bar"]), _("relevant")),
+            (Patch(facecolor=COLORS["miss"], hatch=HATCHES["miss"]), _("not relevant"))]
+
+
+def _legend_entries(ax) -> tuple[list, list]:
+    """The axes' labelled artists, then the figure's key entries (the relevance key of the precision plots)."""
+    handles, labels = ax.get_legend_handles_labels()
+    for handle, label in getattr(ax.figure, "ltr_key", []):
+        handles.append(handle)
+        labels.append(label)
+    return handles, labels
 
 
 def _plot_per_query(ex: Explanation, ax, names) -> None:
@@ -189,7 +213,7 @@ def _plot_per_query(ex: Explanation, ax, names) -> None:
     ax.bar(xs, [_f(r[key]) for r in rows], color=COLORS["bar"], width=0.6, label=label)
     ax.axhline(ex.value, color=COLORS["line"], linestyle="--", label=ex.name)
     ax.set_xticks(xs)
-    ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=9)
+    ax.set_xticklabels([str(r["query"]) for r in rows], fontsize=TEXT_SIZES["tick"])
     ax.set_xlabel(_("query"))
     ax.set_ylim(0, 1.3)  # headroom: the legend sits above the bars
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
@@ -339,16 +363,77 @@ def plot_explanation(ex: Explanation, ax=None, names=None, title: bool = True, l
     if ax is None:
         import matplotlib.pyplot as plt
 
-        _, ax = plt.subplots(figsize=(7, 3.6))
+        _figure, ax = plt.subplots(figsize=(7, 3.6))
+    ax.figure.ltr_key = []
     plotter(ex, ax, names)
-    if legend and ax.get_legend_handles_labels()[0]:
+    handles, labels = _legend_entries(ax)
+    if legend and handles:
         place, columns = _LEGEND_PLACES[plotter]
-        ax.legend(loc=place, fontsize=8, frameon=False, ncol=columns)
+        ax.legend(handles, labels, loc=place, fontsize=TEXT_SIZES["legend"], frameon=False, ncol=columns)
     if title:
-        ax.set_title(short_title(ex), fontsize=10)
+        ax.set_title(short_title(ex), fontsize=TEXT_SIZES["title"])
+    ax.figure.ltr_alt_text = alt_text(ex, ax, names)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)  # grid under the data, as when the widgets draw the data over a cached grid
     return ax
+
+
+#: How a legend entry is drawn, in words: (line style, marker) -> message. A bar container and an area have their own.
+_CUES = {("-", "o"): N_("solid line with circles"), ("--", "s"): N_("dashed line with squares"),
+         (":", "d"): N_("dotted line with diamonds"), ("--", "None"): N_("dashed line"), (":", "None"): N_("dotted line"),
+         ("None", "o"): N_("circles"), ("None", "s"): N_("squares"), ("-", "None"): N_("solid line")}
+
+
+_LINE = N_("line")
+
+
+def _cue(handle) -> str:
+    if hasattr(handle, "patches"):
+        return _("bars")
+    if hasattr(handle, "get_linestyle") and hasattr(handle, "get_marker"):
+        return translate(_CUES.get((handle.get_linestyle(), str(handle.get_marker())), _LINE))
+    return _("shaded area")
+
+
+def alt_text(ex: Explanation, ax, names=None) -> str:
+    """A short description of the plot of ``ex`` drawn in ``ax``, for a screen reader (an image's alt text).
+
+    It says what is plotted against what, which items, each series with how it is drawn (so that a reader
+    who cannot tell the colours apart knows the other cue), and the result.
+
+    Examples
+    --------
+    >>> import ltr_teach as lt
+    >>> from matplotlib.figure import Figure
+    >>> ex = lt.precision_at_k([1, 0, 1], k=3)
+    >>> print(alt_text(ex, plot_explanation(ex, ax=Figure().add_subplot(), names=["a", "b", "c"]), ["a", "b", "c"]))
+    Plot of P@3 rank by rank, ranks 1 to 3 (a, b, c). Solid blue bars: relevant; hatched grey bars: not relevant. Series: hit (circles); P@3 (dashed line). Result: P@3 = 2/3 ≈ 0.666667.
+    """
+    plotter = _PLOTTERS.get(ex.metric)
+    n = len(ex.steps)
+    if plotter in (_plot_gain_sums, _plot_err, _plot_precision):
+        items = ""
+        if names is not None:
+            shown = ", ".join(map(str, list(names)[:10])) + (", …" if len(names) > 10 else "")
+            items = _(" ({names})").format(names=shown)
+        sentences = [_("Plot of {name} rank by rank, ranks 1 to {n}{items}.").format(name=ex.name, n=n, items=items)]
+    elif plotter is _plot_per_query:
+        sentences = [_("Plot of {name} query by query, {n} queries.").format(name=ex.name, n=n)]
+    elif plotter is _plot_pr_curve:
+        sentences = [_("Precision–recall plot of {name}.").format(name=ex.name)]
+    else:
+        sentences = [_("ROC plot of {name}.").format(name=ex.name)]
+    if plotter is _plot_precision:
+        sentences.append(_("Solid blue bars: relevant; hatched grey bars: not relevant."))
+    handles, labels = ax.get_legend_handles_labels()  # the key is said in its own sentence above
+    if handles:
+        series = _("; ").join(_("{label} ({cue})").format(label=label, cue=_cue(h)) for h, label in zip(handles, labels))
+        sentences.append(_("Series: {series}.").format(series=series))
+    sentences.append(_("Result: {result}.").format(result=short_title(ex)))
+    text = sentences[0]
+    for sentence in sentences[1:]:
+        text = _("{text} {sentence}").format(text=text, sentence=sentence)  # Chinese sentences need no space
+    return text
 
 
 def short_title(ex: Explanation, limit: int = 28) -> str:
@@ -390,7 +475,8 @@ def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(
         plot_explanation(ex, ax=ax, names=names, title=False, legend=legend)
         ax._ltr_shape = _shape(ax, ex, legend)
     ax._ltr_in_place = False
-    ax.set_title(short_title(ex), fontsize=10)
+    ax.set_title(short_title(ex), fontsize=TEXT_SIZES["title"])
+    fig.ltr_alt_text = alt_text(ex, ax, names)
     wide_labels = names is not None and ex.metric in _RANKED and len(ex.steps) <= NAMED_TICKS_UP_TO
     if not wide_labels:
         names = None  # not drawn: keep them out of the cache key too
@@ -425,7 +511,7 @@ class _InPlace:
             raise _ShapeChanged(name)
         return getattr(self._ax, name)
 
-    def bar(self, x, heights, color=None, label=None, **kwargs):
+    def bar(self, x, heights, color=None, label=None, hatch=None, **kwargs):
         if not self._bars:
             raise _ShapeChanged("bar")
         bars = self._bars.pop(0)
@@ -433,12 +519,15 @@ class _InPlace:
         if len(bars.patches) != len(heights) or (label is not None and bars.get_label() != label):
             raise _ShapeChanged("bar")
         colors = color if isinstance(color, (list, tuple)) else [color] * len(heights)
-        for rect, xi, h, c in zip(bars.patches, x, heights, colors):
+        hatches = hatch if isinstance(hatch, (list, tuple)) else [hatch] * len(heights)
+        for rect, xi, h, c, pattern in zip(bars.patches, x, heights, colors, hatches):
             if abs(rect.get_x() + rect.get_width() / 2 - xi) > 1e-9:
                 raise _ShapeChanged("bar")
             rect.set_height(h)
             if c is not None:
                 rect.set_facecolor(c)
+            if pattern is not None:
+                rect.set_hatch(pattern or None)
         return bars
 
     def _next_line(self, label):
@@ -474,7 +563,8 @@ def _update_in_place(ax, ex, names, legend) -> bool:
     old = getattr(ax, "_ltr_shape", None)
     if old is None or old[:3] != (ex.metric, len(ex.steps), legend):
         return False
-    saved = [(rect, rect.get_height(), rect.get_facecolor()) for c in ax.containers for rect in c.patches]
+    saved = [(rect, rect.get_height(), rect.get_facecolor(), rect.get_hatch()) for c in ax.containers
+             for rect in c.patches]
     saved_lines = [(line, line.get_xdata(), line.get_ydata()) for line in ax.lines]
     saved_ylim = ax.get_ylim()
     proxy = _InPlace(ax)
@@ -482,9 +572,10 @@ def _update_in_place(ax, ex, names, legend) -> bool:
         plotter(ex, proxy, names)
         proxy.finish()
     except _ShapeChanged:
-        for rect, h, c in saved:
+        for rect, h, c, pattern in saved:
             rect.set_height(h)
             rect.set_facecolor(c)
+            rect.set_hatch(pattern)
         for line, xs, ys in saved_lines:
             line.set_data(xs, ys)
         ax.set_ylim(saved_ylim)
@@ -542,6 +633,11 @@ def _swatch(handle) -> str:
             return f"display:inline-block;width:9px;height:9px;border-radius:50%;background:{color}"
         border = {"--": "dashed", ":": "dotted"}.get(style, "solid")
         return f"display:inline-block;width:22px;height:0;border-top:3px {border} {color}"
+    if hasattr(handle, "get_hatch") and not hasattr(handle, "get_facecolors"):  # a key's patch, hatched or solid
+        color = matplotlib.colors.to_hex(handle.get_facecolor())
+        stripes = (";background-image:repeating-linear-gradient(45deg,#555 0 1px,transparent 1px 4px)"
+                   if handle.get_hatch() else "")
+        return f"display:inline-block;width:12px;height:12px;background-color:{color}{stripes}"
     color = matplotlib.colors.to_hex(handle.get_facecolor()[0])  # a filled area
     return f"display:inline-block;width:12px;height:12px;background:{color};opacity:0.5"
 
@@ -550,7 +646,7 @@ def legend_html(figure: Figure) -> str:
     """The legend of the figure's plot as one line of HTML: a swatch and a label per series."""
     if not figure.axes:
         return ""
-    handles, labels = figure.axes[0].get_legend_handles_labels()
+    handles, labels = _legend_entries(figure.axes[0])
     pieces = [f"<span style='{_swatch(h)};vertical-align:middle;margin:0 4px 0 12px'></span>{html.escape(label)}"
               for h, label in zip(handles, labels)]
     return "<div class='ltr-legend' style='font-size:90%'>" + "".join(pieces) + "</div>"
@@ -595,31 +691,30 @@ def plot_run_differences(comparison, run=None, ax=None):
     if ax is None:
         import matplotlib.pyplot as plt
 
-        ax = plt.subplots(figsize=(7, 3.6))[1]
+        _figure, ax = plt.subplots(figsize=(7, 3.6))
     differences = sorted(pair.differences)
-    x = range(1, len(differences) + 1)
-    # wins filled, losses hatched and outlined, ties grey: told apart without colour (colour-blind-safe hues)
-    bars = ax.bar(x, differences, width=0.8, linewidth=1,
-                  color=[COLORS["bar"] if d > 0 else "white" if d < 0 else COLORS["miss"] for d in differences],
-                  edgecolor=[COLORS["line"] if d < 0 else COLORS["bar"] if d > 0 else COLORS["miss"]
-                             for d in differences])
-    for bar, d in zip(bars.patches, differences):
-        if d < 0:
-            bar.set_hatch("//")
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.axhline(pair.mean_difference, color="#264653", linestyle="--", linewidth=1,
-               label=_("mean {mean}, {level} CI [{low}, {high}]").format(
-                   mean=f"{pair.mean_difference:+.4f}", level=f"{comparison.confidence:.0%}",
-                   low=f"{pair.ci[0]:+.4f}", high=f"{pair.ci[1]:+.4f}"))
-    ax.axhspan(pair.ci[0], pair.ci[1], color="#264653", alpha=0.12)
+    kinds = ["win" if d > 0 else "loss" if d < 0 else "tie" for d in differences]
+    # a win is a solid blue bar above 0; a loss a hatched vermillion bar below it: side, colour and hatch
+    ax.bar(range(1, len(differences) + 1), differences, width=1.0, color=[COLORS[k] for k in kinds],
+           hatch=[HATCHES.get(k, "") for k in kinds], edgecolor="white", linewidth=0.5)
+    ax.axhline(0, color=COLORS["text"], linewidth=0.8)
+    mean_label = _("mean {mean}, {confidence} CI [{low}, {high}]").format(
+                   mean=f"{pair.mean_difference:+.4f}", confidence=f"{comparison.confidence:.0%}",
+                   low=f"{pair.ci[0]:+.4f}", high=f"{pair.ci[1]:+.4f}")
+    ax.axhline(pair.mean_difference, color=COLORS["text"], linestyle="--", linewidth=1, label=mean_label)
+    ax.axhspan(pair.ci[0], pair.ci[1], color=COLORS["fill"], alpha=0.25)
     ax.set_xlabel(_("queries, sorted by difference ({wins} wins, {ties} ties, {losses} losses)").format(
         wins=pair.wins, ties=pair.ties, losses=pair.losses))
     ax.set_ylabel(f"{comparison.metric}: {run} − {pair.baseline}")
     ax.set_xlim(0.5, len(differences) + 0.5)
-    ax.set_xticks(list(x))
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
-    ax.set_title(_("{run} vs {baseline}: p = {p} (randomisation test)").format(
-        run=run, baseline=pair.baseline, p=pair.tests["permutation"].p_text()), fontsize=10)
+    ax.legend(loc="upper left", fontsize=TEXT_SIZES["legend"], frameon=False)
+    ax.set_title(_("{run} vs {baseline}: p = {p} (permutation)").format(
+        run=run, baseline=pair.baseline, p=pair.tests["permutation"].p_text()), fontsize=TEXT_SIZES["title"])
+    ax.figure.ltr_alt_text = _("Bar chart of {n} queries' differences {run} − {baseline} in {metric}, sorted: {wins} "
+                               "above 0 (wins, solid blue), {losses} below (losses, hatched vermillion), {ties} ties; "
+                               "{mean}.").format(n=len(differences), run=run, baseline=pair.baseline,
+                                                     metric=comparison.metric, wins=pair.wins, losses=pair.losses,
+                                                     ties=pair.ties, mean=mean_label)
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     return ax
@@ -627,8 +722,9 @@ def plot_run_differences(comparison, run=None, ax=None):
 
 #: One look per series of a grouped bar chart: an Okabe–Ito hue *and* a hatch, so no two series are told
 #: apart by colour alone (red beside green reads as one colour to about one man in twelve).
-SERIES_STYLES = (("#0072B2", ""), ("#E69F00", "//"), ("#009E73", ".."), ("#CC79A7", "xx"), ("#56B4E9", "\\\\"),
-                 ("#D55E00", "++"), ("#F0E442", "oo"))
+SERIES_STYLES = tuple((PALETTE[name], hatch) for name, hatch in (
+    ("blue", ""), ("orange", "//"), ("bluish_green", ".."), ("reddish_purple", "xx"), ("sky_blue", "\\\\"),
+    ("vermillion", "++"), ("yellow", "oo")))
 
 
 def plot_suite(suite, rankings, ax=None, short_names: bool = True):
@@ -686,7 +782,7 @@ def plot_suite(suite, rankings, ax=None, short_names: bool = True):
     ax.set_ylabel(_("metric value"))
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
-    ax.legend(ncol=len(suite.labels), fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, 1.14))
+    ax.legend(ncol=len(suite.labels), fontsize=TEXT_SIZES["legend"], frameon=False, loc="upper center", bbox_to_anchor=(0.5, 1.14))
     ax.figure.tight_layout()
     return ax
 
@@ -695,8 +791,8 @@ def plot_suite(suite, rankings, ax=None, short_names: bool = True):
 
 #: How each rank-weight curve is drawn: a colour of the Okabe–Ito palette, a marker and a line style, so that
 #: colour is never the only cue (a reader who cannot tell the hues apart still tells the lines apart).
-RANK_WEIGHT_STYLES = {"log2": ("#0072B2", "o", "-"), "jarvelin": ("#009E73", "s", "--"),
-                      "reciprocal": ("#D55E00", "^", ":"), "geometric": ("#CC79A7", "D", "-.")}
+RANK_WEIGHT_STYLES = {"log2": (PALETTE["blue"], "o", "-"), "jarvelin": (PALETTE["bluish_green"], "s", "--"),
+                      "reciprocal": (PALETTE["vermillion"], "^", ":"), "geometric": (PALETTE["reddish_purple"], "D", "-.")}
 
 
 def _weight_label(name: str, p) -> str:
@@ -922,9 +1018,9 @@ def plot_score_sweep(grades, scores, item: int, low: float = 0.0, high: float | 
     twin.set_ylabel(_("RankNet loss"))
     for other, s in enumerate(scores):
         if other != item and low <= s <= high:
-            ax.axvline(s, color="#777777", linestyle=":", linewidth=0.8)
+            ax.axvline(s, color=PALETTE["grey"], linestyle=":", linewidth=0.8)
     handles = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
-    ax.legend(handles, [h.get_label() for h in handles], loc="lower left", fontsize=8, frameon=False)
+    ax.legend(handles, [h.get_label() for h in handles], loc="lower left", fontsize=TEXT_SIZES["legend"], frameon=False)
     ax.grid(axis="y", alpha=0.3)
     return ax
 
@@ -1045,7 +1141,7 @@ def plot_sign_flips(flips, ax=None):
     return ax
 
 
-__all__ = ["CJK_FAMILIES", "FONT_DIR", "FigureWithAlt", "RANK_WEIGHT_STYLES", "SERIES_STYLES", "legend_html",
-           "plot_explanation", "plot_rank_weights", "plot_reach", "plot_run_differences", "plot_score_sweep",
-           "plot_sign_flips", "plot_suite", "rank_weights_alt", "rank_weights_figure", "register_fonts", "render_png",
-           "short_title"]
+__all__ = ["CJK_FAMILIES", "COLORS", "FONT_DIR", "FigureWithAlt", "HATCHES", "PALETTE", "RANK_WEIGHT_STYLES",
+           "SERIES_STYLES", "TEXT_SIZES", "alt_text", "legend_html", "plot_explanation", "plot_rank_weights",
+           "plot_reach", "plot_run_differences", "plot_score_sweep", "plot_sign_flips", "plot_suite",
+           "rank_weights_alt", "rank_weights_figure", "register_fonts", "render_png", "short_title"]

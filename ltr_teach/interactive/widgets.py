@@ -36,7 +36,9 @@ from typing import ClassVar
 
 import ipywidgets as W
 from matplotlib.figure import Figure
+from traitlets import Unicode
 
+from ..core import webfont
 from ..core.exact import to_exact
 from ..core.i18n import N_, Message, _, translate
 from ..core.table import display_width
@@ -84,11 +86,27 @@ def _name_width(names) -> str:
     return f"{max(4.0, max(ems(n) for n in names)) + 1.0:.1f}em"
 
 
+class _Plot(W.Image):
+    """The editors' plot image; its ``tooltip`` (the plot's alt text) becomes the image's title, its accessible name.
+
+    ipywidgets 8.1's view reads ``description`` before it sets the title and fails on an Image, which has none:
+    the empty description here lets the title through.
+    """
+
+    description = Unicode("").tag(sync=True)
+
+
 class _ShowsWidget:
     """Shows ``self.widget`` in a notebook, with a short deterministic text form (its ``repr``) for nbval,
     which compares text/plain, not the view; the editors and the panels share it."""
 
     def _repr_mimebundle_(self, **kwargs):
+        if webfont.widget_needs_font():
+            # the first widget of the kernel carries the page's CJK font in a hidden first child: the face is declared
+            # before the labels are drawn, and the widget's outputs stay one (a saved notebook's are unchanged)
+            style = W.HTML(webfont.style_element(), layout=W.Layout(display="none"))
+            style.add_class("ltr-font")
+            self.widget.children = (style, *self.widget.children)
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = repr(self)
         starting_state.register(self.widget, repr(self))  # a later cell must not change what is shown here
@@ -100,8 +118,12 @@ class _ExplanationView(_ShowsWidget):
 
     def _show(self, ex, names=None) -> None:
         self._result.value = f"<span style='font-size:120%'><b>{html.escape(ex.result_line())}</b></span>"
-        self.table.value = ex._repr_html_()
+        with webfont.held():
+            self.table.value = ex._repr_html_()
         self.plot.value = render_png(ex, names=names, figure=self._figure, legend=False)
+        # the image's title is its accessible name (an <img> without alt falls back to it): a screen reader reads
+        # what the plot shows; a mouse shows it as a tooltip
+        self.plot.tooltip = self._figure.ltr_alt_text
         self._legend.value = legend_html(self._figure)
 
 
@@ -459,7 +481,7 @@ class RankingEditor(_ExplanationView):
         self.table = W.HTMLMath()
         self.table.add_class("ltr-table")
         width = round(self._figure.get_figwidth() * self._figure.dpi)
-        self.plot = W.Image(format="png", layout=W.Layout(width=f"{width}px", flex="0 0 auto"))
+        self.plot = _Plot(format="png", layout=W.Layout(width=f"{width}px", flex="0 0 auto"))
         self.plot.add_class("ltr-plot")
         self._legend = W.HTML()
         self._legend.add_class("ltr-legend")
@@ -508,12 +530,12 @@ class RankingEditor(_ExplanationView):
         if "gain" in opts:
             self._options.setdefault("gain", "exp2")
             controls["gain"] = W.ToggleButtons(options=list(GAINS), value=self._options["gain"], description=_("gain"),
-                                               tooltips=[g.description for g in GAINS.values()])
+                                               tooltips=[translate(g.description) for g in GAINS.values()])
         if "discount" in opts:
             self._options.setdefault("discount", "log2")
             controls["discount"] = W.ToggleButtons(options=list(DISCOUNTS), value=self._options["discount"],
                                                    description=_("discount"),
-                                                   tooltips=[d.description for d in DISCOUNTS.values()])
+                                                   tooltips=[translate(d.description) for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
             k = self._options.setdefault("k", None)
             required = _k_required(self._info)
@@ -529,7 +551,8 @@ class RankingEditor(_ExplanationView):
         if "zero" in opts:
             self._options.setdefault("zero", "zero")
             controls["zero"] = W.Dropdown(options=list(ZERO_RULES), value=self._options["zero"],
-                                          description=_("IDCG = 0 gives"), tooltip="; ".join(ZERO_RULES.values()))
+                                          description=_("IDCG = 0 gives"),
+                                          tooltip=_("; ").join(translate(rule) for rule in ZERO_RULES.values()))
         if "g_max" in opts:
             controls["g_max"] = W.IntSlider(min=max(1, max(self._grades)), max=max(5, self._options["g_max"]),
                                             value=self._options["g_max"], description="g_max",
@@ -708,7 +731,7 @@ class MultiQueryEditor(_ExplanationView):
         self._result.add_class("ltr-result")
         self.table = W.HTMLMath()
         self.table.add_class("ltr-table")
-        self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
+        self.plot = _Plot(format="png", layout=W.Layout(width="560px"))
         self.plot.add_class("ltr-plot")
         self._legend = W.HTML()
         self._legend.add_class("ltr-legend")
@@ -831,9 +854,10 @@ class Card:
         title, shown_rows, verdict = self._shown()
         rows = "".join(f"<tr><th style='text-align:left;padding:1px 10px 1px 0;vertical-align:top'>{html.escape(k)}</th>"
                        f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in shown_rows)
-        return (f"<div class='ltr-card' style='border-left:4px solid {color};padding:4px 10px;margin:6px 0'>"
-                f"<b>{html.escape(title)}</b><table>{rows}</table>"
-                f"<p style='margin:2px 0;color:{color}'><b>{html.escape(verdict)}</b></p></div>")
+        return webfont.serve(
+            f"<div class='ltr-card' style='border-left:4px solid {color};padding:4px 10px;margin:6px 0'>"
+            f"<b>{html.escape(title)}</b><table>{rows}</table>"
+            f"<p style='margin:2px 0;color:{color}'><b>{html.escape(verdict)}</b></p></div>")
 
 
 def _exact_text(ex) -> str:
@@ -881,7 +905,8 @@ def example_card(example) -> Card:
     agrees = ex.matches
     verdict = (N_("the document's number agrees with the exact value at the precision printed") if agrees
                else N_("the document is wrong here (see the errata)"))
-    return Card(f"{ex.id[:3]} · {ex.section} · {ex.title}", rows, verdict, agrees)
+    return Card(Message("{document} · {section} · {title}", document=ex.id[:3], section=ex.section, title=ex.title),
+                rows, verdict, agrees)
 
 
 def erratum_card(erratum) -> Card:

@@ -7,8 +7,10 @@ presets module stays a plain table that the metrics themselves can read.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import ClassVar
 
 from ..core.exact import fmt_cell, fmt_decimal, to_float
+from ..core.i18n import N_, _
 from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice, as_sequence
 from . import graded
@@ -31,13 +33,17 @@ class ConventionTable:
     rows: tuple
 
     _SHOWN = ("gain", "discount", "ideal", "ties", "zero")
+    #: Each shown setting's column title (the keys are the keyword arguments the settings go to).
+    _HEADERS: ClassVar[dict] = {"gain": N_("gain"), "discount": N_("discount"), "ideal": N_("ideal"), "ties": N_("ties"),
+                                "zero": N_("zero")}
 
     def value(self, name: str) -> float:
         """The float a convention gives."""
         return next(r["explanation"].value for r in self.rows if r["name"] == name)
 
     def _cells(self):
-        header = ["convention", *self._SHOWN, "value", f"differs from {self.reference} by"]
+        header = [_("convention"), *(_(self._HEADERS[k]) for k in self._SHOWN), _("value"),
+                  _("differs from {reference} by").format(reference=self.reference)]
         body = []
         for r in self.rows:
             body.append([r["name"], *(str(r[k]) for k in self._SHOWN), fmt_cell(r["explanation"].exact, 28),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.i18n import N_
 from ..core.validate import as_choice
 
 
@@ -163,27 +164,27 @@ CONVENTIONS = {
         Convention(
             "trec_eval", "trec_eval ndcg / ndcg_cut / map / recip_rank / P / recall (via pytrec_eval)",
             "pytrec-eval-terrier 0.5.11 (trec_eval 9.0.8 C code)",
-            "linear gain, ideal from every judged document, ties by docno descending",
+            N_("linear gain, ideal from every judged document, ties by docno descending"),
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "topics in both qrels and run (with -c: every qrels topic, missing ones 0); no-relevant topics score 0",
             recall_rule="trec_eval_9", negative_grades="unjudged",
         ),
         Convention(
             "ir_measures", "ir_measures nDCG, nDCG@k, AP, RR, P@k, R@k (pytrec_eval provider)", "ir-measures 0.4.3",
-            "trec_eval's numbers, but topics in the qrels missing from the run count as 0",
+            N_("trec_eval's numbers, but topics in the qrels missing from the run count as 0"),
             "linear", "log2", "pool", "docid_desc", "zero", _TREC_K,
             "every topic in the qrels (missing from the run: 0); run-only topics are ignored", missing="zero",
             recall_rule="trec_eval_9", negative_grades="unjudged",
         ),
         Convention(
             "ranx", "ranx ndcg (Järvelin: linear gain)", "ranx 0.3.21",
-            "linear gain, ideal from the qrels, tie order left to an unstable numba argsort",
+            N_("linear gain, ideal from the qrels, tie order left to an unstable numba argsort"),
             "linear", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
             "every query (qrels and run must hold the same query ids)", rbp_weight="grade",
         ),
         Convention(
             "ranx_burges", "ranx ndcg_burges (Burges: 2^g - 1)", "ranx 0.3.21",
-            "as ranx but with exponential gain 2^g - 1",
+            N_("as ranx but with exponential gain 2^g - 1"),
             "exp2", "log2", "pool", "stable", "zero", "the ranking and the qrels' ideal list are both cut at k",
             "every query (qrels and run must hold the same query ids)", rbp_weight="grade",
         ),
@@ -193,9 +194,9 @@ CONVENTIONS = {
             # (topicDone: "if ($seen{$topic})") and averages those ($topics++); the ir_measures copy prints the
             # per-topic lines without the mean.
             "gdeval", "gdeval.pl 1.2a (TREC Web track) ndcg@k and err@k",
-            "gdeval.pl 1.2a as bundled with ir-measures 0.4.3 (prints 5 decimals)",
-            "exponential gain, natural-log discount, ERR with the top grade fixed at 4; topics without a relevant "
-            "judgment are left out of the mean",
+            N_("gdeval.pl 1.2a as bundled with ir-measures 0.4.3 (prints 5 decimals)"),
+            N_("exponential gain, natural-log discount, ERR with the top grade fixed at 4; topics without a relevant "
+            "judgment are left out of the mean"),
             "exp2", "ln", "pool", "docid_desc", "zero", "cut the ranking and the ideal list at k",
             "topics of the run with at least one judgment > 0; the others are left out", g_max=4,
             skip_unjudged_topics=True, negative_grades="unjudged",
@@ -203,27 +204,27 @@ CONVENTIONS = {
         Convention(
             "ir_measures_gdeval", "ir_measures nDCG(dcg='exp-log2')@k and ERR@k (its gdeval.pl provider)",
             "ir-measures 0.4.3",
-            "gdeval's numbers per topic, but ir_measures scores every qrels topic: missing or without a relevant "
-            "judgment, 0",
+            N_("gdeval's numbers per topic, but ir_measures scores every qrels topic: missing or without a relevant "
+            "judgment, 0"),
             "exp2", "ln", "pool", "docid_desc", "zero", "cut the ranking and the ideal list at k",
             "every topic in the qrels (ir_measures fills missing topics with 0)", g_max=4, missing="zero",
         ),
         Convention(
             "sklearn", "scikit-learn ndcg_score / dcg_score / average_precision_score", "scikit-learn 1.9.1",
-            "linear gain, ideal from the row passed in only, tied scores averaged (AP: a tied block is one threshold)",
+            N_("linear gain, ideal from the row passed in only, tied scores averaged (AP: a tied block is one threshold)"),
             "linear", "log2", "list", "average", "zero", "top k of the row; the ideal is the row's best k",
             "mean over the rows (samples) passed in",
         ),
         Convention(
             "lightgbm", "LightGBM ndcg@k / map@k metrics (label_gain 2^i - 1)", "lightgbm 4.7.0",
-            "exponential gain, ideal from the group, stable ties, a group without positives scores 1",
+            N_("exponential gain, ideal from the group, stable ties, a group without positives scores 1"),
             "exp2", "log2", "list", "stable", "one", _GROUP_K,
             "mean over the query groups", ap_divisor="min(relevant, k)",
         ),
         Convention(
             "xgboost", "XGBoost ndcg@k (ndcg_exp_gain=true) and map@k (binary labels)", "xgboost 3.2.0",
-            "exponential gain, ideal from the group, stable ties, a group without positives scores 1 "
-            "(the 'ndcg@k-' metric gives 0)",
+            N_("exponential gain, ideal from the group, stable ties, a group without positives scores 1 "
+            "(the 'ndcg@k-' metric gives 0)"),
             "exp2", "log2", "list", "stable", "one", _GROUP_K, "mean over the query groups",
             ap_divisor="min(relevant, k)",
         ),
@@ -233,8 +234,8 @@ CONVENTIONS = {
             # compute_metrics adds 1/(i + 1) for the first relevant pid among the first MaxMRRRank = 10 and
             # divides by len(qids_to_relevant_passageids): every query of the qrels, answered or not.
             "msmarco", "MS MARCO's official MRR@10 (msmarco_eval.py compute_metrics)",
-            "msmarco_eval.py (last modified 1/21/2019) as bundled with ir-measures 0.4.3",
-            "the run's own rank order (give the run in rank order: ties keep it), MRR@10 over every qrels query",
+            N_("msmarco_eval.py (last modified 1/21/2019) as bundled with ir-measures 0.4.3"),
+            N_("the run's own rank order (give the run in rank order: ties keep it), MRR@10 over every qrels query"),
             "linear", "log2", "pool", "stable", "zero", "MRR@10: the first relevant passage among the first 10",
             "every query of the qrels, missing ones 0 (the sum of reciprocal ranks / the number of qrels queries)",
             missing="zero",
@@ -245,8 +246,8 @@ CONVENTIONS = {
             # idcg_len = min(pos_len, k) relevant items; MAP.metric_info divides the summed precisions by
             # min(pos_len, k), pos_len being all the user's test items; Precision divides by k; Hit is success@k.
             "recbole", "RecBole Hit, MRR, Precision, Recall, NDCG, MAP @k (recbole/evaluator/metrics.py)",
-            "RecBole source at commit 025bef6 (recbole/evaluator/metrics.py), read, not run",
-            "binary gain, ideal from all the user's test items, MAP@k divided by min(R, k)",
+            N_("RecBole source at commit 025bef6 (recbole/evaluator/metrics.py), read, not run"),
+            N_("binary gain, ideal from all the user's test items, MAP@k divided by min(R, k)"),
             "binary", "log2", "pool", "stable", "zero", "the top k; the ideal list holds min(R, k) relevant items",
             "mean over the test users", ap_divisor="min(relevant, k)",
         ),
@@ -256,8 +257,8 @@ CONVENTIONS = {
             # the ideal DCG sums the user's true items (top k); map_at_k divides by min(actual, k); users are
             # those in both the truth and the predictions (merge_ranking_true_pred's common users).
             "ms_recommenders", "Microsoft Recommenders ndcg_at_k, map_at_k, precision_at_k, recall_at_k",
-            "recommenders python_evaluation.py (recommenders-team/recommenders), read, not run",
-            "binary gain, natural-log discount, ideal from the user's true items, map_at_k divided by min(R, k)",
+            N_("recommenders python_evaluation.py (recommenders-team/recommenders), read, not run"),
+            N_("binary gain, natural-log discount, ideal from the user's true items, map_at_k divided by min(R, k)"),
             "binary", "ln", "pool", "stable", "zero", "the top k; the ideal list holds the top k true items",
             "mean over the users with both truth and predictions", ap_divisor="min(relevant, k)",
         ),
@@ -269,9 +270,9 @@ CONVENTIONS = {
             # positions, so AP@k divides by the relevant items found in the top k; precision.py divides by k;
             # a group without a relevant target scores 0 (empty_target_action="neg").
             "torchmetrics", "torchmetrics retrieval_normalized_dcg, retrieval_average_precision, retrieval_precision, "
-            "retrieval_recall, retrieval_reciprocal_rank", "torchmetrics source (functional/retrieval; "
-            "average_precision.py at commit ed67ed0), read, not run",
-            "linear gain, ideal from the group, tied scores averaged in NDCG, AP@k divided by the hits in the top k",
+            "retrieval_recall, retrieval_reciprocal_rank", N_("torchmetrics source (functional/retrieval; "
+            "average_precision.py at commit ed67ed0), read, not run"),
+            N_("linear gain, ideal from the group, tied scores averaged in NDCG, AP@k divided by the hits in the top k"),
             "linear", "log2", "list", "average", "zero", "the top k of the group and of its ideal order",
             "mean over the query groups (indexes)", ap_divisor="hits", binary_ties="stable",
         ),
@@ -282,34 +283,34 @@ CONVENTIONS = {
             # divides by the list's relevant items regardless of topn; labels >= 1 are relevant; sort_by_scores
             # shuffles tied scores at random.
             "tf_ranking", "TF-Ranking NDCGMetric, MeanAveragePrecisionMetric, PrecisionMetric, RecallMetric, MRRMetric, "
-            "HitsMetric", "TF-Ranking source at commit 053cdcd (tensorflow_ranking/python/metrics_impl.py), read, not run",
-            "exponential gain, ideal from the list, P@k divided by min(k, list length), MAP by the list's relevant",
+            "HitsMetric", N_("TF-Ranking source at commit 053cdcd (tensorflow_ranking/python/metrics_impl.py), read, not run"),
+            N_("exponential gain, ideal from the list, P@k divided by min(k, list length), MAP by the list's relevant"),
             "exp2", "log2", "list", "stable", "zero", "the top k of the list and of its ideal order",
             "mean over the lists", precision_divisor="min(k, n)",
         ),
         Convention(
             "doc000", "document 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",
-            "exponential gain with the natural log ln(i + 1); ideal from the list shown",
+            N_("exponential gain with the natural log ln(i + 1); ideal from the list shown"),
             "exp2", "ln", "list", "stable", "zero", "top k of the list", "mean over the queries",
         ),
         Convention(
             "doc001", "document 001 (keyword recommendation)", "seeds/001",
-            "Järvelin's original: linear gain, rank 1 undiscounted then log2(i)",
+            N_("Järvelin's original: linear gain, rank 1 undiscounted then log2(i)"),
             "linear", "jarvelin", "list", "stable", "zero", "top p of the list", "mean over the queries",
         ),
         Convention(
             "doc002", "document 002 (口红 algorithms A and B)", "seeds/002",
-            "exponential gain, log2(i + 1), ideal from the list shown",
+            N_("exponential gain, log2(i + 1), ideal from the list shown"),
             "exp2", "log2", "list", "stable", "zero", "top k of the list", "mean over the queries",
         ),
         Convention(
             "doc003", "document 003 (learning-to-rank metrics), its formula", "seeds/003",
-            "linear gain with log2(i + 1) as in its formula (its code defaults to exponential gain)",
+            N_("linear gain with log2(i + 1) as in its formula (its code defaults to exponential gain)"),
             "linear", "log2", "list", "stable", "zero", "top K of the list", "mean over the users",
         ),
         Convention(
             "doc004", "document 004 (豆瓣 movies)", "seeds/004",
-            "exponential gain, log2(i + 1), ideal from every film the user rated (the pool)",
+            N_("exponential gain, log2(i + 1), ideal from every film the user rated (the pool)"),
             "exp2", "log2", "pool", "stable", "zero", "top k of the list and of the pool", "mean over the users",
         ),
     )

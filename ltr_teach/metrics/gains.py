@@ -83,24 +83,24 @@ class Discount:
 
 
 GAINS = {
-    "exp2": Gain("exp2", "2^grade - 1 (Burges et al. 2005): a grade-3 item is worth 7, a grade-1 item 1",
+    "exp2": Gain("exp2", N_("2^grade - 1 (Burges et al. 2005): a grade-3 item is worth 7, a grade-1 item 1"),
                  r"2^{rel_i}-1", True, lambda g: 2**g - 1, lambda g: np.exp2(g) - 1.0, phrase=N_("gain 2^rel − 1")),
-    "linear": Gain("linear", "the grade itself (Järvelin & Kekäläinen 2002; trec_eval, scikit-learn)",
+    "linear": Gain("linear", N_("the grade itself (Järvelin & Kekäläinen 2002; trec_eval, scikit-learn)"),
                    r"rel_i", False, lambda g: g, lambda g: np.asarray(g, dtype=np.float64),
                    phrase=N_("linear gain (the grade itself)")),
-    "binary": Gain("binary", "1 for any grade >= 1, else 0: relevant or not (RecBole, Microsoft Recommenders)",
+    "binary": Gain("binary", N_("1 for any grade >= 1, else 0: relevant or not (RecBole, Microsoft Recommenders)"),
                    r"[rel_i \ge 1]", False, lambda g: Integer(1 if g >= 1 else 0),
                    lambda g: (np.asarray(g, dtype=np.float64) >= 1).astype(np.float64),
                    phrase=N_("binary gain (1 for any grade >= 1)")),
 }
 
 DISCOUNTS = {
-    "log2": Discount("log2", "log2(i + 1): rank 1 divides by 1, rank 3 by 2, rank 7 by 3",
+    "log2": Discount("log2", N_("log2(i + 1): rank 1 divides by 1, rank 3 by 2, rank 7 by 3"),
                      r"\log_2(i+1)", lambda i: log2(Integer(i + 1)), lambda r: np.log2(r + 1.0),
                      phrase=N_("discount log2(i + 1)")),
-    "ln": Discount("ln", "ln(i + 1), the natural log: every discount is log2's times ln 2 (NDCG is unchanged)",
+    "ln": Discount("ln", N_("ln(i + 1), the natural log: every discount is log2's times ln 2 (NDCG is unchanged)"),
                    r"\ln(i+1)", lambda i: ln(Integer(i + 1)), lambda r: np.log(r + 1.0), phrase=N_("discount ln(i + 1)")),
-    "jarvelin": Discount("jarvelin", "rank 1 undiscounted, then log2(i) (Järvelin & Kekäläinen 2002)",
+    "jarvelin": Discount("jarvelin", N_("rank 1 undiscounted, then log2(i) (Järvelin & Kekäläinen 2002)"),
                          r"\max(1, \log_2 i)", lambda i: Integer(1) if i == 1 else log2(Integer(i)),
                          lambda r: np.where(r == 1, 1.0, np.log2(np.maximum(r, 1.0))),
                          phrase=N_("rank 1 undiscounted, then discount log2(i)")),

@@ -42,6 +42,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..core import webfont
 from ..core.exact import to_exact
 from ..core.i18n import N_, Message, _, translate
 from ..core.table import Table, aligned_lines, html_table
@@ -59,11 +60,13 @@ CORRECTIONS = {
     "none": N_("no adjustment"),
 }
 TESTS = ("t-test", "wilcoxon", "permutation")
-#: What each test is called where it is shown (a message: translated when shown).
-TEST_NAMES = {"t-test": N_("paired t-test"), "wilcoxon": N_("Wilcoxon signed-rank test"),
-              "permutation": N_("randomisation test (sign flips)")}
-#: The same, short, for a column header.
-TEST_SHORT_NAMES = {"t-test": N_("t-test"), "wilcoxon": N_("Wilcoxon"), "permutation": N_("randomisation")}
+#: How each test, alternative and correction is named in a table (the keys stay the API's names).
+TEST_NAMES = {"t-test": N_("t-test"), "wilcoxon": N_("wilcoxon"), "permutation": N_("permutation")}
+#: Each test's full name, where a table lists the tests one per row (a message: translated when shown).
+TEST_FULL_NAMES = {"t-test": N_("paired t-test"), "wilcoxon": N_("Wilcoxon signed-rank test"),
+                   "permutation": N_("randomisation test (sign flips)")}
+ALTERNATIVE_NAMES = {"two-sided": N_("two-sided"), "greater": N_("greater"), "less": N_("less")}
+CORRECTION_NAMES = {"holm": N_("holm"), "bonferroni": N_("bonferroni"), "none": N_("none")}
 #: SciPy's rule: up to this many differences, none 0 and no ties, Wilcoxon's p is exact.
 WILCOXON_EXACT_UP_TO = 50
 #: SciPy's rule: with ties or zeros, up to this many differences Wilcoxon's p comes from all sign flips.
@@ -165,14 +168,18 @@ class RunComparison:
 
     def rows(self) -> list[list[str]]:
         """The table's rows as display strings (header first)."""
-        head = ["run", "mean", "Δ mean", f"{self.confidence:.0%} CI", "W/T/L", "d_z"]
-        head += [f"p {t}" for t in TESTS]
+        test_names = {t: _(TEST_NAMES[t]) for t in TESTS}
+        head = [_("run"), _("mean"), _("Δ mean"), _("{confidence} CI").format(confidence=f"{self.confidence:.0%}"),
+                _("W/T/L"), "d_z"]
+        head += [_("p {test}").format(test=test_names[t]) for t in TESTS]
         if len(self.pairs) > 1 and self.correction != "none":
-            head += [f"{self.correction} p {t}" for t in TESTS]
+            head += [_("{correction} p {test}").format(correction=_(CORRECTION_NAMES[self.correction]),
+                                                      test=test_names[t]) for t in TESTS]
         rows = [head]
         first = next(iter(self.pairs.values()))
         base_mean = float(np.mean(first.baseline_values))
-        rows.append([f"{self.baseline} (baseline)", _f(base_mean), "", "", "", ""] + [""] * (len(head) - 6))
+        rows.append([_("{run} (baseline)").format(run=self.baseline), _f(base_mean), "", "", "", ""]
+                    + [""] * (len(head) - 6))
         for pair in self.pairs.values():
             row = [pair.run, _f(float(np.mean(pair.run_values))), _signed(pair.mean_difference),
                    f"[{_signed(pair.ci[0])}, {_signed(pair.ci[1])}]", f"{pair.wins}/{pair.ties}/{pair.losses}",
@@ -209,7 +216,7 @@ class RunComparison:
         test's p-value, and (with several runs) that p-value adjusted: a table narrow enough for a page."""
         test = as_choice(test, "test", TESTS)
         head = [_("run"), _("mean"), _("Δ mean"), _("{level} CI").format(level=f"{self.confidence:.0%}"), _("W/T/L"),
-                "d_z", _("p ({test})").format(test=translate(TEST_SHORT_NAMES[test]))]
+                "d_z", _("p ({test})").format(test=translate(TEST_NAMES[test]))]
         several = len(self.pairs) > 1 and self.correction != "none"
         if several:
             head.append(_("{correction} p").format(correction=self.correction.capitalize()))
@@ -233,7 +240,7 @@ class RunComparison:
         Wilcoxon, and the mean difference for the randomisation test.
         """
         pair = self._pair(run)
-        rows = tuple((translate(TEST_NAMES[t]), f"{pair.tests[t].statistic:.4g}", pair.tests[t].p_text())
+        rows = tuple((translate(TEST_FULL_NAMES[t]), f"{pair.tests[t].statistic:.4g}", pair.tests[t].p_text())
                      for t in TESTS)
         return Table((N_("test"), N_("statistic"), "p"), rows)
 
@@ -250,14 +257,16 @@ class RunComparison:
         for pair in self.pairs.values():
             for t in TESTS:
                 r = pair.tests[t]
-                lines.append(f"{pair.run}, {t}: statistic {r.statistic:.6g}, p = {r.p_text()} ({r.method})")
+                lines.append(_("{run}, {test}: statistic {statistic}, p = {p} ({method})").format(
+                    run=pair.run, test=_(TEST_NAMES[t]), statistic=f"{r.statistic:.6g}", p=r.p_text(),
+                    method=translate(r.method)))
         return lines
 
     def __str__(self) -> str:
         rows = self.rows()
         n = len(next(iter(self.pairs.values())).queries)
         title = _("{metric} over {n} queries, convention {convention}, {alternative} tests (H1: {h1})").format(
-            metric=self.metric, n=n, convention=self.convention, alternative=self.alternative,
+            metric=self.metric, n=n, convention=self.convention, alternative=_(ALTERNATIVE_NAMES[self.alternative]),
             h1=translate(ALTERNATIVES[self.alternative]))
         lines = [title, ""]
         lines += aligned_lines(rows[0], rows[1:], left=len(rows[0]))
@@ -276,8 +285,10 @@ class RunComparison:
         table = html_table(rows[0], rows[1:], left=0, align_header=False)
         details = "".join(f"<li>{esc(line)}</li>" for line in self.details())
         notes = "".join(f"<p style='margin:2px 0'><i>{esc(_('note:'))}</i> {esc(translate(n))}</p>" for n in self.notes)
-        return (f"<div class='ltr-teach-comparison'><b>{esc(self.metric)}</b>, {esc(self.alternative)} tests "
-                f"against {esc(self.baseline)}{table}<ul style='margin:4px 0'>{details}</ul>{notes}</div>")
+        heading = _("{metric}, {alternative} tests against {baseline}").format(
+            metric=self.metric, alternative=_(ALTERNATIVE_NAMES[self.alternative]), baseline=self.baseline)
+        return webfont.serve(f"<div class='ltr-teach-comparison'><b>{esc(heading)}</b>{table}"
+                             f"<ul style='margin:4px 0'>{details}</ul>{notes}</div>")
 
     def to_dict(self) -> dict:
         """Plain data (exact p-values as ``"3/64"`` strings beside their floats); NaN becomes None."""
@@ -354,7 +365,7 @@ def paired_t(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
         t = float(np.divide(mean, sd / math.sqrt(n))) if n > 1 else math.nan
     greater = _student_t_sf(t, n - 1) if n > 1 else math.nan
     p = _tail_p(1.0 - greater, greater, alternative) if not math.isnan(greater) else math.nan
-    return SignificanceTest("t-test", t, p, None, p, f"Student's t with {n - 1} degrees of freedom")
+    return SignificanceTest("t-test", t, p, None, p, Message(N_("Student's t with {df} degrees of freedom"), df=n - 1))
 
 
 def _ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -396,7 +407,7 @@ def wilcoxon(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
     nonzero = d[d != 0]
     count = len(nonzero)
     if count == 0:
-        return SignificanceTest("wilcoxon", math.nan, math.nan, None, math.nan, "every difference is 0")
+        return SignificanceTest("wilcoxon", math.nan, math.nan, None, math.nan, Message(N_("every difference is 0")))
     ranks, sizes = _ranks(np.abs(nonzero))
     r_plus = float(ranks[nonzero > 0].sum())
     r_minus = float(ranks[nonzero < 0].sum())
@@ -409,7 +420,7 @@ def wilcoxon(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
         less, greater = Fraction(int(counts[:w + 1].sum()), total), Fraction(int(counts[w:].sum()), total)
         exact = {"less": less, "greater": greater}.get(alternative, min(Fraction(1), 2 * min(less, greater)))
         return SignificanceTest("wilcoxon", statistic, float(exact), exact, float(exact),
-                                f"exact distribution of W+ over the 2^{count} sign patterns")
+                                Message(N_("exact distribution of W+ over the 2^{n} sign patterns"), n=count))
     if (has_ties or has_zeros) and len(d) <= _WILCOXON_FLIPS_UP_TO:
         def rank_sum(flipped):
             out = np.empty(len(flipped))
@@ -424,17 +435,19 @@ def wilcoxon(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
         total = len(null)
         exact = {"less": Fraction(less, total), "greater": Fraction(greater, total)}.get(
             alternative, min(Fraction(1), 2 * Fraction(min(less, greater), total)))
-        why = "ties" if has_ties else "zero differences"
+        why = Message(N_("tied differences") if has_ties else N_("zero differences"))
         return SignificanceTest("wilcoxon", statistic, float(exact), exact, float(exact),
-                          f"{why}: W+ over all 2^{len(d)} sign flips of the differences")
+                                Message(N_("{why}: W+ over all 2^{n} sign flips of the differences"), why=why, n=len(d)))
     mean = count * (count + 1) / 4
     tie_term = float((sizes.astype(np.float64) ** 3 - sizes).sum())
     se = math.sqrt((count * (count + 1) * (2 * count + 1) - tie_term / 2) / 24)
     z = (r_plus - mean) / se
     p = _tail_p(1 - _normal_sf(z), _normal_sf(z), alternative)
-    reason = "ties or zero differences" if (has_ties or has_zeros) else f"{count} differences"
+    reason = (Message(N_("ties or zero differences")) if (has_ties or has_zeros)
+              else Message(N_("{n} differences"), n=count))
     return SignificanceTest("wilcoxon", statistic, p, None, p,
-                      f"normal approximation ({reason}; z = {z:.4f}, tie-corrected, no continuity correction)")
+                            Message(N_("normal approximation ({reason}; z = {z}, tie-corrected, no continuity correction)"),
+                                    reason=reason, z=f"{z:.4f}"))
 
 
 def _flip_counts(null: np.ndarray, observed: float) -> tuple[int, int]:
@@ -459,7 +472,7 @@ def permutation(d: np.ndarray, alternative: str = "two-sided", exact_up_to: int 
         exact = {"less": Fraction(less, total), "greater": Fraction(greater, total)}.get(
             alternative, min(Fraction(1), 2 * Fraction(min(less, greater), total)))
         return SignificanceTest("permutation", observed, float(exact), exact, float(exact),
-                          f"exact: all 2^{n} = {total} sign flips")
+                                Message(N_("exact: all 2^{n} = {total} sign flips"), n=n, total=total))
     rng = np.random.default_rng(seed)
     null = np.empty(n_resamples)
     batch = max(1, 2_000_000 // max(n, 1))
@@ -470,7 +483,8 @@ def permutation(d: np.ndarray, alternative: str = "two-sided", exact_up_to: int 
     less, greater = _flip_counts(null, observed)
     p = _tail_p((less + 1) / (n_resamples + 1), (greater + 1) / (n_resamples + 1), alternative)
     return SignificanceTest("permutation", observed, p, None, p,
-                      f"sampled: {n_resamples} random sign flips (seed {seed}), p = (count + 1)/({n_resamples} + 1)")
+                            Message(N_("sampled: {n} random sign flips (seed {seed}), p = (count + 1)/({n} + 1)"),
+                                    n=n_resamples, seed=seed))
 
 
 def bootstrap_ci(d: np.ndarray, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0) -> tuple:

@@ -33,6 +33,7 @@ from operator import attrgetter, itemgetter
 import numpy as np
 
 from ..core.exact import fmt_decimal
+from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_count
 from ..metrics.conventions import CONVENTIONS, get_convention
 from ..metrics.gains import DISCOUNTS, GAINS, gain_table
@@ -50,7 +51,7 @@ _BATCH_ITEMS = 400_000
 #: heap memory the allocator hands back at once. Measured on 5,000 queries x 100 documents: batches of 200,000
 #: cells were 10-15% slower, with thousands of fresh pages faulted in per call; 20,000 to 100,000 were alike.
 _DICT_BATCH_CELLS = 65_536
-MISSING_RULES = {"skip": "left out of the mean", "zero": "scored 0 and averaged"}
+MISSING_RULES = {"skip": N_("left out of the mean"), "zero": N_("scored 0 and averaged")}
 
 
 @dataclass(frozen=True)
@@ -878,10 +879,11 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     for m, col in columns.items():
         defined = col[~np.isnan(col)] if parsed[m].name == "auc" else col
         mean[m] = float(np.mean(defined)) if len(defined) else math.nan
-    notes = [f"{len(absent)} judged queries absent from the run: {MISSING_RULES[missing]}"]
+    notes = [Message(N_("{n} judged queries absent from the run: {rule}"), n=len(absent),
+                     rule=Message(MISSING_RULES[missing]))]
     if unjudged:
-        notes.append(f"{len(unjudged)} queries of the run have no judgments in the qrels and are ignored "
-                     f"({_sample(unjudged)})")
+        notes.append(Message(N_("{n} queries of the run have no judgments in the qrels and are ignored ({sample})"),
+                             n=len(unjudged), sample=_sample(unjudged)))
     return Evaluation(per_query=per_query, mean=mean, queries=tuple(sorted(scored)), ignored=tuple(ignored),
                       convention=conv.name, metrics=tuple(parsed), notes=tuple(notes))
 

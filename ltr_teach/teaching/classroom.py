@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.i18n import EDITION_FILE
+from ..core.palette import COLORS, PALETTE
 from . import exercises
 from .answers import RANKING_EXAMPLES
 from .checker import check
@@ -893,19 +894,23 @@ def _plots(book: Gradebook) -> list[tuple[str, str]]:
     figure = Figure(figsize=(7, 0.45 * len(ids) + 1.2))
     axes = figure.subplots()
     shares = [100 * book.share_right(i) for i in ids]
-    axes.barh(ids[::-1], shares[::-1], color="#2e7d32")
+    axes.barh(ids[::-1], shares[::-1], color=COLORS["bar"])
     axes.set_xlim(0, 100)
     axes.set_xlabel("students right (%)")
     axes.set_title("Share right per exercise")
     plots.append(("Share right per exercise", _png(figure)))
     figure = Figure(figsize=(7, 0.45 * len(ids) + 1.4))
     axes = figure.subplots()
-    colours = {"right": "#2e7d32", "wrong": "#c62828", "too coarse": "#f9a825", "unreadable": "#6a1b9a",
-               "not answered": "#90a4ae", "not graded": "#37474f"}
+    # the palette of every plot, and a hatch per status: right and wrong differ in more than colour
+    styles = {"right": (PALETTE["blue"], ""), "wrong": (PALETTE["vermillion"], "\\\\"),
+              "too coarse": (PALETTE["orange"], ".."), "unreadable": (PALETTE["reddish_purple"], "xx"),
+              "not answered": (PALETTE["grey"], "//"), "not graded": (PALETTE["black"], "")}
     left = [0] * len(ids)
     for status in STATUSES:
         counts = [sum(r.status == status for r in book.rows if r.exercise == i) for i in ids]
-        axes.barh(ids[::-1], counts[::-1], left=left[::-1], color=colours[status], label=status)
+        colour, hatch = styles[status]
+        axes.barh(ids[::-1], counts[::-1], left=left[::-1], color=colour, hatch=hatch, edgecolor="white",
+                  label=status)
         left = [a + b for a, b in zip(left, counts)]
     axes.set_xlabel("students")
     axes.set_title("Answers per exercise")

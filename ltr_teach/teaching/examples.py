@@ -31,8 +31,8 @@ import sympy
 from ..core.exact import fmt_decimal, fmt_exact, log2, terminates, to_float
 from ..core.explanation import Column, Explanation
 from ..core.glossary import TERMS, zh, zh_all
-from ..core.i18n import N_
-from ..core.table import aligned_lines
+from ..core.i18n import N_, Message, _
+from ..core.table import aligned_lines, display_width
 from ..core.validate import as_queries
 from ..metrics import binary, graded, roc
 
@@ -292,8 +292,15 @@ class Erratum:
         return None if self.call is None else self.call().exact
 
 
+def _text(value):
+    """A record's prose as a :class:`~ltr_teach.core.i18n.Message`: English as a ``str``, translated when shown."""
+    return value if isinstance(value, Message) or not value else Message(value)
+
+
 def _ex(doc, slug, section, title, quantity, call, printed, **extra) -> WorkedExample:
-    return WorkedExample(f"{doc}-{slug}", DOCUMENTS[doc], section, title, quantity, call, printed, **extra)
+    if "note" in extra:
+        extra["note"] = _text(extra["note"])
+    return WorkedExample(f"{doc}-{slug}", DOCUMENTS[doc], section, _text(title), quantity, call, printed, **extra)
 
 
 _MAC = [3, 2, 3, 0, 1, 2, 2]
@@ -301,103 +308,105 @@ _SXS = [2, 2, 3, 1, 2, 3, 1]
 _LN7 = {"k": 7, "discount": "ln"}
 _LIP_A, _LIP_B = [5, 1, 3, 2, 4], [5, 3, 4, 2, 1]
 _MOVIES, _MOVIE_POOL = [5, 3, 2, 1, 2], [5, 3, 2, 1, 2, 4, 0]
-_LN_NOTE = ("the document writes log without a base; its numbers are natural-log values (discount='ln'); "
+_LN_NOTE = N_("the document writes log without a base; its numbers are natural-log values (discount='ln'); "
             "with log2 every DCG and IDCG is ln 2 ≈ 0.693 times as large and NDCG is unchanged")
 
 WORKED_EXAMPLES = (
-    _ex("000", "mrr-three-queries", "1.1 MRR", "眼霜, 神仙水, 面膜 (eye cream, essence water, face mask)", "MRR(Q)",
+    _ex("000", "mrr-three-queries", "1.1 MRR", N_("眼霜, 神仙水, 面膜 (eye cream, essence water, face mask)"), "MRR(Q)",
         Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},)), "11/18",
         queries=("眼霜", "神仙水", "面膜"),
         items=(("小棕瓶精华", "小棕瓶眼霜", "面霜"), ("skII 神仙水", "兰蔻粉水", "菌菇水"), ("芦荟霜", "高保湿面霜", "skii面膜")),
-        note="first correct result at ranks 2, 1, 3: (1/2 + 1 + 1/3) / 3"),
-    _ex("000", "ap-mac-lipstick", "1.2 MAP", "查询1 MAC 口红 (query 1, MAC lipstick)", "AP(1)",
-        Call("average_precision", ([1, 1, 0, 0, 1, 0, 0],)), "13/15", note="relevant at ranks 1, 2, 5"),
-    _ex("000", "ap-shenxianshui", "1.2 MAP", "查询2 神仙水 (query 2, SK-II essence)", "AP(2)",
-        Call("average_precision", ([0, 1, 1, 0, 0, 1, 1],)), "47/84", note="relevant at ranks 2, 3, 6, 7"),
+        note=N_("first correct result at ranks 2, 1, 3: (1/2 + 1 + 1/3) / 3")),
+    _ex("000", "ap-mac-lipstick", "1.2 MAP", N_("查询1 MAC 口红 (query 1, MAC lipstick)"), "AP(1)",
+        Call("average_precision", ([1, 1, 0, 0, 1, 0, 0],)), "13/15", note=N_("relevant at ranks 1, 2, 5")),
+    _ex("000", "ap-shenxianshui", "1.2 MAP", N_("查询2 神仙水 (query 2, SK-II essence)"), "AP(2)",
+        Call("average_precision", ([0, 1, 1, 0, 0, 1, 1],)), "47/84", note=N_("relevant at ranks 2, 3, 6, 7")),
     _ex("000", "map-two-queries", "1.2 MAP", "查询1 MAC 口红 + 查询2 神仙水", "MAP(Q)",
         Call("mean_average_precision", ({"MAC 口红": [1, 1, 0, 0, 1, 0, 0], "神仙水": [0, 1, 1, 0, 0, 1, 1]},)),
         "599/420", queries=("MAC 口红", "神仙水"),
-        note="599/420 is AP(1) + AP(2); the mean divides by 2: 599/840"),
-    _ex("000", "dcg-mac-lipstick", "1.3 NDCG", "查询1 MAC口红 (query 1, MAC lipstick)", "DCG_7",
+        note=N_("599/420 is AP(1) + AP(2); the mean divides by 2: 599/840")),
+    _ex("000", "dcg-mac-lipstick", "1.3 NDCG", N_("查询1 MAC口红 (query 1, MAC lipstick)"), "DCG_7",
         Call("ndcg", (_MAC,), _LN7, part="dcg"), "21.421516", note=_LN_NOTE),
-    _ex("000", "idcg-mac-lipstick", "1.3 NDCG", "查询1 MAC口红 (query 1, MAC lipstick)", "IDCG_7",
-        Call("ndcg", (_MAC,), _LN7, part="idcg"), "22.686817", note="ideal order 3, 3, 2, 2, 2, 1, 0; " + _LN_NOTE),
-    _ex("000", "ndcg-mac-lipstick", "1.3 NDCG", "查询1 MAC口红 (query 1, MAC lipstick)", "NDCG_7",
-        Call("ndcg", (_MAC,), _LN7), "0.944227", note="the log base cancels in NDCG"),
-    _ex("000", "dcg-shenxianshui", "1.3 NDCG", "查询2 神仙水 (query 2, SK-II essence)", "DCG_7",
+    _ex("000", "idcg-mac-lipstick", "1.3 NDCG", N_("查询1 MAC口红 (query 1, MAC lipstick)"), "IDCG_7",
+        Call("ndcg", (_MAC,), _LN7, part="idcg"), "22.686817", note=Message(N_("ideal order {order}; {log_note}"), order="3, 3, 2, 2, 2, 1, 0", log_note=Message(_LN_NOTE))),
+    _ex("000", "ndcg-mac-lipstick", "1.3 NDCG", N_("查询1 MAC口红 (query 1, MAC lipstick)"), "NDCG_7",
+        Call("ndcg", (_MAC,), _LN7), "0.944227", note=N_("the log base cancels in NDCG")),
+    _ex("000", "dcg-shenxianshui", "1.3 NDCG", N_("查询2 神仙水 (query 2, SK-II essence)"), "DCG_7",
         Call("ndcg", (_SXS,), _LN7, part="dcg"), "18.482089", note=_LN_NOTE),
-    _ex("000", "idcg-shenxianshui", "1.3 NDCG", "查询2 神仙水 (query 2, SK-II essence)", "IDCG_7",
-        Call("ndcg", (_SXS,), _LN7, part="idcg"), "23.167716", note="ideal order 3, 3, 2, 2, 2, 1, 1; " + _LN_NOTE),
-    _ex("000", "ndcg-shenxianshui", "1.3 NDCG", "查询2 神仙水 (query 2, SK-II essence)", "NDCG_7",
-        Call("ndcg", (_SXS,), _LN7), "0.797752", note="the log base cancels in NDCG"),
+    _ex("000", "idcg-shenxianshui", "1.3 NDCG", N_("查询2 神仙水 (query 2, SK-II essence)"), "IDCG_7",
+        Call("ndcg", (_SXS,), _LN7, part="idcg"), "23.167716", note=Message(N_("ideal order {order}; {log_note}"), order="3, 3, 2, 2, 2, 1, 1", log_note=Message(_LN_NOTE))),
+    _ex("000", "ndcg-shenxianshui", "1.3 NDCG", N_("查询2 神仙水 (query 2, SK-II essence)"), "NDCG_7",
+        Call("ndcg", (_SXS,), _LN7), "0.797752", note=N_("the log base cancels in NDCG")),
     _ex("000", "ndcg-mean-two-queries", "1.3 NDCG", "查询1 MAC口红 + 查询2 神仙水", "NDCG(Q,7)",
         Call("mean_ndcg", ({"MAC口红": _MAC, "神仙水": _SXS},), _LN7), "0.870990",
-        queries=("MAC口红", "神仙水"), note="the mean of the two queries' NDCG"),
-    _ex("000", "err-lipstick", "1.4 ERR", "查询 口红 (lipstick), g_max = 3", "ERR",
+        queries=("MAC口红", "神仙水"), note=N_("the mean of the two queries' NDCG")),
+    _ex("000", "err-lipstick", "1.4 ERR", N_("查询 口红 (lipstick), g_max = 3"), "ERR",
         Call("err", ([3, 2, 3, 1],), {"g_max": 3}), "0.913391",
-        note="R = 7/8, 3/8, 7/8, 1/8 are right, and so is the expanded sum the document writes; "
+        note=N_("R = 7/8, 3/8, 7/8, 1/8 are right, and so is the expanded sum the document writes; "
              "that sum is 45295/49152 ≈ 0.921529; 0.913391 is 14965/16384, the sum with R_i in place of "
-             "1 − R_i in the reach product from rank 2 on"),
+             "1 − R_i in the reach product from rank 2 on")),
     _ex("001", "precision-at-2", "Mean Average Precision (MAP): P@K", "l(1) = 1, l(2) = 0", "P@2",
         Call("precision_at_k", ([1, 0], 2)), "1/2", note="(1 + 0) / 2"),
-    _ex("002", "cg-lipstick-a", "2.1 Cumulative Gain", "算法A 口红排序 (algorithm A's lipstick ranking)",
+    _ex("002", "cg-lipstick-a", "2.1 Cumulative Gain", N_("算法A 口红排序 (algorithm A's lipstick ranking)"),
         "Cumulative Gain_A", Call("cg", (_LIP_A,)), "15"),
-    _ex("002", "cg-lipstick-b", "2.1 Cumulative Gain", "算法B 口红排序 (algorithm B's lipstick ranking)",
-        "Cumulative Gain_B", Call("cg", (_LIP_B,)), "15", note="CG ignores the order: A and B tie"),
+    _ex("002", "cg-lipstick-b", "2.1 Cumulative Gain", N_("算法B 口红排序 (algorithm B's lipstick ranking)"),
+        "Cumulative Gain_B", Call("cg", (_LIP_B,)), "15", note=N_("CG ignores the order: A and B tie")),
     _ex("002", "dcg-lipstick-a", "2.2 Discounted Cumulative Gain", "算法A [5,1,3,2,4]", "DCG_A",
-        Call("dcg", (_LIP_A,)), "42.225751536309765", note="2^score - 1 gain, log2(i+1) discount"),
+        Call("dcg", (_LIP_A,)), "42.225751536309765", note=N_("2^score - 1 gain, log2(i+1) discount")),
     _ex("002", "dcg-lipstick-b", "2.2 Discounted Cumulative Gain", "算法B [5,3,4,2,1]", "DCG_B",
         Call("dcg", (_LIP_B,)), "44.595390756454925"),
-    _ex("002", "idcg-lipstick", "2.3 Ideal Discounted Cumulative Gain", "最理想的排序 [5,4,3,2,1] (ideal order)",
+    _ex("002", "idcg-lipstick", "2.3 Ideal Discounted Cumulative Gain", N_("最理想的排序 [5,4,3,2,1] (ideal order)"),
         "DCG_ideal", Call("idcg", (_LIP_A,)), "45.64282878502658"),
     _ex("002", "ndcg-lipstick-a", "2.4 Normalized Discounted Cumulative Gain", "算法A [5,1,3,2,4]", "NDCG@5_A",
         Call("ndcg", (_LIP_A,), {"k": 5}), "0.9251"),
     _ex("002", "ndcg-lipstick-b", "2.4 Normalized Discounted Cumulative Gain", "算法B [5,3,4,2,1]", "NDCG@5_B",
-        Call("ndcg", (_LIP_B,), {"k": 5}), "0.9771", note="B > A, as the eye expects"),
-    _ex("004", "ap-topic1", "一、MAP", "主题1 (topic 1): 4 relevant, retrieved at ranks 1, 2, 4, 7", "AP",
+        Call("ndcg", (_LIP_B,), {"k": 5}), "0.9771", note=N_("B > A, as the eye expects")),
+    _ex("004", "ap-topic1", "一、MAP", N_("主题1 (topic 1): 4 relevant, retrieved at ranks 1, 2, 4, 7"), "AP",
         Call("average_precision", ([1, 1, 0, 1, 0, 0, 1],), {"n_relevant": 4}), "0.83",
         note="(1/1 + 2/2 + 3/4 + 4/7) / 4 = 93/112"),
-    _ex("004", "ap-topic2", "一、MAP", "主题2 (topic 2): 5 relevant, 3 retrieved at ranks 1, 3, 5", "AP",
+    _ex("004", "ap-topic2", "一、MAP", N_("主题2 (topic 2): 5 relevant, 3 retrieved at ranks 1, 3, 5"), "AP",
         Call("average_precision", ([1, 0, 1, 0, 1],), {"n_relevant": 5}), "0.45",
-        note="the two relevant pages never retrieved count 0: (1/1 + 2/3 + 3/5 + 0 + 0) / 5 = 34/75"),
-    _ex("004", "map-two-topics", "一、MAP", "主题1 + 主题2 (topics 1 and 2)", "MAP",
+        note=N_("the two relevant pages never retrieved count 0: (1/1 + 2/3 + 3/5 + 0 + 0) / 5 = 34/75")),
+    _ex("004", "map-two-topics", "一、MAP", N_("主题1 + 主题2 (topics 1 and 2)"), "MAP",
         Call("mean_average_precision", ({"主题1": [1, 1, 0, 1, 0, 0, 1], "主题2": [1, 0, 1, 0, 1]},),
              {"n_relevant": {"主题1": 4, "主题2": 5}}), "0.64", queries=("主题1", "主题2"),
-        note="exact 10783/16800 ≈ 0.641845; averaging the rounded 0.83 and 0.45 happens to give 0.64 too"),
-    _ex("004", "mrr-three-queries", "二、MRR", "3 queries, best answer at ranks 3, 2, 1", "MRR",
+        note=N_("exact 10783/16800 ≈ 0.641845; averaging the rounded 0.83 and 0.45 happens to give 0.64 too")),
+    _ex("004", "mrr-three-queries", "二、MRR", N_("3 queries, best answer at ranks 3, 2, 1"), "MRR",
         Call("mrr", ([[0, 0, 1], [0, 1, 0], [1, 0, 0]],)), "11/18 = 0.61",
-        note="the document's figure is missing; only the ranks 3, 2, 1 survive in the text"),
-    _ex("004", "cg-movies", "3.1 DG和DCG", "豆瓣 五部电影 M_1..M_5 (five recommended films)", "CG_5",
+        note=N_("the document's figure is missing; only the ranks 3, 2, 1 survive in the text")),
+    _ex("004", "cg-movies", "3.1 DG和DCG", N_("豆瓣 五部电影 M_1..M_5 (five recommended films)"), "CG_5",
         Call("cg", (_MOVIES,)), "13", items=("M_1", "M_2", "M_3", "M_4", "M_5")),
-    _ex("004", "cg-movies-swapped", "3.1 DG和DCG", "调换第二个和第三个结果 (ranks 2 and 3 swapped)", "CG",
+    _ex("004", "cg-movies-swapped", "3.1 DG和DCG", N_("调换第二个和第三个结果 (ranks 2 and 3 swapped)"), "CG",
         Call("cg", ([5, 2, 3, 1, 2],)), "13", items=("M_1", "M_3", "M_2", "M_4", "M_5"),
-        note="CG ignores the order"),
-    _ex("004", "dcg-movies", "3.1 DG和DCG", "豆瓣 五部电影 M_1..M_5 (five recommended films)", "DCG_5",
+        note=N_("CG ignores the order")),
+    _ex("004", "dcg-movies", "3.1 DG和DCG", N_("豆瓣 五部电影 M_1..M_5 (five recommended films)"), "DCG_5",
         Call("dcg", (_MOVIES,), {"k": 5}), "38.5", items=("M_1", "M_2", "M_3", "M_4", "M_5"),
-        note="31 + 4.4 + 1.5 + 0.4 + 1.2 = 38.5: terms rounded to one decimal; exact ≈ 38.5077"),
-    _ex("004", "idcg-movies", "3.2 NDCG", "7 部电影的理想排序 5, 4, 3, 2, 2 (ideal top 5 of the 7 judged films)",
+        note=N_("31 + 4.4 + 1.5 + 0.4 + 1.2 = 38.5: terms rounded to one decimal; exact ≈ 38.5077")),
+    _ex("004", "idcg-movies", "3.2 NDCG", N_("7 部电影的理想排序 5, 4, 3, 2, 2 (ideal top 5 of the 7 judged films)"),
         "IDCG_5", Call("idcg", (_MOVIES,), {"k": 5, "ideal": _MOVIE_POOL}), "46.5",
         items=("M_1", "M_6", "M_2", "M_3", "M_5"),
-        note="31 + 9.5 + 3.5 + 1.3 + 1.2: exactly three terms rounded up (15/log2 3 ≈ 9.464, 3/log2 5 ≈ 1.292, "
-             "3/log2 6 ≈ 1.161); 31 and 7/2 are exact; exact sum ≈ 46.4165"),
-    _ex("004", "ndcg-movies", "3.2 NDCG", "豆瓣 五部电影, ideal from all 7 judged films", "NDCG_5",
+        note=N_("31 + 9.5 + 3.5 + 1.3 + 1.2: exactly three terms rounded up (15/log2 3 ≈ 9.464, 3/log2 5 ≈ 1.292, "
+             "3/log2 6 ≈ 1.161); 31 and 7/2 are exact; exact sum ≈ 46.4165")),
+    _ex("004", "ndcg-movies", "3.2 NDCG", N_("豆瓣 五部电影, ideal from all 7 judged films"), "NDCG_5",
         Call("ndcg", (_MOVIES,), {"k": 5, "ideal": _MOVIE_POOL}), "0.827", items=("M_1", "M_2", "M_3", "M_4", "M_5"),
-        note="38.5 / 46.5 = 0.82796 (truncated to 0.827); the exact value is ≈ 0.829613"),
+        note=N_("38.5 / 46.5 = 0.82796 (truncated to 0.827); the exact value is ≈ 0.829613")),
 )
 
 
 def _er(doc, slug, kind, where, printed, correct, explanation, call=None) -> Erratum:
-    return Erratum(f"{doc}-{slug}", DOCUMENTS[doc], where, printed, correct, explanation, call, kind)
+    return Erratum(f"{doc}-{slug}", DOCUMENTS[doc], _text(where), _text(printed), _text(correct), _text(explanation),
+                   call, kind)
 
 
 def _value_text(call: Call, reason: str) -> str:
     """``599/840 ≈ 0.713095: reason``; long exact forms (sums of logs) show only the decimal."""
     exact = call().exact
+    reason = _text(reason)
     if isinstance(exact, sympy.Integer):
-        return f"{exact}: {reason}"
+        return Message(N_("{value}: {reason}"), value=str(exact), reason=reason)
     text = fmt_exact(exact)
     shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
-    return f"{shown}{fmt_decimal(to_float(exact))}: {reason}"
+    return Message(N_("{value}: {reason}"), value=f"{shown}{fmt_decimal(to_float(exact))}", reason=reason)
 
 
 _MRR_000 = Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},))
@@ -422,238 +431,241 @@ def _err_with_discount(grades, g_max, discount):
     return total
 
 ERRATA = (
-    _er("000", "mrr-sum", "error", "1.1 MRR: “最终的分数为所有得分之和”", "MRR is the sum of the reciprocal ranks",
-        _value_text(_MRR_000, "the mean (1/|Q|) Σ 1/rank_i, as the document's own formula and example say"),
-        "MRR (平均倒数排名) averages the queries' reciprocal ranks; the sum 11/6 would grow with the number of "
-        "queries and exceed 1.", _MRR_000),
+    _er("000", "mrr-sum", "error", "1.1 MRR: “最终的分数为所有得分之和”", N_("MRR is the sum of the reciprocal ranks"),
+        _value_text(_MRR_000, N_("the mean (1/|Q|) Σ 1/rank_i, as the document's own formula and example say")),
+        N_("MRR (平均倒数排名) averages the queries' reciprocal ranks; the sum 11/6 would grow with the number of "
+        "queries and exceed 1."), _MRR_000),
     _er("000", "mrr-single-result", "error", "1.1 MRR: “MRR只能度量检索结果只有一个并且相关性等级只有相关和不相关两种的情况”",
-        "MRR can only measure results with a single correct answer",
-        "MRR applies to any number of relevant results; it only looks at the first relevant one",
-        "Binary relevance is required, but a query may have many relevant results; the reciprocal rank "
-        "(倒数排名) simply ignores all but the first of them."),
-    _er("000", "map-footnote", "typo", "1.2 MAP: 则定义 MAP(Q)^2 如下 (formula)", "MAP(Q)^2", "MAP(Q)",
-        "The superscript 2 is a footnote mark that leaked into the formula; MAP is not squared."),
-    _er("000", "mpp-typo", "typo", "1.2 MAP: “其实有两种计算MPP的方法”", "MPP", "MAP", "Typo for MAP (平均正确率均值)."),
-    _er("000", "map-value", "error", "1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)", "599/420",
+        N_("MRR can only measure results with a single correct answer"),
+        N_("MRR applies to any number of relevant results; it only looks at the first relevant one"),
+        N_("Binary relevance is required, but a query may have many relevant results; the reciprocal rank "
+        "(倒数排名) simply ignores all but the first of them.")),
+    _er("000", "map-footnote", "typo", N_("1.2 MAP: 则定义 MAP(Q)^2 如下 (formula)"), "MAP(Q)^2", "MAP(Q)",
+        N_("The superscript 2 is a footnote mark that leaked into the formula; MAP is not squared.")),
+    _er("000", "mpp-typo", "typo", "1.2 MAP: “其实有两种计算MPP的方法”", "MPP", "MAP", N_("Typo for MAP (平均正确率均值).")),
+    _er("000", "map-value", "error", N_("1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)"), "599/420",
         _value_text(_MAP_000, "(13/15 + 47/84) / 2"),
-        "599/420 is AP(1) + AP(2), the sum before dividing by 2; a MAP above 1 (599/420 ≈ 1.426) is impossible.",
+        N_("599/420 is AP(1) + AP(2), the sum before dividing by 2; a MAP above 1 (599/420 ≈ 1.426) is impossible."),
         _MAP_000),
-    _er("000", "dcg-formula", "error", "1.3 NDCG: Gain = r(i) and DCG@K = Σ 2^{r(i)} / log(1+i) (formulas)",
-        "gain r(i), then 2^{r(i)} in DCG",
-        "DCG@K = Σ (2^{r(i)} − 1) / log(1+i), with the −1, as the document's later NDCG formula has it "
-        "(the document states no base; see 000-ndcg-log-base)",
-        "Without the −1 an irrelevant item (r = 0) still gains 1; the section also calls the gain r(i) and "
-        "then uses the exponential gain 2^r − 1 (增益) in every computation."),
-    _er("000", "ndcg-log-base", "convention", "1.3 NDCG: DCG_7 = Σ (2^{R(j,m)} − 1) / log(1+m) = 21.421516 (formula)",
-        "21.421516, 22.686817 (查询1); 18.482089, 23.167716 (查询2), with log written without a base",
-        _value_text(Call("dcg", (_MAC,), {"k": 7}), "DCG_7 of 查询1 with the usual log2; the printed "
-                    "numbers are natural-log values (discount='ln')"),
-        "Not an error: the document writes log(1+m) without a base, and its four DCG and IDCG values are "
+    _er("000", "dcg-formula", "error", N_("1.3 NDCG: Gain = r(i) and DCG@K = Σ 2^{r(i)} / log(1+i) (formulas)"),
+        N_("gain r(i), then 2^{r(i)} in DCG"),
+        N_("DCG@K = Σ (2^{r(i)} − 1) / log(1+i), with the −1, as the document's later NDCG formula has it "
+        "(the document states no base; see 000-ndcg-log-base)"),
+        N_("Without the −1 an irrelevant item (r = 0) still gains 1; the section also calls the gain r(i) and "
+        "then uses the exponential gain 2^r − 1 (增益) in every computation.")),
+    _er("000", "ndcg-log-base", "convention", N_("1.3 NDCG: DCG_7 = Σ (2^{R(j,m)} − 1) / log(1+m) = 21.421516 (formula)"),
+        N_("21.421516, 22.686817 (查询1); 18.482089, 23.167716 (查询2), with log written without a base"),
+        _value_text(Call("dcg", (_MAC,), {"k": 7}), N_("DCG_7 of 查询1 with the usual log2; the printed "
+                    "numbers are natural-log values (discount='ln')")),
+        N_("Not an error: the document writes log(1+m) without a base, and its four DCG and IDCG values are "
         "exact with the natural log ln. The usual base is 2; log2 DCGs are the ln ones times ln 2 ≈ 0.693 "
-        "(14.848264 and 15.725304 for 查询1). NDCG does not depend on the base.",
+        "(14.848264 and 15.725304 for 查询1). NDCG does not depend on the base."),
         Call("dcg", (_MAC,), {"k": 7})),
-    _er("000", "z-normalises", "error", "1.3 NDCG: 用于保证对于查询 j 最完美系统的 DCG_k 得分是1 (formula)",
-        "the perfect system's DCG_k is 1", "the perfect system's Z_{j,k}·DCG_k (its NDCG) is 1; its DCG_k is IDCG_k",
-        "Z_{j,k} = 1/IDCG_k normalises (归一化) DCG; DCG itself is not 1 for the ideal order."),
-    _er("000", "err-value", "error", "1.4 ERR: ERR = 0.875 + 1/2·0.125·0.375 + ... = 0.913391 (formula)", "0.913391",
+    _er("000", "z-normalises", "error", N_("1.3 NDCG: 用于保证对于查询 j 最完美系统的 DCG_k 得分是1 (formula)"),
+        N_("the perfect system's DCG_k is 1"), N_("the perfect system's Z_{j,k}·DCG_k (its NDCG) is 1; its DCG_k is IDCG_k"),
+        N_("Z_{j,k} = 1/IDCG_k normalises (归一化) DCG; DCG itself is not 1 for the ideal order.")),
+    _er("000", "err-value", "error", N_("1.4 ERR: ERR = 0.875 + 1/2·0.125·0.375 + ... = 0.913391 (formula)"), "0.913391",
         _value_text(_ERR_LIP, "0.875 + 3/128 + 35/1536 + 5/16384"),
-        "R_i and the expanded sum are right, but the sum evaluates to 45295/49152 ≈ 0.921529. 0.913391 is "
+        N_("R_i and the expanded sum are right, but the sum evaluates to 45295/49152 ≈ 0.921529. 0.913391 is "
         "what the reach product gives with R_i in place of 1 − R_i from rank 2 on: 7/8 + 3/128 + 7/512 + "
-        "21/16384 = 14965/16384 ≈ 0.913391.", _ERR_LIP),
-    _er("000", "grade-set-braces", "typo", "1.4 ERR: R(g) = (2^g − 1)/2^{g_max}, g\\in{0,1,....g_{max}} (formula)",
-        "g ∈ 0, 1, ..., g_max (the braces of the set are lost)", "g ∈ {0, 1, ..., g_max}",
-        "In LaTeX bare braces only group, so the set braces vanish from the rendered formula; write \\{ \\}."),
-    _er("000", "precision-recall-names", "terminology", "1.5 AUC: 查全率 precision = TP/(TP+FP), 召回率(查准率) recall = TP/(TP+FN) (formulas)",
-        "precision called 查全率, recall called 查准率",
-        f"precision = {zh_all('precision')} = TP/(TP+FP); recall = {zh_all('recall')} = TP/(TP+FN)",
-        "The Chinese names are swapped: 查准率 (how accurate the retrieved set is) is precision, 查全率 (how "
-        "complete) is recall; the section's own earlier sentence pairs them correctly."),
-    _er("000", "f-beta-formula", "error", "1.5 AUC: F_β = (1+β²)(Precision+Recall) / (β²·Precision + Recall) (formula)",
-        "(1+β²)(P+R) / (β²P+R)", _value_text(_F2_EXAMPLE, "F_2 with P = 1/2, R = 2/3, from (1+β²)PR/(β²P+R)"),
-        "The numerator is the product P·R, not the sum: with β = 1 the printed formula is always 2, and with "
-        "P = 1/2, R = 2/3, β = 2 it gives 35/16 > 1.", _F2_EXAMPLE),
-    _er("000", "tpf-typo", "typo", "1.5 AUC: TPF = TP/(TP+FN) (formula)", "TPF", "TPR = TP/(TP+FN)",
-        "Typo: the true positive rate (真正例率) is TPR, as the sentence before says."),
+        "21/16384 = 14965/16384 ≈ 0.913391."), _ERR_LIP),
+    _er("000", "grade-set-braces", "typo", N_("1.4 ERR: R(g) = (2^g − 1)/2^{g_max}, g\\in{0,1,....g_{max}} (formula)"),
+        N_("g ∈ 0, 1, ..., g_max (the braces of the set are lost)"), "g ∈ {0, 1, ..., g_max}",
+        N_("In LaTeX bare braces only group, so the set braces vanish from the rendered formula; write \\{ \\}.")),
+    _er("000", "precision-recall-names", "terminology", N_("1.5 AUC: 查全率 precision = TP/(TP+FP), 召回率(查准率) recall = TP/(TP+FN) (formulas)"),
+        N_("precision called 查全率, recall called 查准率"),
+        Message(N_("precision = {precision} = TP/(TP+FP); recall = {recall} = TP/(TP+FN)"), precision=zh_all("precision"),
+                recall=zh_all("recall")),
+        N_("The Chinese names are swapped: 查准率 (how accurate the retrieved set is) is precision, 查全率 (how "
+        "complete) is recall; the section's own earlier sentence pairs them correctly.")),
+    _er("000", "f-beta-formula", "error", N_("1.5 AUC: F_β = (1+β²)(Precision+Recall) / (β²·Precision + Recall) (formula)"),
+        "(1+β²)(P+R) / (β²P+R)", _value_text(_F2_EXAMPLE, N_("F_2 with P = 1/2, R = 2/3, from (1+β²)PR/(β²P+R)")),
+        N_("The numerator is the product P·R, not the sum: with β = 1 the printed formula is always 2, and with "
+        "P = 1/2, R = 2/3, β = 2 it gives 35/16 > 1."), _F2_EXAMPLE),
+    _er("000", "tpf-typo", "typo", N_("1.5 AUC: TPF = TP/(TP+FN) (formula)"), "TPF", "TPR = TP/(TP+FN)",
+        N_("Typo: the true positive rate (真正例率) is TPR, as the sentence before says.")),
     _er("000", "auc-minimum", "convention", "1.5 AUC: “一般来说我们认为AUC的最小值为0.5(当然也存在预测相反这种极端的情况,AUC小于0.5”",
-        "in general the minimum of AUC is taken to be 0.5, granting that a reversed classifier goes below it",
-        _value_text(Call("auc", ([1, 0], [0, 1])), "AUC ranges over [0, 1]; a reversed ranking gives 0, "
-                    "0.5 is random guessing"),
-        "A framing, not a wrong number: the document itself says AUC below 0.5 exists and that flipping the "
-        "predictions then gives AUC above 0.5. Strictly AUC ranges over [0, 1]; 0.5 is random guessing.",
+        N_("in general the minimum of AUC is taken to be 0.5, granting that a reversed classifier goes below it"),
+        _value_text(Call("auc", ([1, 0], [0, 1])), N_("AUC ranges over [0, 1]; a reversed ranking gives 0, "
+                    "0.5 is random guessing")),
+        N_("A framing, not a wrong number: the document itself says AUC below 0.5 exists and that flipping the "
+        "predictions then gives AUC above 0.5. Strictly AUC ranges over [0, 1]; 0.5 is random guessing."),
         Call("auc", ([1, 0], [0, 1]))),
-    _er("000", "metric-count", "error", "排序指标: “信息检索和推荐系统常用排序质量评分有4种:”", "4 metrics",
-        "5 metrics: the list that follows names MRR, MAP, ERR, NDCG and AUC",
-        "The count disagrees with the document's own list of five (AUC is the fifth)."),
+    _er("000", "metric-count", "error", "排序指标: “信息检索和推荐系统常用排序质量评分有4种:”", N_("4 metrics"),
+        N_("5 metrics: the list that follows names MRR, MAP, ERR, NDCG and AUC"),
+        N_("The count disagrees with the document's own list of five (AUC is the fifth).")),
     _er("000", "only-ndcg-err-top", "error", "排序指标: “NDCG和ERR的另外一个优点是更关注排名靠前的文档”",
-        "favouring the top of the list is an advantage of NDCG and ERR (over MRR and MAP)",
-        _value_text(Call("average_precision", ([0, 1],)), "AP of 0, 1, against 1 for 1, 0: MRR (1/rank) and "
-                    "MAP (precision at each hit) weigh the top too"),
-        "Every metric of the list except AUC rewards relevant items near the top: moving the one relevant "
+        N_("favouring the top of the list is an advantage of NDCG and ERR (over MRR and MAP)"),
+        _value_text(Call("average_precision", ([0, 1],)), N_("AP of 0, 1, against 1 for 1, 0: MRR (1/rank) and "
+                    "MAP (precision at each hit) weigh the top too")),
+        N_("Every metric of the list except AUC rewards relevant items near the top: moving the one relevant "
         "item from rank 1 to rank 2 halves its reciprocal rank and its AP. What NDCG and ERR add is graded "
-        "relevance.", Call("average_precision", ([0, 1],))),
+        "relevance."), Call("average_precision", ([0, 1],))),
     _er("000", "shortcoming-typo", "typo", "排序指标: “但是这两种评分方式的缺点时函数不连续”", "缺点时", "缺点是",
-        "Typo: 时 (time) for 是 (is)."),
-    _er("000", "suppose-typo", "typo", "1.3 NDCG: “加上长度为K”", "加上", "假设 (suppose)",
-        "Typo (a homophone from the input method): document 003 has the same sentence with 假设列表长度为K."),
-    _er("000", "top-typo", "typo", "1.3 NDCG: “使得排名考前的item的增益更高”", "考前", "靠前 (near the top)",
-        "Typo: 考前 (before an exam) for 靠前, which the document writes correctly elsewhere."),
-    _er("000", "z-index-typo", "typo", "1.3 NDCG: Z_{j.k} 也可以用 1/IDCG_k 表示 (formula)", "Z_{j.k}", "Z_{j,k}",
-        "Typo: a full stop where the subscript of Z_{j,k} has a comma."),
-    _er("000", "f1-name-typo", "typo", "1.5 AUC: “也成为F1score”", "也成为", "也称为 (is also called)",
-        "Typo: 成为 (become) for 称为 (be called)."),
+        N_("Typo: 时 (time) for 是 (is).")),
+    _er("000", "suppose-typo", "typo", "1.3 NDCG: “加上长度为K”", "加上", N_("假设 (suppose)"),
+        N_("Typo (a homophone from the input method): document 003 has the same sentence with 假设列表长度为K.")),
+    _er("000", "top-typo", "typo", N_("1.3 NDCG: “使得排名考前的item的增益更高”"), "考前", N_("靠前 (near the top)"),
+        N_("Typo: 考前 (before an exam) for 靠前, which the document writes correctly elsewhere.")),
+    _er("000", "z-index-typo", "typo", N_("1.3 NDCG: Z_{j.k} 也可以用 1/IDCG_k 表示 (formula)"), "Z_{j.k}", "Z_{j,k}",
+        N_("Typo: a full stop where the subscript of Z_{j,k} has a comma.")),
+    _er("000", "f1-name-typo", "typo", N_("1.5 AUC: “也成为F1score”"), "也成为", N_("也称为 (is also called)"),
+        N_("Typo: 成为 (become) for 称为 (be called).")),
     _er("000", "imbalance-precision-recall", "error",
-        "1.5 AUC: “Precision和Recall和ACC有个缺陷就是当正负样本不平衡时,很难表征结果”",
-        "precision and recall, like accuracy, fail under class imbalance",
-        "accuracy fails under imbalance; precision and recall, which count only the positive class, are the "
-        "usual measures for it",
-        "The document's own example shows accuracy failing: predicting every ad as not clicked scores accuracy "
+        N_("1.5 AUC: “Precision和Recall和ACC有个缺陷就是当正负样本不平衡时,很难表征结果”"),
+        N_("precision and recall, like accuracy, fail under class imbalance"),
+        N_("accuracy fails under imbalance; precision and recall, which count only the positive class, are the "
+        "usual measures for it"),
+        N_("The document's own example shows accuracy failing: predicting every ad as not clicked scores accuracy "
         "above 99%, but its recall is 0 and its precision undefined (no positive predictions), so precision and "
-        "recall expose exactly that classifier."),
+        "recall expose exactly that classifier.")),
     _er("001", "ndcg-range", "error", "NDCG: “因DCG的值介于 (0,IDCG],故NDCG的值介于(0,1]”", "DCG in (0, IDCG], NDCG in (0, 1]",
         _value_text(Call("ndcg", ([0, 0, 0],), {"ideal": [1, 0, 0]}),
-                    "DCG is 0 when no returned item is relevant, so NDCG lies in [0, 1]"),
-        "DCG can be 0; then NDCG is 0 (with the ideal from the judged pool) or 0/0 (with the ideal from the "
-        "returned list, which libraries set to 0 or 1).", Call("ndcg", ([0, 0, 0],), {"ideal": [1, 0, 0]})),
-    _er("001", "relevance-labels", "error", "具体操作方式: “可以使用 0,1分别表示相关或不相关”", "0 = relevant, 1 = not relevant",
-        "1 = relevant (相关), 0 = not relevant (不相关)",
-        "The order is reversed: with 0 for relevant, every gain in DCG would reward the irrelevant items."),
-    _er("001", "ap-equals-one", "error", "Average Precision: “仅当所有位置的P@k为1, 即所有位置及之前的文档均为相关时, AP才会为1”",
-        "AP is 1 only when every position is relevant",
+                    N_("DCG is 0 when no returned item is relevant, so NDCG lies in [0, 1]")),
+        N_("DCG can be 0; then NDCG is 0 (with the ideal from the judged pool) or 0/0 (with the ideal from the "
+        "returned list, which libraries set to 0 or 1)."), Call("ndcg", ([0, 0, 0],), {"ideal": [1, 0, 0]})),
+    _er("001", "relevance-labels", "error", "具体操作方式: “可以使用 0,1分别表示相关或不相关”", N_("0 = relevant, 1 = not relevant"),
+        N_("1 = relevant (相关), 0 = not relevant (不相关)"),
+        N_("The order is reversed: with 0 for relevant, every gain in DCG would reward the irrelevant items.")),
+    _er("001", "ap-equals-one", "error", N_("Average Precision: “仅当所有位置的P@k为1, 即所有位置及之前的文档均为相关时, AP才会为1”"),
+        N_("AP is 1 only when every position is relevant"),
         _value_text(Call("average_precision", ([1, 1, 0, 0],)),
-                    "AP of 1, 1, 0, 0: AP is 1 whenever every relevant document comes before every irrelevant one"),
-        "AP averages P@k only at the relevant positions; irrelevant documents after the last relevant one do "
-        "not lower it (here P@3 = 2/3 but AP = 1).", Call("average_precision", ([1, 1, 0, 0],))),
-    _er("001", "mrr-single-query", "terminology", "Mean Reciprocal Rank: “如首次出现相关文档的位置为r1,则定义MRR为1/r1”", "MRR = 1/r1",
-        "1/r1 is the reciprocal rank (RR) of one query; MRR is its mean over the queries",
-        "The 'mean' in MRR (平均倒数排名) is over queries; for one query the value is the reciprocal rank."),
-    _er("001", "cumulative-spelling", "typo", "CG: “CG(Cummulative Gain)”", "Cummulative", "Cumulative",
-        "Spelling, repeated in “Normalized Discount Cummulative Gain” and “Discounted Cummulative Gain”."),
-    _er("001", "scene-typo", "typo", "“最真实的尝尽”", "尝尽", "场景 (scenario)", "Typo from the input method."),
-    _er("001", "pros-cons-typo", "typo", "“选择判定算法/交互方案的优略”", "优略", "优劣 (merits)", "Typo: 略 for 劣."),
+                    N_("AP of 1, 1, 0, 0: AP is 1 whenever every relevant document comes before every irrelevant one")),
+        N_("AP averages P@k only at the relevant positions; irrelevant documents after the last relevant one do "
+        "not lower it (here P@3 = 2/3 but AP = 1)."), Call("average_precision", ([1, 1, 0, 0],))),
+    _er("001", "mrr-single-query", "terminology", N_("Mean Reciprocal Rank: “如首次出现相关文档的位置为r1,则定义MRR为1/r1”"), "MRR = 1/r1",
+        N_("1/r1 is the reciprocal rank (RR) of one query; MRR is its mean over the queries"),
+        N_("The 'mean' in MRR (平均倒数排名) is over queries; for one query the value is the reciprocal rank.")),
+    _er("001", "cumulative-spelling", "typo", N_("CG: “CG(Cummulative Gain)”"), N_("Cummulative"), N_("Cumulative"),
+        N_("Spelling, repeated in “Normalized Discount Cummulative Gain” and “Discounted Cummulative Gain”.")),
+    _er("001", "scene-typo", "typo", "“最真实的尝尽”", "尝尽", N_("场景 (scenario)"), N_("Typo from the input method.")),
+    _er("001", "pros-cons-typo", "typo", "“选择判定算法/交互方案的优略”", "优略", N_("优劣 (merits)"), "Typo: 略 for 劣."),
     _er("001", "missing-word", "typo", "DCG: “即相同的相关性rel,排在对整次检索结果的正向影响,相较于放在后边更大”",
         "排在对整次检索结果的正向影响", "排在前面对整次检索结果的正向影响",
-        "A word is missing: the sentence compares an item placed near the top (前面) with one placed below (后边)."),
-    _er("001", "doubled-shi", "typo", "NDCG: “一般都是是使用一批query及结果进行评估”", "都是是", "都是",
-        "A doubled character."),
-    _er("001", "relevance-grading-typo", "typo", "具体操作方式: “事先确定query和结果的相关系分级”", "相关系",
-        "相关性 (relevance)", "Typo: 系 for 性."),
+        N_("A word is missing: the sentence compares an item placed near the top (前面) with one placed below (后边).")),
+    _er("001", "doubled-shi", "typo", N_("NDCG: “一般都是是使用一批query及结果进行评估”"), "都是是", "都是",
+        N_("A doubled character.")),
+    _er("001", "relevance-grading-typo", "typo", N_("具体操作方式: “事先确定query和结果的相关系分级”"), "相关系",
+        N_("相关性 (relevance)"), "Typo: 系 for 性."),
     _er("001", "set-typo", "typo", "具体操作方式: “或是这是0~5分别表示严重不相关到非常相关”", "这是", "设置 (set)",
-        "Typo from the input method: 这是 (this is) for 设置 (set)."),
+        N_("Typo from the input method: 这是 (this is) for 设置 (set).")),
     _er("001", "doubled-character", "typo", "具体操作方式: “使用DCG的计算公式计计算出返回结果的DCG值”", "计计算", "计算",
-        "A doubled character."),
-    _er("001", "particle-typo", "typo", "具体操作方式: “使用根据sort后的rel值得序列计算IDCG值”", "值得", "值的",
-        "Typo: 得 for the particle 的."),
-    _er("001", "dcg-jarvelin", "convention", "DCG: DCG_p = rel_1 + Σ_{i=2}^{p} rel_i / log2(i) (formula)",
-        "rank 1 undiscounted, rank i ≥ 2 divided by log2(i), linear gain",
-        "the original DCG of Järvelin and Kekäläinen (discount='jarvelin', gain='linear'); most libraries "
-        "divide rank i by log2(i + 1)",
-        "Not an error, a note: ranks 1 and 2 both divide by 1 here, so the values differ from the log2(i + 1) "
-        "DCG of the other documents; NDCG differs too, since the two discounts are not proportional."),
-    _er("003", "precision-spelling", "typo", "简介: “准确率(Precesion, P)”", "Precesion", "Precision", "Spelling."),
-    _er("003", "recall-label", "typo", "Recall(召回率,R): precision = |retrieved ∩ relevant| / |relevant| (formula)",
-        "the recall formula is labelled precision=", "recall = |retrieved ∩ relevant| / |relevant documents|",
-        "Copy-paste slip: the left-hand side of the recall (召回率) formula still says precision."),
-    _er("003", "f-measure-formula", "error", "综合评价指标: F = (a²+1)P·R / (a²(P+R)) (formula)", "(a²+1)PR / (a²(P+R))",
-        _value_text(_F2_EXAMPLE, "F with a = 2, P = 1/2, R = 2/3, from (a²+1)PR/(a²P+R)"),
-        "a² multiplies only P in the denominator; the printed formula agrees with F1 at a = 1 but gives 5/14 "
-        "instead of 5/8 for a = 2, P = 1/2, R = 2/3.", _F2_EXAMPLE),
-    _er("003", "code-dcg-gain", "convention", "NDCG: DCG_p = Σ rel_i / log2(i+1) (formula) beside `def ndcg_score(y_true, y_score, k=10, gains=\"exponential\"):`",
-        "the text defines the linear gain rel_i, the code defaults to 2^rel − 1",
-        "both are DCG conventions; the code offers the text's linear gain with gains=\"linear\"",
-        "Not an error, a note: the text and the code's default use different gains (增益), and the code can "
-        "do either; say which one a number uses, since the values differ."),
-    _er("003", "code-ideal-unsorted", "error", "NDCG code: `best = dcg_score(y_true, k, gains)`",
-        "the ideal DCG is the DCG of y_true in the given order",
-        "the ideal DCG is the DCG of y_true sorted in decreasing order",
-        "IDCG (理想DCG) needs the best possible order; unsorted y_true makes `best` too small, so the "
-        "'NDCG' can exceed 1."),
-    _er("003", "code-scores-as-gains", "error", "NDCG code: `actual = dcg_score(y_score, k, gains)`",
-        "DCG of the predicted scores themselves",
-        _value_text(_TORCH_DEMO, "for grades 0, 1, 2 scored 0.1, 0.5, 0.9 the model's order is perfect; "
+        N_("A doubled character.")),
+    _er("001", "particle-typo", "typo", N_("具体操作方式: “使用根据sort后的rel值得序列计算IDCG值”"), "值得", "值的",
+        N_("Typo: 得 for the particle 的.")),
+    _er("001", "dcg-jarvelin", "convention", N_("DCG: DCG_p = rel_1 + Σ_{i=2}^{p} rel_i / log2(i) (formula)"),
+        N_("rank 1 undiscounted, rank i ≥ 2 divided by log2(i), linear gain"),
+        N_("the original DCG of Järvelin and Kekäläinen (discount='jarvelin', gain='linear'); most libraries "
+        "divide rank i by log2(i + 1)"),
+        N_("Not an error, a note: ranks 1 and 2 both divide by 1 here, so the values differ from the log2(i + 1) "
+        "DCG of the other documents; NDCG differs too, since the two discounts are not proportional.")),
+    _er("003", "precision-spelling", "typo", N_("简介: “准确率(Precesion, P)”"), N_("Precesion"), N_("Precision"), N_("Spelling.")),
+    _er("003", "recall-label", "typo", N_("Recall(召回率,R): precision = |retrieved ∩ relevant| / |relevant| (formula)"),
+        N_("the recall formula is labelled precision="), N_("recall = |retrieved ∩ relevant| / |relevant documents|"),
+        N_("Copy-paste slip: the left-hand side of the recall (召回率) formula still says precision.")),
+    _er("003", "f-measure-formula", "error", N_("综合评价指标: F = (a²+1)P·R / (a²(P+R)) (formula)"), "(a²+1)PR / (a²(P+R))",
+        _value_text(_F2_EXAMPLE, N_("F with a = 2, P = 1/2, R = 2/3, from (a²+1)PR/(a²P+R)")),
+        N_("a² multiplies only P in the denominator; the printed formula agrees with F1 at a = 1 but gives 5/14 "
+        "instead of 5/8 for a = 2, P = 1/2, R = 2/3."), _F2_EXAMPLE),
+    _er("003", "code-dcg-gain", "convention", N_("NDCG: DCG_p = Σ rel_i / log2(i+1) (formula) beside `def ndcg_score(y_true, y_score, k=10, gains=\"exponential\"):`"),
+        N_("the text defines the linear gain rel_i, the code defaults to 2^rel − 1"),
+        N_("both are DCG conventions; the code offers the text's linear gain with gains=\"linear\""),
+        N_("Not an error, a note: the text and the code's default use different gains (增益), and the code can "
+        "do either; say which one a number uses, since the values differ.")),
+    _er("003", "code-ideal-unsorted", "error", N_("NDCG code: `best = dcg_score(y_true, k, gains)`"),
+        N_("the ideal DCG is the DCG of y_true in the given order"),
+        N_("the ideal DCG is the DCG of y_true sorted in decreasing order"),
+        N_("IDCG (理想DCG) needs the best possible order; unsorted y_true makes `best` too small, so the "
+        "'NDCG' can exceed 1.")),
+    _er("003", "code-scores-as-gains", "error", N_("NDCG code: `actual = dcg_score(y_score, k, gains)`"),
+        N_("DCG of the predicted scores themselves"),
+        _value_text(_TORCH_DEMO, N_("for grades 0, 1, 2 scored 0.1, 0.5, 0.9 the model's order is perfect; "
                     "called with k=3 the code returns ≈ 0.3595 (with its default k=10 it fails on these "
-                    "3 items, see 003-code-short-list)"),
-        "DCG must sum the true grades in the order the scores give (sort y_true by y_score); the code "
-        "uses the scores as if they were grades.", _TORCH_DEMO),
-    _er("003", "code-short-list", "error", "NDCG code: `discounts = torch.log2(torch.arange(k) ... + 2)`, default k=10",
-        "k discounts for a list of any length", "min(k, len(list)) discounts",
-        "With fewer than k items (e.g. 3 items, k = 10) gains and discounts have different lengths and "
-        "`gains / discounts` fails with a shape error."),
-    _er("003", "mrr-cascade", "error", "ERR: “但是MRR不可导，无法作为梯度改进模型。因此Cascade Model（瀑布模型）出现”",
-        "the cascade model appeared because MRR is not differentiable",
-        "the cascade model is a click model (Craswell et al. 2008) that explains position bias in clicks; "
-        "ERR (Chapelle et al. 2009) builds on it and is no more differentiable than MRR",
-        "Not differentiable (不可导) is true of MRR, ERR and NDCG alike; it is not why the cascade model exists."),
-    _er("003", "err-to-dcg", "error", "ERR: “若将$\\frac {1}{r}$换为$\\frac{1}{log_2r+1}$此时与DCG相同”",
-        "ERR with 1/(log2 r + 1) instead of 1/r is DCG",
-        _value_text(Call("dcg", ([3, 2, 3, 1],)), "DCG of 3, 2, 3, 1 (g_max = 3). On ERR's scale "
-                    f"(DCG / 2^3) it is ≈ {fmt_decimal(to_float(Call('dcg', ([3, 2, 3, 1],))().exact / 8))}, while "
-                    "the ERR changed as quoted, with 1/(log2 r + 1), is ≈ "
-                    f"{fmt_decimal(to_float(_err_with_discount([3, 2, 3, 1], 3, _QUOTED_DISCOUNT)))}"),
-        "The cascade factor Π(1 − R_i) stays, so the result is not DCG; only dropping it and using "
+                    "3 items, see 003-code-short-list)")),
+        N_("DCG must sum the true grades in the order the scores give (sort y_true by y_score); the code "
+        "uses the scores as if they were grades."), _TORCH_DEMO),
+    _er("003", "code-short-list", "error", N_("NDCG code: `discounts = torch.log2(torch.arange(k) ... + 2)`, default k=10"),
+        N_("k discounts for a list of any length"), N_("min(k, len(list)) discounts"),
+        N_("With fewer than k items (e.g. 3 items, k = 10) gains and discounts have different lengths and "
+        "`gains / discounts` fails with a shape error.")),
+    _er("003", "mrr-cascade", "error", N_("ERR: “但是MRR不可导，无法作为梯度改进模型。因此Cascade Model（瀑布模型）出现”"),
+        N_("the cascade model appeared because MRR is not differentiable"),
+        N_("the cascade model is a click model (Craswell et al. 2008) that explains position bias in clicks; "
+        "ERR (Chapelle et al. 2009) builds on it and is no more differentiable than MRR"),
+        N_("Not differentiable (不可导) is true of MRR, ERR and NDCG alike; it is not why the cascade model exists.")),
+    _er("003", "err-to-dcg", "error", N_("ERR: “若将$\\frac {1}{r}$换为$\\frac{1}{log_2r+1}$此时与DCG相同”"),
+        N_("ERR with 1/(log2 r + 1) instead of 1/r is DCG"),
+        _value_text(Call("dcg", ([3, 2, 3, 1],)), Message(
+            N_("DCG of 3, 2, 3, 1 (g_max = 3). On ERR's scale (DCG / 2^3) it is ≈ {scaled}, while the ERR changed as "
+               "quoted, with 1/(log2 r + 1), is ≈ {changed}"),
+            scaled=fmt_decimal(to_float(Call("dcg", ([3, 2, 3, 1],))().exact / 8)),
+            changed=fmt_decimal(to_float(_err_with_discount([3, 2, 3, 1], 3, _QUOTED_DISCOUNT))))),
+        N_("The cascade factor Π(1 − R_i) stays, so the result is not DCG; only dropping it and using "
         "R_r = (2^l − 1)/2^{l_m} with 1/log2(r+1) gives DCG / 2^{l_m}. (log2 r + 1 also differs from "
-        "log2(r+1) from rank 2 on.)", Call("dcg", ([3, 2, 3, 1],))),
-    _er("003", "precision-term", "terminology", "简介: “准确率(Precesion, P)”; Average precision: “将准确率与召回率联立”",
-        "准确率 for precision",
-        f"{zh('precision')} or {TERMS['precision'].alternatives[0]} for precision; {zh('accuracy')} is accuracy",
-        "准确率 usually names accuracy, (TP+TN)/all; precision, TP/(TP+FP), is 精确率/查准率, as the document "
-        "itself writes in “Precision(精确度,P)” and “召回率和精确率”."),
-    _er("003", "err-name", "terminology", "简介: “期望倒数排序(Expected reciprocal rank, ERR)”", "期望倒数排序",
-        f"{TERMS['err'].alternatives[0]} (rank, not sorting)", "排序 is sorting or ranking as a process; the reciprocal rank is 倒数排名, "
-        "as the document writes later (“预期的倒数排名”)."),
-    _er("003", "cascade-name", "terminology", "ERR: “Cascade Model（瀑布模型）”", "瀑布模型", f"{zh('cascade_model')} (cascade model)",
-        "瀑布模型 is the waterfall model of software engineering; the click model of Craswell et al. (2008) is "
-        "the cascade model, 级联模型, as document 000 calls it."),
+        "log2(r+1) from rank 2 on.)"), Call("dcg", ([3, 2, 3, 1],))),
+    _er("003", "precision-term", "terminology", N_("简介: “准确率(Precesion, P)”; Average precision: “将准确率与召回率联立”"),
+        N_("准确率 for precision"),
+        Message(N_("{precision} or {alternative} for precision; {accuracy} is accuracy"), precision=zh("precision"),
+                alternative=TERMS["precision"].alternatives[0], accuracy=zh("accuracy")),
+        N_("准确率 usually names accuracy, (TP+TN)/all; precision, TP/(TP+FP), is 精确率/查准率, as the document "
+        "itself writes in “Precision(精确度,P)” and “召回率和精确率”.")),
+    _er("003", "err-name", "terminology", N_("简介: “期望倒数排序(Expected reciprocal rank, ERR)”"), "期望倒数排序",
+        Message(N_("{term} (rank, not sorting)"), term=TERMS["err"].alternatives[0]), N_("排序 is sorting or ranking as a process; the reciprocal rank is 倒数排名, "
+        "as the document writes later (“预期的倒数排名”).")),
+    _er("003", "cascade-name", "terminology", N_("ERR: “Cascade Model（瀑布模型）”"), "瀑布模型", Message(N_("{term} (cascade model)"), term=zh("cascade_model")),
+        N_("瀑布模型 is the waterfall model of software engineering; the click model of Craswell et al. (2008) is "
+        "the cascade model, 级联模型, as document 000 calls it.")),
     _er("003", "intersection-of-sizes", "error",
-        "Precision and Recall: |retrieved documents| ∩ |relevant documents| (formulas)",
-        "|retrieved| ∩ |relevant|: an intersection of two numbers",
-        "|retrieved ∩ relevant|: the size of the intersection of the two sets",
-        "∩ applies to sets, not to their sizes (numbers); the numerator counts the documents both retrieved "
-        "and relevant."),
-    _er("003", "doubled-formulas", "typo", "Average precision: “那么就可以对函数P=f(R)P=f(R)在RR上进行积分，可以求PP的期望均值”",
+        N_("Precision and Recall: |retrieved documents| ∩ |relevant documents| (formulas)"),
+        N_("|retrieved| ∩ |relevant|: an intersection of two numbers"),
+        N_("|retrieved ∩ relevant|: the size of the intersection of the two sets"),
+        N_("∩ applies to sets, not to their sizes (numbers); the numerator counts the documents both retrieved "
+        "and relevant.")),
+    _er("003", "doubled-formulas", "typo", N_("Average precision: “那么就可以对函数P=f(R)P=f(R)在RR上进行积分，可以求PP的期望均值”"),
         "P=f(R)P=f(R), RR, PP", "P=f(R), R, P",
-        "Each formula was pasted twice (its rendered and its source text)."),
+        N_("Each formula was pasted twice (its rendered and its source text).")),
     _er("003", "converted-words", "typo", "ERR: “则操做结束；不然跳过该项继续日后查看” and “表示用户的需求被知足时中止的位置的倒数的期望”",
         "操做, 日后, 知足, 中止", "操作, 往后, 满足, 停止",
-        "Words garbled by an automatic conversion: 操做 (操作, operation), 日后 (往后, further down), 知足 "
-        "(满足, satisfied), 中止 (停止, stop)."),
-    _er("004", "dg-heading", "typo", "3.1 heading: “3.1 DG和DCG”", "DG", "CG", "Typo: the section introduces CG (累计增益)."),
-    _er("004", "rel-index", "typo", "3.1: “\\text{rel}_i表示第k个物品的相关性或者评分”", "rel_i is the k-th item's grade",
-        "rel_i is the i-th item's grade", "Index slip: i runs over 1..k."),
-    _er("004", "p-for-k", "terminology", "3.2: “因为不同搜索模型给出的结果有多有少(P的大小不同)”", "P", "k (the list length)",
-        "The document calls the cut-off k everywhere else; P is borrowed from another text's CG_p."),
-    _er("004", "idcg-value", "error", "3.2: IDCG_5 = ... = 31+9.5+3.5+1.3+1.2 = 46.5 (formula)", "46.5",
-        _value_text(WORKED_EXAMPLES[-2].call, "ideal top 5 of the 7 judged films: 5, 4, 3, 2, 2"),
-        "Each term was rounded to one decimal and exactly three were rounded up (15/log2 3 ≈ 9.464 → 9.5, "
-        "3/log2 5 ≈ 1.292 → 1.3, 3/log2 6 ≈ 1.161 → 1.2); 31 and 3.5 are exact; the exact sum is ≈ 46.4165.",
+        N_("Words garbled by an automatic conversion: 操做 (操作, operation), 日后 (往后, further down), 知足 "
+        "(满足, satisfied), 中止 (停止, stop).")),
+    _er("004", "dg-heading", "typo", N_("3.1 heading: “3.1 DG和DCG”"), "DG", "CG", N_("Typo: the section introduces CG (累计增益).")),
+    _er("004", "rel-index", "typo", N_("3.1: “\\text{rel}_i表示第k个物品的相关性或者评分”"), N_("rel_i is the k-th item's grade"),
+        N_("rel_i is the i-th item's grade"), N_("Index slip: i runs over 1..k.")),
+    _er("004", "p-for-k", "terminology", "3.2: “因为不同搜索模型给出的结果有多有少(P的大小不同)”", "P", N_("k (the list length)"),
+        N_("The document calls the cut-off k everywhere else; P is borrowed from another text's CG_p.")),
+    _er("004", "idcg-value", "error", N_("3.2: IDCG_5 = ... = 31+9.5+3.5+1.3+1.2 = 46.5 (formula)"), "46.5",
+        _value_text(WORKED_EXAMPLES[-2].call, N_("ideal top 5 of the 7 judged films: 5, 4, 3, 2, 2")),
+        N_("Each term was rounded to one decimal and exactly three were rounded up (15/log2 3 ≈ 9.464 → 9.5, "
+        "3/log2 5 ≈ 1.292 → 1.3, 3/log2 6 ≈ 1.161 → 1.2); 31 and 3.5 are exact; the exact sum is ≈ 46.4165."),
         WORKED_EXAMPLES[-2].call),
-    _er("004", "ndcg-value", "error", "3.2: NDCG_5 = DCG_5/IDCG_5 = 38.5/46.5 = 0.827 (formula)", "0.827",
-        _value_text(WORKED_EXAMPLES[-1].call, "exact DCG / exact IDCG"),
-        "38.5/46.5 = 0.82796 would round to 0.828, and with unrounded DCG and IDCG the value is ≈ 0.8296.",
+    _er("004", "ndcg-value", "error", N_("3.2: NDCG_5 = DCG_5/IDCG_5 = 38.5/46.5 = 0.827 (formula)"), "0.827",
+        _value_text(WORKED_EXAMPLES[-1].call, N_("exact DCG / exact IDCG")),
+        N_("38.5/46.5 = 0.82796 would round to 0.828, and with unrounded DCG and IDCG the value is ≈ 0.8296."),
         WORKED_EXAMPLES[-1].call),
     _er("004", "judged-not-relevant", "terminology", "3.2: “如果相关电影一共有7部 ... 评分分别是 5, 3, 2, 1, 2, 4, 0”",
-        "7 relevant films", "7 judged films, 6 of them relevant (one is rated 0)",
-        "A film rated 0 is judged but not relevant; the ideal list comes from all judged films."),
-    _er("004", "mar-typo", "typo", "3.3: “NDCG相对于MAR和MRR指标公式会更复杂”", "MAR", "MAP", "Typo for MAP."),
+        N_("7 relevant films"), N_("7 judged films, 6 of them relevant (one is rated 0)"),
+        N_("A film rated 0 is judged but not relevant; the ideal list comes from all judged films.")),
+    _er("004", "mar-typo", "typo", "3.3: “NDCG相对于MAR和MRR指标公式会更复杂”", "MAR", "MAP", N_("Typo for MAP.")),
     _er("004", "rel-as-set", "typo", "3.3: “相同的是相关度得分都是rel = {0,1,2......}”", "rel = {0,1,2......}",
-        "rel ∈ {0, 1, 2, ...}", "rel is one number; it belongs to the set of grades rather than equals it."),
-    _er("004", "code-mrr", "error", "comment code 1, relevant_docs = [1, 3, 5], results = [3, 4, 2, 1, 5]: `print(mean_reciprocal_rank(results, relevant_docs)) # 输出 0.3333`",
+        "rel ∈ {0, 1, 2, ...}", N_("rel is one number; it belongs to the set of grades rather than equals it.")),
+    _er("004", "code-mrr", "error", N_("comment code 1, relevant_docs = [1, 3, 5], results = [3, 4, 2, 1, 5]: `print(mean_reciprocal_rank(results, relevant_docs)) # 输出 0.3333`"),
         "0.3333",
-        _value_text(Call("reciprocal_rank", ([1, 0, 0, 1, 1],)), "the first result, 3, is relevant; the "
-                    "code returns 1.0"),
-        "The claimed output is wrong, and the function returns one query's reciprocal rank, not a mean, "
-        "despite its name.", Call("reciprocal_rank", ([1, 0, 0, 1, 1],))),
-    _er("004", "code-map", "error", "comment code 2: `print(mean_average_precision(results_list, relevant_docs_list)) # 输出 0.5`",
+        _value_text(Call("reciprocal_rank", ([1, 0, 0, 1, 1],)), N_("the first result, 3, is relevant; the "
+                    "code returns 1.0")),
+        N_("The claimed output is wrong, and the function returns one query's reciprocal rank, not a mean, "
+        "despite its name."), Call("reciprocal_rank", ([1, 0, 0, 1, 1],))),
+    _er("004", "code-map", "error", N_("comment code 2: `print(mean_average_precision(results_list, relevant_docs_list)) # 输出 0.5`"),
         "0.5",
         _value_text(Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
-                         {"n_relevant": [3, 3, 3]}), "APs 7/10, 7/18, 34/45; the code returns this too"),
-        "The code is right; its printed output is not.",
+                         {"n_relevant": [3, 3, 3]}), N_("APs 7/10, 7/18, 34/45; the code returns this too")),
+        N_("The code is right; its printed output is not."),
         Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
              {"n_relevant": [3, 3, 3]})),
-    _er("004", "code-ndcg", "error", "comment code 3, recommended_items = [1, 2, 3, 4, 5], relevant_items = [1, 3, 5]: `print(ndcg(recommended_items, relevant_items, 5)) # 输出 0.6244`", "0.6244",
+    _er("004", "code-ndcg", "error", N_("comment code 3, recommended_items = [1, 2, 3, 4, 5], relevant_items = [1, 3, 5]: `print(ndcg(recommended_items, relevant_items, 5)) # 输出 0.6244`"), "0.6244",
         _value_text(Call("ndcg", ([1, 0, 1, 0, 1],), {"k": 5}),
-                    "NDCG@5 with 3 relevant items; the code returns ≈ 0.639945"),
-        "The claimed output matches nothing; the code itself computes IDCG as if all k = 5 positions could "
-        "be relevant (IDCG = Σ 1/log2(i+1) for i ≤ k), but only 3 items are relevant.",
+                    N_("NDCG@5 with 3 relevant items; the code returns ≈ 0.639945")),
+        N_("The claimed output matches nothing; the code itself computes IDCG as if all k = 5 positions could "
+        "be relevant (IDCG = Σ 1/log2(i+1) for i ≤ k), but only 3 items are relevant."),
         Call("ndcg", ([1, 0, 1, 0, 1],), {"k": 5})),
 )
 
@@ -712,15 +724,16 @@ def format_examples() -> str:
     >>> [line.split()[0] for line in text.splitlines() if line.endswith("MISMATCH")]
     ['000-map-two-queries', '000-err-lipstick', '004-idcg-movies', '004-ndcg-movies']
     """
-    rows = [[ex.id, ex.document, ex.quantity, ex.printed, _exact_and_decimal(ex), "yes" if ex.matches else "MISMATCH"]
-            for ex in WORKED_EXAMPLES]
-    head = ["id", "document", "quantity", "printed", "exact", "agrees"]
+    rows = [[ex.id, ex.document, ex.quantity, ex.printed, _exact_and_decimal(ex), _("yes") if ex.matches else
+             _("MISMATCH")] for ex in WORKED_EXAMPLES]
+    head = ["id", _("document"), _("quantity"), _("printed"), _("exact"), _("agrees")]
     mismatches = sum(not ex.matches for ex in WORKED_EXAMPLES)
     code = wrong_code_outputs()
-    return "\n".join(aligned_lines(head, rows, left=len(head))) + (f"\n\n{len(WORKED_EXAMPLES)} worked examples, {mismatches} printed values "
-                                 f"disagree with the exact value; document 004's code comments print {len(code)} "
-                                 f"more wrong outputs ({', '.join(e.printed for e in code)}): "
-                                 f"{mismatches + len(code)} printed values disagree in all (see `ltr-teach errata`)")
+    summary = _("{n} worked examples, {mismatches} printed values disagree with the exact value; document 004's code "
+                "comments print {n_code} more wrong outputs ({outputs}): {total} printed values disagree in all (see "
+                "`ltr-teach errata`)").format(n=len(WORKED_EXAMPLES), mismatches=mismatches, n_code=len(code),
+                                              outputs=", ".join(e.printed for e in code), total=mismatches + len(code))
+    return "\n".join(aligned_lines(head, rows, left=len(head))) + "\n\n" + summary
 
 
 def wrong_code_outputs() -> list:
@@ -744,14 +757,17 @@ def format_errata() -> str:
     >>> print(format_errata().splitlines()[0])
     000-mrr-sum  000_b1a303f0d127bb54.txt
     """
-    label = max(len(w) for w in ("kind", "where", "printed", "correct", "why"))
+    labels = [N_("kind"), N_("where"), N_("printed"), N_("correct"), N_("usual"), N_("why")]
+    label = max(display_width(_(w)) for w in labels)
     blocks = []
     for e in ERRATA:
         lines = [f"{e.id}  {e.document}"]
-        for name, text in (("kind", f"{e.kind}: {e.verdict}"), ("where", e.where), ("printed", e.printed),
+        for name, text in (("kind", f"{_(e.kind)}: {_(e.verdict)}"), ("where", e.where), ("printed", e.printed),
                            (e.correct_label, e.correct), ("why", e.explanation)):
-            lines.append(f"  {name.ljust(label)}  {text}")
+            shown = _(name)
+            lines.append(f"  {shown}{' ' * (label - display_width(shown))}  {_(text)}")
         blocks.append("\n".join(lines))
-    counts = ", ".join(f"{sum(e.kind == kind for e in ERRATA)} {kind}" for kind in KINDS)
-    return "\n\n".join(blocks) + (f"\n\n{len(ERRATA)} records in {len({e.document for e in ERRATA})} documents "
-                                   f"({counts}); only the errors say the document is wrong")
+    counts = _(", ").join(_("{n} {kind}").format(n=sum(e.kind == kind for e in ERRATA), kind=_(kind)) for kind in KINDS)
+    return "\n\n".join(blocks) + "\n\n" + _("{n} records in {n_documents} documents ({counts}); only the errors say "
+                                             "the document is wrong").format(
+        n=len(ERRATA), n_documents=len({e.document for e in ERRATA}), counts=counts)

@@ -17,7 +17,7 @@ import sympy
 
 from ..core.exact import to_float
 from ..core.glossary import TERMS
-from ..core.i18n import N_
+from ..core.i18n import N_, Message
 from ..core.table import Table
 from ..core.validate import as_grades
 from ..metrics.graded import ndcg
@@ -89,7 +89,8 @@ def examples_table(*ids) -> Table:
         ex = examples.by_id(id_)
         if not isinstance(ex, examples.WorkedExample):
             raise ValueError(f"ids: {id_!r} is an erratum, not a worked example; use erratum_card for errata")
-        rows.append((ex.quantity, ex.printed, library_value(ex.exact, ex.printed), "yes" if ex.matches else "NO"))
+        rows.append((ex.quantity, ex.printed, library_value(ex.exact, ex.printed),
+                     Message(N_("yes")) if ex.matches else Message(N_("NO"))))
     return Table((N_("quantity"), N_("document prints"), N_("library (exact ≈ decimal)"), N_("agrees")), tuple(rows))
 
 
@@ -143,21 +144,23 @@ def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
         a, b = step["contribution"], step["ideal_contribution"]   # gain / d and ideal gain / d, same d
         value = to_float(ex.exact)
         if b == 0:
-            ratio_text, ratio = ("– (ideal gain 0)", None)
+            ratio_text, ratio = (Message(N_("– (ideal gain 0)")), None)
         else:
             ratio = sympy.simplify(a / b)   # the discounts cancel: g_k / g*_k, a fraction
             ratio_text = str(ratio) if ratio.is_Integer else f"{ratio} ≈ {to_float(ratio):.4f}"
         if previous is None:
             change = rule = "–"
         else:
-            change = "same" if abs(value - previous) <= _SAME else ("rises" if value > previous else "falls")
+            change = Message(N_("same") if abs(value - previous) <= _SAME else
+                             (N_("rises") if value > previous else N_("falls")))
             if to_float(ex.steps[k - 2]["idcg"]) == 0:
                 rule = "– (IDCG@(k−1) = 0)"
             elif ratio is None:
-                rule = "gain > 0: rises" if a > 0 else "gain 0: same"
+                rule = Message(N_("gain > 0: rises") if a > 0 else N_("gain 0: same"))
             else:
                 gap = to_float(ratio) - previous
-                rule = ("equal: same" if abs(gap) <= _SAME else "above: rises" if gap > 0 else "below: falls")
+                rule = Message(N_("equal: same") if abs(gap) <= _SAME else
+                               N_("above: rises") if gap > 0 else N_("below: falls"))
         shown = ex.exact_str if ex.exact.is_Integer else f"≈ {value:.6f}"
         rows.append((str(k), str(step["grade"]), str(step["ideal_grade"]), ratio_text, shown, change, rule))
         previous = value
@@ -195,7 +198,7 @@ def documents_table() -> Table:
                       + sum(1 for e in code_outputs if e.document == name))
         totals = [t + c for t, c in zip(totals, counts)]
         rows.append((name, *(str(c) for c in counts)))
-    rows.append(("total", *(str(t) for t in totals)))
+    rows.append((Message(N_("total")), *(str(t) for t in totals)))
     header = (N_("document"), *(_KIND_COLUMNS[kind] for kind in kinds),
               N_("worked examples"), N_("printed numbers wrong"))
     return Table(header, tuple(rows))
