@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from lab_driver import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
     ENABLE_HINT,
     UI_TIMEOUT_MS,
     JupyterLabServer,
@@ -138,3 +140,28 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("browser screenshots")
         for path in SAVED_SCREENSHOTS:
             terminalreporter.write_line(str(path))
+
+
+def _fonts_conf(folder: Path) -> Path:
+    conf = folder / "fonts.conf"
+    conf.write_text(
+        "<?xml version='1.0'?><!DOCTYPE fontconfig SYSTEM 'fonts.dtd'><fontconfig>"
+        "<dir>/usr/share/fonts/truetype/dejavu</dir><dir>/usr/share/fonts/truetype/liberation</dir>"
+        f"<cachedir>{folder / 'cache'}</cachedir></fontconfig>", encoding="utf-8")
+    return conf
+
+
+@pytest.fixture(scope="module")
+def chromium_without_cjk(tmp_path_factory):
+    """Debian's Chromium, headless, seeing only DejaVu and Liberation (FONTCONFIG_FILE)."""
+    missing = missing_requirements()
+    if missing:
+        (pytest.fail if os.environ.get("CI") else pytest.skip)(f"browser tests need {'; '.join(missing)}")
+    from playwright.sync_api import sync_playwright
+
+    conf = _fonts_conf(tmp_path_factory.mktemp("fontconfig"))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+                                             env={**os.environ, "FONTCONFIG_FILE": str(conf)})
+        yield browser
+        browser.close()

@@ -326,7 +326,7 @@ class PageWatch:
         )
 
 
-def open_notebook(page, server: JupyterLabServer, name: str) -> None:
+def open_notebook(page, server: JupyterLabServer, name: str, label=str) -> None:
     """Open ``name`` alone in JupyterLab and wait until its kernel is idle.
 
     ``?reset`` starts from an empty workspace: otherwise JupyterLab reopens the notebooks an
@@ -341,25 +341,28 @@ def open_notebook(page, server: JupyterLabServer, name: str) -> None:
     open_left_tab = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
     if open_left_tab.count():
         open_left_tab.first.click()
-    wait_for_kernel_idle(page)
+    wait_for_kernel_idle(page, label)
 
 
-def wait_for_kernel_idle(page) -> None:
+def wait_for_kernel_idle(page, label=str) -> None:
     """Wait until the open notebook is connected to its kernel and the kernel is idle.
 
     The toolbar's execution indicator says "idle" before any kernel has started, so the test
     also waits for the status bar to name the kernel ("Python 3 (ipykernel) | Idle", not
     "No Kernel | Initializing").
     """
+    states = [label(state) for state in ("Idle", "Busy", "Starting", "Initializing", "Connecting", "Restarting",
+                                         "Unknown", "Dead")]
     page.wait_for_function(
-        """() => {
+        """([states, noKernel]) => {
              const indicator = document.querySelector('.jp-NotebookPanel .jp-Notebook-ExecutionIndicator');
              const status = [...document.querySelectorAll('.jp-StatusBar-TextItem')]
                .map(item => item.textContent.trim())
-               .find(text => /\\| (Idle|Busy|Starting|Initializing|Connecting|Restarting|Unknown|Dead)$/.test(text));
+               .find(text => states.some(state => text.endsWith('| ' + state)));
              return indicator && indicator.dataset.status === 'idle'
-               && status !== undefined && !status.startsWith('No Kernel') && status.endsWith('| Idle');
+               && status !== undefined && !status.startsWith(noKernel) && status.endsWith('| ' + states[0]);
            }""",
+        arg=[states, label("No Kernel")],
         timeout=UI_TIMEOUT_MS,
     )
 
@@ -381,20 +384,21 @@ def cell_stderr(page) -> list[str]:
     return page.evaluate(_STDERR_JS)
 
 
-def run_all_cells(page) -> None:
+def run_all_cells(page, label=str) -> None:
     """Clear the saved outputs, run every cell from the Run menu, wait until all have run.
 
     Clearing first turns every prompt into ``[ ]:``, so "every code cell shows ``[n]:``" proves
     that this run (not the saved notebook) produced the outputs. A cell that raises stops the
     run (the cells below keep ``[ ]:``): that is reported with the traceback at once, instead
-    of waiting for the timeout.
+    of waiting for the timeout. ``label`` gives a menu label as JupyterLab shows it (its translation
+    when JupyterLab runs in another language).
     """
-    _menu_command(page, "Edit", "Clear Outputs of All Cells")
+    _menu_command(page, label("Edit"), label("Clear Outputs of All Cells"))
     try:
         page.wait_for_function(f"() => {_PROMPTS_JS}.every(p => !/\\d/.test(p))", timeout=UI_TIMEOUT_MS)
     except Exception as exc:
         raise AssertionError(f"outputs not cleared; prompts: {page.evaluate(_PROMPTS_JS)}") from exc
-    _menu_command(page, "Run", "Run All Cells")
+    _menu_command(page, label("Run"), label("Run All Cells"))
     finished = f"""() => {{
         const prompts = {_PROMPTS_JS};
         const numbered = prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p));
@@ -408,7 +412,7 @@ def run_all_cells(page) -> None:
     prompts = page.evaluate(_PROMPTS_JS)
     if not all(re.fullmatch(r"\[\d+\]:", p) for p in prompts):
         raise AssertionError(f"a cell failed; prompts {prompts}; stderr:\n" + "\n".join(cell_stderr(page)))
-    wait_for_kernel_idle(page)
+    wait_for_kernel_idle(page, label)
 
 
 def full_notebook_screenshot(page, path: Path) -> Path:

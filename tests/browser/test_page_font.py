@@ -17,12 +17,9 @@ Screenshots of the pages with and without the served font are saved and their pa
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
-import pytest
-from lab_driver import CHROMIUM, CHROMIUM_ARGS, UI_TIMEOUT_MS, missing_requirements, open_notebook, run_all_cells
+from lab_driver import UI_TIMEOUT_MS, open_notebook, run_all_cells
 
 import ltr_teach as lt
 from ltr_teach.core import webfont
@@ -60,31 +57,6 @@ NO_TOFU_JS = f"(root) => ({CJK_RUN_WIDTHS_JS})(root).every(run => run[1] >= 0.9)
 def _tofu(runs):
     """The runs drawn narrower than a CJK glyph (missing-glyph boxes are ~0.4 em, CJK glyphs 1 em)."""
     return [(text, ratio) for text, ratio in runs if ratio < 0.9]
-
-
-def _fonts_conf(folder: Path) -> Path:
-    conf = folder / "fonts.conf"
-    conf.write_text(
-        "<?xml version='1.0'?><!DOCTYPE fontconfig SYSTEM 'fonts.dtd'><fontconfig>"
-        "<dir>/usr/share/fonts/truetype/dejavu</dir><dir>/usr/share/fonts/truetype/liberation</dir>"
-        f"<cachedir>{folder / 'cache'}</cachedir></fontconfig>", encoding="utf-8")
-    return conf
-
-
-@pytest.fixture(scope="module")
-def chromium_without_cjk(tmp_path_factory):
-    """Debian's Chromium, headless, seeing only DejaVu and Liberation (FONTCONFIG_FILE)."""
-    missing = missing_requirements()
-    if missing:
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(f"browser tests need {'; '.join(missing)}")
-    from playwright.sync_api import sync_playwright
-
-    conf = _fonts_conf(tmp_path_factory.mktemp("fontconfig"))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-                                             env={**os.environ, "FONTCONFIG_FILE": str(conf)})
-        yield browser
-        browser.close()
 
 
 def _library_page() -> str:
