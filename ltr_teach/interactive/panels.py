@@ -124,10 +124,11 @@ def decimal_first(ex: Explanation) -> HTMLPanel:
                         f"{esc(line)}</code></p>" for line in exact_lines)
     tex = ex.formula.replace("&", "&amp;").replace("<", "&lt;")
     formula = f"<p>$${tex}$$</p>" if ex.formula else ""
+    exact_label = _("exact form")  # outside the f-string: Babel extracts no call inside one
     notes_html = "".join(f"<p style='margin:2px 0'><i>{esc(n)}</i></p>" for n in notes)
     markup = (f"<div class='ltr-teach-explanation'><b>{esc(ex.name)}</b>{formula}{html_table(headers, rows, left=0)}"
               f"{notes_html}<p style='font-size:110%'><b>{esc(result)}</b></p>"
-              f"<details><summary>{esc(_('exact form'))}</summary>{exact_box}</details></div>")
+              f"<details><summary>{esc(exact_label)}</summary>{exact_box}</details></div>")
     return HTMLPanel(markup, text)
 
 

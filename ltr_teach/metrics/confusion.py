@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import sympy
 
 from ..core.exact import fmt_cell
+from ..core.i18n import N_
 from ..core.table import Table
 from ..core.validate import as_rels
 from .binary import precision_at_k
@@ -93,7 +94,7 @@ class ConfusionMatrix:
             ("accuracy", "(TP + TN) / all", self.tp + self.tn, self.total, self.accuracy),
         ):
             rows.append((name, formula, f"{top}/{bottom}", "undefined (0/0)" if value is None else fmt_cell(value)))
-        return Table(("rate", "formula", "counts", "value"), tuple(rows), left=3)
+        return Table((N_("rate"), N_("formula"), N_("counts"), "value"), tuple(rows), left=3)
 
     def __str__(self) -> str:
         return str(self.table())
