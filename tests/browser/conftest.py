@@ -62,15 +62,22 @@ def lab_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def chromium():
-    """Debian's Chromium, headless, launched through Playwright (no browser download)."""
+def playwright_driver():
+    """The one Playwright of the session: a second sync_playwright() while one runs is refused
+    ("Sync API inside the asyncio loop"), so every browser fixture launches through this one."""
     require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_driver):
+    """Debian's Chromium, headless, launched through Playwright (no browser download)."""
+    browser = launch_chromium(playwright_driver)
+    yield browser
+    browser.close()
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -152,16 +159,10 @@ def _fonts_conf(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chromium_without_cjk(tmp_path_factory):
+def chromium_without_cjk(playwright_driver, tmp_path_factory):
     """Debian's Chromium, headless, seeing only DejaVu and Liberation (FONTCONFIG_FILE)."""
-    missing = missing_requirements()
-    if missing:
-        (pytest.fail if os.environ.get("CI") else pytest.skip)(f"browser tests need {'; '.join(missing)}")
-    from playwright.sync_api import sync_playwright
-
     conf = _fonts_conf(tmp_path_factory.mktemp("fontconfig"))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-                                             env={**os.environ, "FONTCONFIG_FILE": str(conf)})
-        yield browser
-        browser.close()
+    browser = playwright_driver.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+                                                env={**os.environ, "FONTCONFIG_FILE": str(conf)})
+    yield browser
+    browser.close()
