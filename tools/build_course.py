@@ -204,8 +204,9 @@ def execute(notebook, folder: Path) -> None:
 
     # The widgets' saved state would only differ between runs (model ids); nbval compares outputs.
     runner = ExecutePreprocessor(timeout=900, kernel_name="python3", store_widget_state=False)
-    env_path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    os.environ["PYTHONPATH"] = env_path  # the kernel imports this checkout's ltr_teach
+    paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if str(ROOT) not in paths:  # the kernel imports this checkout's ltr_teach (once, not once per notebook)
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *paths])
     runner.preprocess(notebook, {"metadata": {"path": str(folder)}})
 
 
