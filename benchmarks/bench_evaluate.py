@@ -13,6 +13,7 @@ Run: PYTHONPATH=$PWD python benchmarks/bench_evaluate.py [--queries N] [--repeat
 from __future__ import annotations
 
 import argparse
+import gc
 import time
 
 import numpy as np
@@ -41,13 +42,25 @@ def time_interleaved(tools: dict, repeat: int) -> dict:
     wall = {name: [] for name in tools}
     cpu = {name: [] for name in tools}
     results = {}
-    for _ in range(repeat):
-        for name, fn in tools.items():
-            w0, c0 = time.perf_counter(), time.process_time()
-            results[name] = fn()
-            wall[name].append(time.perf_counter() - w0)
-            cpu[name].append(time.process_time() - c0)
-    return {name: (np.array(wall[name]), np.array(cpu[name]), results[name]) for name in tools}
+    running = [None]
+
+    def count_full_collections(phase, info):
+        if phase == "start" and info["generation"] == 2:
+            full_collections[running[0]] += 1
+
+    full_collections = dict.fromkeys(tools, 0)
+    gc.callbacks.append(count_full_collections)  # the collector stays on: its cost is part of each tool's time
+    try:
+        for _ in range(repeat):
+            for name, fn in tools.items():
+                running[0] = name
+                w0, c0 = time.perf_counter(), time.process_time()
+                results[name] = fn()
+                wall[name].append(time.perf_counter() - w0)
+                cpu[name].append(time.process_time() - c0)
+    finally:
+        gc.callbacks.remove(count_full_collections)
+    return {name: (np.array(wall[name]), np.array(cpu[name]), results[name], full_collections[name]) for name in tools}
 
 
 def main(argv=None) -> None:
@@ -84,12 +97,16 @@ def main(argv=None) -> None:
           "median (wall, CPU), best (wall, CPU)")
     med_lt = (np.median(timed["lt.evaluate"][0]), np.median(timed["lt.evaluate"][1]))
     best_lt = (timed["lt.evaluate"][0].min(), timed["lt.evaluate"][1].min())
-    for name, (wall, cpu, _) in timed.items():
+    for name, (wall, cpu, _, _) in timed.items():
         med, best = (np.median(wall), np.median(cpu)), (wall.min(), cpu.min())
         ratio = "" if name == "lt.evaluate" else (f"   {med[0] / med_lt[0]:5.2f}x {med[1] / med_lt[1]:5.2f}x"
                                                   f"   {best[0] / best_lt[0]:5.2f}x {best[1] / best_lt[1]:5.2f}x")
         print(f"{name:14}{med[0]:11.3f}s {med[1]:6.3f}s  {best[0]:9.3f}s {best[1]:6.3f}s{ratio}")
     print(f"largest per-query difference from pytrec_eval: {worst:.2e}")
+    # a full collection walks the whole heap (tens of ms here): a tool that leaves many short-lived containers
+    # behind triggers more of them, so they are counted rather than switched off
+    print("full garbage collections during the timed rounds: "
+          + ", ".join(f"{name} {timed[name][3]}" for name in timed))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """lt.evaluate (NumPy, floats) against the exact step-by-step library, TREC files and the CLI."""
 
+import importlib
 import math
 
+import numpy as np
 import pytest
 
 import ltr_teach as lt
@@ -11,6 +13,7 @@ from ltr_teach.runs.trec import read_qrels, read_run, write_qrels, write_run
 
 from parity_data import random_collection, split
 
+EVALUATE_MODULE = importlib.import_module("ltr_teach.runs.evaluate")  # the package exports the function by that name
 METRICS = ["ndcg", "ndcg@3", "ndcg@20", "map", "map@3", "mrr", "mrr@2", "p@5", "recall@5", "err@5", "auc"]
 
 
@@ -61,6 +64,35 @@ def test_bulk_equals_exact_on_random_queries(name):
                 assert math.isnan(got), (qid, metric)
             else:
                 assert got == pytest.approx(expected[metric], abs=1e-12), (name, qid, metric)
+
+
+
+
+# Grades are read two ways: whole numbers 0-254 by bytes() (a fast C pass that also marks unjudged documents
+# with 255), anything else as floats. Each reader is checked against the exact library on the same queries.
+GRADE_FORMS = {  # name: (the grade of each judgment, read by bytes())
+    "whole numbers 0-4": (lambda g: g, True),
+    "floats": (float, False),
+    "a grade of 255 present (the bytes reader's mark of an unjudged document)": (lambda g: 255 if g == 4 else g, False),
+    "NumPy integers and bools": (lambda g: bool(g) if g < 2 else np.int64(g), True),
+}
+
+
+@pytest.mark.parametrize("form", sorted(GRADE_FORMS))
+def test_each_grade_reader_equals_the_exact_library(form):
+    qrels, run = random_collection(seed=31, n_queries=60)
+    grade_of, by_bytes = GRADE_FORMS[form]
+    qrels = {q: {d: grade_of(g) for d, g in judged.items()} for q, judged in qrels.items()}
+    conv = CONVENTIONS["trec_eval"]
+    metrics = ["ndcg", "ndcg@3", "map", "mrr", "p@5", "recall@5", "auc"]
+    assert EVALUATE_MODULE._Pools.read(qrels).small == by_bytes  # the reader this form is meant to reach
+    result = lt.evaluate(qrels, run, metrics)
+    assert set(result.per_query) == set(run)
+    for qid in run:
+        expected = exact_values(qrels, run, qid, conv, g_max=255)
+        for metric in metrics:
+            got, want = result.per_query[qid][metric], expected[metric]
+            assert (math.isnan(got) and math.isnan(want)) or got == pytest.approx(want, abs=1e-12), (form, qid, metric)
 
 
 def test_mean_is_over_the_averaged_queries_and_auc_skips_undefined():
