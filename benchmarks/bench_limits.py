@@ -64,7 +64,7 @@ def main() -> None:
     measure(f"dcg of {n} grades, jarvelin discount", lambda: lt.dcg(grades, discount="jarvelin"))
     measure(f"cg of {n} grades", lambda: lt.cg(grades))
     measure(f"err of {n} grades, g_max = {ERR_MAX_BITS // n}", lambda: lt.err(grades, g_max=ERR_MAX_BITS // n))
-    measure(f"err of 20 grades, g_max = 1000", lambda: lt.err([rng.randint(0, 1000) for _ in range(20)], g_max=1000))
+    measure("err of 20 grades, g_max = 1000", lambda: lt.err([rng.randint(0, 1000) for _ in range(20)], g_max=1000))
     measure(f"average_precision of {n} rels", lambda: lt.average_precision(rels))
     measure(f"reciprocal_rank of {n} rels (first hit last)", lambda: lt.reciprocal_rank([0] * (n - 1) + [1]))
     measure(f"precision_at_k / recall_at_k, k = {n}", lambda: lt.recall_at_k(rels, k=n))

@@ -115,7 +115,7 @@ def test_examples_table_flags_the_documents_wrong_numbers():
 def _ndcg_changes_by_definition(grades, **kwargs):
     """NDCG@k against NDCG@(k-1), straight from lt.ndcg (the oracle for the table's change column)."""
     values = [float(lt.ndcg(grades, k=k, **kwargs)) for k in range(1, len(grades) + 1)]
-    return ["–"] + ["same" if abs(b - a) <= 1e-12 else "rises" if b > a else "falls" for a, b in zip(values, values[1:])]
+    return ["–"] + ["same" if abs(b - a) <= 1e-12 else "rises" if b > a else "falls" for a, b in itertools.pairwise(values)]
 
 
 @pytest.mark.parametrize("gain", ["exp2", "linear"])

@@ -6,7 +6,6 @@ differ between the editions, or a Chinese edition whose prose is not Chinese fai
 """
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 

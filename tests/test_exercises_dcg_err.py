@@ -66,7 +66,7 @@ def test_ndcg_gain_reversal():
 
 
 def test_ndcg_jarvelin_swap():
-    jarvelin = lambda i: max(1, math.log2(i))  # noqa: E731 - the discount written out once
+    jarvelin = lambda i: max(1, math.log2(i))
     assert ndcg([2, 3, 2, 0, 0], discount=jarvelin) == ndcg([3, 2, 2, 0, 0], discount=jarvelin) == 1
     assert correct("ndcg-jarvelin-swap") == "same"
 

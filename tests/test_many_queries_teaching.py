@@ -212,10 +212,10 @@ def test_holm_steps_equal_the_definition():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(p_values=[]), "1 to 50 p-values"), (dict(p_values=[1.2]), "not a probability"),
-    (dict(p_values=[0.1], correction="none"), "correction must be one of"),
-    (dict(p_values=[0.1], level=1), "level = 1 must lie strictly between"),
-    (dict(p_values=[0.1, 0.2], names=["A"]), "names names 1 comparisons"),
+    ({"p_values": []}, "1 to 50 p-values"), ({"p_values": [1.2]}, "not a probability"),
+    ({"p_values": [0.1], "correction": "none"}, "correction must be one of"),
+    ({"p_values": [0.1], "level": 1}, "level = 1 must lie strictly between"),
+    ({"p_values": [0.1, 0.2], "names": ["A"]}, "names names 1 comparisons"),
 ])
 def test_adjustment_steps_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):

@@ -7,8 +7,8 @@ from matplotlib.figure import Figure
 from sympy import N, Rational, log
 
 from ltr_teach.core import i18n
-from ltr_teach.metrics.gains import RANK_WEIGHTS, rank_weights
 from ltr_teach.interactive.plots import RANK_WEIGHT_STYLES, plot_rank_weights, rank_weights_alt, rank_weights_figure
+from ltr_teach.metrics.gains import RANK_WEIGHTS, rank_weights
 
 
 def _same(a, b) -> bool:

@@ -5,7 +5,6 @@ from fractions import Fraction
 
 import pytest
 import sklearn.metrics
-
 from sympy import Rational
 
 import ltr_teach as lt

@@ -4,8 +4,8 @@ a notebook for it (tests/starting_state.py) and the record the widgets keep."""
 from pathlib import Path
 
 import ipywidgets as W
-import pytest
 import nbformat
+import pytest
 from starting_state import widgets_changed_after_run_all
 
 import ltr_teach as lt

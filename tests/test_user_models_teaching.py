@@ -75,13 +75,13 @@ def test_cascade_users_stop_on_what_they_read():
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(model="ndcg"), "model must be one of"),
-    (dict(model="rr"), "give grades"),
-    (dict(model="rbp", n=0), "n"),
-    (dict(model="rbp", n=3, p=1), "p = 1 must lie strictly between 0 and 1"),
-    (dict(model="dcg", n=5, grades=[1, 0]), "n = 5 is beyond the 2 grades"),
-    (dict(model="err", grades=[3, 1], g_max=2), "g_max = 2 is below the highest grade"),
-    (dict(model="rr", grades=[1, -1]), r"grades\[1\]"),
+    ({"model": "ndcg"}, "model must be one of"),
+    ({"model": "rr"}, "give grades"),
+    ({"model": "rbp", "n": 0}, "n"),
+    ({"model": "rbp", "n": 3, "p": 1}, "p = 1 must lie strictly between 0 and 1"),
+    ({"model": "dcg", "n": 5, "grades": [1, 0]}, "n = 5 is beyond the 2 grades"),
+    ({"model": "err", "grades": [3, 1], "g_max": 2}, "g_max = 2 is below the highest grade"),
+    ({"model": "rr", "grades": [1, -1]}, r"grades\[1\]"),
 ])
 def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):

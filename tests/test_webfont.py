@@ -132,7 +132,7 @@ def test_html_inside_a_panel_is_held():
 
 def test_nbval_ignores_the_served_style():
     cfg = (ROOT / "tests" / "nbval_sanitize.cfg").read_text(encoding="utf-8")
-    pairs = re.findall(r"^regex: (.*)$\n^replace: (.*)$", cfg, re.M)  # nbval's own reading of the file
+    pairs = re.findall(r"^regex: (.*)$\n^replace: (.*)$", cfg, re.MULTILINE)  # nbval's own reading of the file
     shown = webfont.style_element() + "<div class='ltr-teach-table'>口红</div>"
     for regex, replace in pairs:
         shown = re.sub(regex, replace, shown)

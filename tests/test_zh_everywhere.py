@@ -11,15 +11,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import pytest  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import pytest
+from matplotlib.figure import Figure
 
-import ltr_teach as lt  # noqa: E402
-from ltr_teach.core.glossary import english_sentences  # noqa: E402
-from ltr_teach.core.i18n import using_language  # noqa: E402
-from ltr_teach.interactive import panels, plots  # noqa: E402
-from ltr_teach.interactive.widgets import erratum_card, example_card  # noqa: E402
-from ltr_teach.teaching import examples, tables  # noqa: E402
+import ltr_teach as lt
+from ltr_teach.core.glossary import english_sentences
+from ltr_teach.core.i18n import using_language
+from ltr_teach.interactive import panels, plots
+from ltr_teach.interactive.widgets import erratum_card, example_card
+from ltr_teach.teaching import examples, tables
 
 QRELS = {"q1": {"a": 1, "b": 0}, "q2": {"a": 1, "b": 1}, "q3": {"b": 1}, "q4": {"a": 2, "c": 1}}
 RUNS = {"A": {"q1": {"a": 1.0, "b": 2.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"a": 1.0, "b": 0.5},
@@ -32,7 +32,7 @@ RUNS = {"A": {"q1": {"a": 1.0, "b": 2.0}, "q2": {"a": 2.0, "b": 1.0}, "q3": {"a"
 def _html_text(markup: str) -> str:
     import html
     import re
-    markup = re.sub(r"<code>.*?</code>", " ", markup, flags=re.S)  # code stays code
+    markup = re.sub(r"<code>.*?</code>", " ", markup, flags=re.DOTALL)  # code stays code
     return html.unescape(re.sub(r"<[^>]+>", " ", markup))
 
 
@@ -82,7 +82,7 @@ def _surfaces():
     yield "ndcg_cutoffs", lambda: str(tables.ndcg_cutoffs([3, 2, 3, 0, 1, 2, 2, 0]))
     yield "ndcg_cutoffs html", lambda: _html_text(tables.ndcg_cutoffs([0, 0, 1, 2])._repr_html_())
     yield "documents_table", lambda: str(tables.documents_table())
-    comparison = lambda: lt.compare_runs(QRELS, RUNS, "ndcg@10")  # noqa: E731
+    comparison = lambda: lt.compare_runs(QRELS, RUNS, "ndcg@10")
     yield "compare_runs", lambda: str(comparison())
     yield "compare_runs html", lambda: _html_text(comparison()._repr_html_())
     for name, make in PLOTTED.items():
