@@ -87,14 +87,13 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
-@pytest.fixture
-def lab_page(request, chromium, lab_server, screenshot_dir):
+def _fresh_page(request, browser, screenshot_dir, **context_options):
     """A fresh browser tab and the :class:`PageWatch` recording its errors and requests.
 
-    When the test fails, the tab is saved as a screenshot and its path printed, to see what
-    the browser showed (a dialog, a traceback, a widget that never rendered).
+    When the test fails, the tab is saved as a screenshot and its path added to the failure's
+    report, to see what the browser showed (a dialog, a traceback, a widget that never rendered).
     """
-    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, **context_options)
     context.set_default_timeout(UI_TIMEOUT_MS)
     page = context.new_page()
     watch = PageWatch().attach(context, page)
@@ -107,6 +106,18 @@ def lab_page(request, chromium, lab_server, screenshot_dir):
         problems = "\n".join(watch.problems())
         report.sections.append(("browser", f"screenshot at failure: {path}\n{problems}"))
     context.close()
+
+
+@pytest.fixture
+def lab_page(request, chromium, lab_server, screenshot_dir):
+    """A fresh tab of the usual Chromium, with the JupyterLab server running (see :func:`_fresh_page`)."""
+    yield from _fresh_page(request, chromium, screenshot_dir, locale="en-US")
+
+
+@pytest.fixture
+def page_without_cjk(request, chromium_without_cjk, screenshot_dir):
+    """A fresh tab of the Chromium that has no CJK font (see :func:`_fresh_page`); the test starts its server."""
+    yield from _fresh_page(request, chromium_without_cjk, screenshot_dir)
 
 
 @pytest.fixture(scope="session")

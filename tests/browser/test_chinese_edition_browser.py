@@ -54,59 +54,48 @@ def _grades(editor) -> list[int]:
     return [round(float(handles.nth(i).get_attribute("aria-valuenow"))) for i in range(handles.count())]
 
 
-def test_a_chinese_notebook_in_chinese_jupyterlab_without_a_cjk_font(chromium_without_cjk, chinese_lab,
+def test_a_chinese_notebook_in_chinese_jupyterlab_without_a_cjk_font(page_without_cjk, chinese_lab,
                                                                     screenshot_dir, capsys):
     from playwright.sync_api import expect
 
-    context = chromium_without_cjk.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        open_notebook(page, chinese_lab, NOTEBOOK, label=_lab_label)
-        # JupyterLab itself speaks Chinese: its menu bar reads 文件 / 编辑 / 运行 ...
-        for menu in ("Edit", "Run"):
-            assert _lab_label(menu) != menu
-            expect(page.locator(".lm-MenuBar-item", has_text=_lab_label(menu)).first).to_be_visible()
-        run_all_cells(page, label=_lab_label)
-        assert cell_stderr(page) == []
+    page, _ = page_without_cjk
+    open_notebook(page, chinese_lab, NOTEBOOK, label=_lab_label)
+    # JupyterLab itself speaks Chinese: its menu bar reads 文件 / 编辑 / 运行 ...
+    for menu in ("Edit", "Run"):
+        assert _lab_label(menu) != menu
+        expect(page.locator(".lm-MenuBar-item", has_text=_lab_label(menu)).first).to_be_visible()
+    run_all_cells(page, label=_lab_label)
+    assert cell_stderr(page) == []
 
-        editor = page.locator(".ltr-editor").first
-        editor.scroll_into_view_if_needed()
-        page.wait_for_function("() => document.querySelector('.ltr-editor .ltr-table table') !== null")
-        table = editor.locator(".ltr-table")
-        grades = _grades(editor)
-        with using_language("zh"):
-            before = lt.ndcg(grades)
-            header = lt.ndcg(grades).columns[1].header
-        expect(table).to_contain_text(before.decimal_str[:6], timeout=UI_TIMEOUT_MS)
+    editor = page.locator(".ltr-editor").first
+    editor.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelector('.ltr-editor .ltr-table table') !== null")
+    table = editor.locator(".ltr-table")
+    grades = _grades(editor)
+    with using_language("zh"):
+        before = lt.ndcg(grades)
+        header = lt.ndcg(grades).columns[1].header
+    expect(table).to_contain_text(before.decimal_str[:6], timeout=UI_TIMEOUT_MS)
 
-        # one step of the first grade slider, with the keyboard on its handle
-        handle = editor.locator(".ltr-grade-slider .noUi-handle").first
-        handle.focus()
-        page.keyboard.press("ArrowLeft" if grades[0] > 0 else "ArrowRight")
-        moved = [grades[0] - 1 if grades[0] > 0 else grades[0] + 1] + grades[1:]
-        expect(handle).to_have_attribute("aria-valuetext", str(moved[0]), timeout=UI_TIMEOUT_MS)
-        after = lt.ndcg(moved)
-        assert after.decimal_str != before.decimal_str
-        expect(table).to_contain_text(after.decimal_str[:6], timeout=UI_TIMEOUT_MS)
+    # one step of the first grade slider, with the keyboard on its handle
+    handle = editor.locator(".ltr-grade-slider .noUi-handle").first
+    handle.focus()
+    page.keyboard.press("ArrowLeft" if grades[0] > 0 else "ArrowRight")
+    moved = [grades[0] - 1 if grades[0] > 0 else grades[0] + 1] + grades[1:]
+    expect(handle).to_have_attribute("aria-valuetext", str(moved[0]), timeout=UI_TIMEOUT_MS)
+    after = lt.ndcg(moved)
+    assert after.decimal_str != before.decimal_str
+    expect(table).to_contain_text(after.decimal_str[:6], timeout=UI_TIMEOUT_MS)
 
-        # the table reads in Chinese, and no Chinese run of the editor is a missing-glyph box
-        with using_language("zh"):
-            from ltr_teach.core.i18n import translate
+    # the table reads in Chinese, and no Chinese run of the editor is a missing-glyph box
+    with using_language("zh"):
+        from ltr_teach.core.i18n import translate
 
-            expect(table).to_contain_text(translate(header))
-        page.wait_for_function(NO_TOFU_JS, arg=".ltr-editor", timeout=30_000)
-        runs = page.evaluate(CJK_RUN_WIDTHS_JS, ".ltr-editor")
-        assert runs and not _tofu(runs), _tofu(runs)
-        shot = screenshot_dir / "chinese-edition-04.png"
-        page.screenshot(path=str(shot))
-        with capsys.disabled():
-            print(f"\nnotebook zh/04 in Chinese JupyterLab without a CJK font, after a slider step: {shot}")
-    except Exception:
-        failed = screenshot_dir / "FAILED-chinese-edition-04.png"
-        page.screenshot(path=str(failed))
-        with capsys.disabled():
-            print(f"\nscreenshot at failure: {failed}")
-        raise
-    finally:
-        context.close()
+        expect(table).to_contain_text(translate(header))
+    page.wait_for_function(NO_TOFU_JS, arg=".ltr-editor", timeout=30_000)
+    runs = page.evaluate(CJK_RUN_WIDTHS_JS, ".ltr-editor")
+    assert runs and not _tofu(runs), _tofu(runs)
+    shot = screenshot_dir / "chinese-edition-04.png"
+    page.screenshot(path=str(shot))
+    with capsys.disabled():
+        print(f"\nnotebook zh/04 in Chinese JupyterLab without a CJK font, after a slider step: {shot}")

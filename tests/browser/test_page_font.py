@@ -109,40 +109,29 @@ NOTEBOOK = {
 }
 
 
-def test_a_ranking_editor_in_jupyterlab_draws_every_chinese_label(chromium_without_cjk, lab_server, screenshot_dir,
+def test_a_ranking_editor_in_jupyterlab_draws_every_chinese_label(page_without_cjk, lab_server, screenshot_dir,
                                                                   capsys):
     (lab_server.root_dir / "page_font.ipynb").write_text(json.dumps(NOTEBOOK, ensure_ascii=False), encoding="utf-8")
-    context = chromium_without_cjk.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    context.set_default_timeout(UI_TIMEOUT_MS)
-    page = context.new_page()
-    try:
-        open_notebook(page, lab_server, "page_font.ipynb")
-        run_all_cells(page)
-        editor = page.locator(".ltr-editor").first
-        editor.wait_for(timeout=UI_TIMEOUT_MS)
-        page.wait_for_function("() => document.querySelector('.ltr-editor .ltr-table table') !== null")
-        assert set(page.evaluate(SERVED_FACE_LOADED_JS)) == {"loaded"}
-        page.wait_for_function(NO_TOFU_JS, arg=".ltr-editor", timeout=15_000)
-        code = page.evaluate(CJK_RUN_WIDTHS_JS, ".jp-NotebookPanel .jp-InputArea")
-        assert code and len(_tofu(code)) == len(code), f"the code cell draws Chinese: a CJK system font is there {code}"
-        runs = page.evaluate(CJK_RUN_WIDTHS_JS, ".ltr-editor")
-        shown = {text for text, _ in runs}
-        assert {"口红", "面霜", "神仙水", "等级", "上移", "增益", "归一化折损累计增益"} <= shown, shown
-        assert not _tofu(runs), _tofu(runs)
-        # the plot's accessible name is its description (issue 13's alt text), in Chinese
-        plot = page.get_by_role("img", name=re.compile("按名次逐位画出的 NDCG.*口红.*结果：NDCG"))
-        assert plot.count() == 1
-        item = page.locator(".ltr-editor .widget-html-content", has_text="口红").first
-        assert webfont.FAMILY in item.evaluate("e => getComputedStyle(e).fontFamily")
-        shot = screenshot_dir / "page-font-editor.png"
-        editor.screenshot(path=str(shot))
-        with capsys.disabled():
-            print(f"\nranking editor in JupyterLab without a CJK system font: {shot}")
-    except Exception:
-        failed = screenshot_dir / "FAILED-page-font-editor.png"
-        page.screenshot(path=str(failed))
-        with capsys.disabled():
-            print(f"\nscreenshot at failure: {failed}")
-        raise
-    finally:
-        context.close()
+    page, _ = page_without_cjk
+    open_notebook(page, lab_server, "page_font.ipynb")
+    run_all_cells(page)
+    editor = page.locator(".ltr-editor").first
+    editor.wait_for(timeout=UI_TIMEOUT_MS)
+    page.wait_for_function("() => document.querySelector('.ltr-editor .ltr-table table') !== null")
+    assert set(page.evaluate(SERVED_FACE_LOADED_JS)) == {"loaded"}
+    page.wait_for_function(NO_TOFU_JS, arg=".ltr-editor", timeout=15_000)
+    code = page.evaluate(CJK_RUN_WIDTHS_JS, ".jp-NotebookPanel .jp-InputArea")
+    assert code and len(_tofu(code)) == len(code), f"the code cell draws Chinese: a CJK system font is there {code}"
+    runs = page.evaluate(CJK_RUN_WIDTHS_JS, ".ltr-editor")
+    shown = {text for text, _ in runs}
+    assert {"口红", "面霜", "神仙水", "等级", "上移", "增益", "归一化折损累计增益"} <= shown, shown
+    assert not _tofu(runs), _tofu(runs)
+    # the plot's accessible name is its description (issue 13's alt text), in Chinese
+    plot = page.get_by_role("img", name=re.compile("按名次逐位画出的 NDCG.*口红.*结果：NDCG"))
+    assert plot.count() == 1
+    item = page.locator(".ltr-editor .widget-html-content", has_text="口红").first
+    assert webfont.FAMILY in item.evaluate("e => getComputedStyle(e).fontFamily")
+    shot = screenshot_dir / "page-font-editor.png"
+    editor.screenshot(path=str(shot))
+    with capsys.disabled():
+        print(f"\nranking editor in JupyterLab without a CJK system font: {shot}")
