@@ -224,17 +224,16 @@ def _order_chunk(qids, qrels, run, ties, threshold, with_judged=False, pooled=No
                          lambda i: f"qrels[{qids[pool_of[i]]!r}]", "grade")
     scores = _numbers(lambda: chain.from_iterable(map(dict.values, ranked)), total,
                       lambda i: f"run[{qids[q_of[i]]!r}]", "score")
-    # each document's grade, -inf when unjudged (kept apart from a judged 0 for the tie step below); the
+    # each document's grade, or a mark when unjudged (kept apart from a judged 0 for the tie step below): 255
+    # read by bytes() when every grade is a whole number below it (see _Pools), else -inf read as floats; the
     # grades are finite numbers (the pools above hold every grade of these queries, checked)
-    # (map(map, ...) calls map(j.get, r, repeat(-inf)) per query without a generator; the one repeat is endless)
-    if pooled is not None and pooled.small:  # whole grades below 255: bytes() reads them (see _Pools)
-        lookups = map(map, map(attrgetter("get"), judged), ranked, repeat(repeat(_UNJUDGED_BYTE)))
-        judgment = np.frombuffer(bytes(chain.from_iterable(lookups)), dtype=np.uint8)
-        unjudged = judgment == _UNJUDGED_BYTE
-    else:
-        lookups = map(map, map(attrgetter("get"), judged), ranked, repeat(repeat(-math.inf)))
-        judgment = np.fromiter(chain.from_iterable(lookups), dtype=np.float64, count=total)
-        unjudged = judgment == -math.inf
+    # (map(map, ...) calls map(j.get, r, repeat(mark)) per query without a generator; the one repeat is endless)
+    small = pooled is not None and pooled.small
+    mark = _UNJUDGED_BYTE if small else -math.inf
+    lookups = chain.from_iterable(map(map, map(attrgetter("get"), judged), ranked, repeat(repeat(mark))))
+    judgment = (np.frombuffer(bytes(lookups), dtype=np.uint8) if small
+                else np.fromiter(lookups, dtype=np.float64, count=total))
+    unjudged = judgment == mark
     grades = np.where(unjudged, 0.0, judgment)  # an unjudged document counts as grade 0
     if ties == "pessimistic":
         order = np.lexsort((grades, -scores, q_of))
