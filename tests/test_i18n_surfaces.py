@@ -29,7 +29,7 @@ def test_the_same_prompt_switches_back_to_english():
     assert "请" in exercise.prompt
     lt.set_language("en")
     assert exercise.prompt == ("Document 000, query 1 (MAC口红). A ranking has graded relevance "
-                               "[3, 2, 3, 0, 1, 2, 2] (rank 1 first). Compute NDCG (归一化折损累计增益)@7 with "
+                               "[3, 2, 3, 0, 1, 2, 2] (rank 1 first). Compute NDCG@7 with "
                                "gain 2^rel − 1 and discount log2(i + 1).")
 
 

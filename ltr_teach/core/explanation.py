@@ -155,9 +155,9 @@ class Explanation:
         lines.append("")
         for note in self.notes:
             lines.append(_("note: {note}").format(note=translate(note)))
-        for key, part in self.parts.items():
+        for part in self.parts.values():
             if part.metric != self.metric:
-                lines.append(f"{key}: {part.result_line()}")
+                lines.append(part.result_line())  # names its own metric (DCG@7 = ...): no key
         lines.append(self.result_line())
         return "\n".join(lines)
 
@@ -170,12 +170,12 @@ class Explanation:
         note = esc(_("note:"))
         notes = "".join(f"<p style='margin:2px 0'><i>{note}</i> {esc(translate(n))}</p>" for n in self.notes)
         parts = "".join(
-            f"<p style='margin:2px 0'>{esc(k)}: <code>{esc(p.result_line())}</code></p>"
-            for k, p in self.parts.items()
+            f"<p style='margin:2px 0'><code>{esc(p.result_line())}</code></p>"
+            for p in self.parts.values()
             if p.metric != self.metric
         )
         # only & and < can break the markup; MathJax reads the text, so ">" stays as the formula wrote it
-        tex = self.formula.replace("&", "&amp;").replace("<", "&lt;")
+        tex = translate(self.formula).replace("&", "&amp;").replace("<", "&lt;")  # a formula's \text{} is a message
         formula = f"<p>$${tex}$$</p>" if self.formula else ""
         return webfont.serve(
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
@@ -184,7 +184,7 @@ class Explanation:
 
     def latex(self) -> str:
         """The formula, the numbers substituted, the exact value and its decimal, in LaTeX."""
-        pieces = [self.formula] if self.formula else []
+        pieces = [translate(self.formula)] if self.formula else []
         if self.substitution:
             pieces.append(self.substitution)
         exact_tex = fmt_latex(self.exact)

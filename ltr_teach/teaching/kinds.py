@@ -254,7 +254,7 @@ class HintBox:
             summary = _("Hint {n} of {total}: {what}").format(n=n, total=len(self.hints), what=what)
             inner = (f"<details class='ltr-teach-hint-step'><summary>{html.escape(summary)}</summary>"
                      f"<p>{_inline(translate(hint))}</p>{inner}</details>")
-        summary = _("Hint (提示) for {label}: click to open").format(label=html.escape(self.label))
+        summary = _("Hint for {label}: click to open").format(label=html.escape(self.label))
         return f"<details class='ltr-teach-hint'><summary>{summary}</summary>{inner}</details>"
 
 
@@ -403,7 +403,7 @@ def _document_says(worked_id: str) -> str:
     w = examples.by_id(worked_id)
     verdict = "" if w.matches else _(" What is right?")
     return _("Document {document} prints {quantity} = {printed} for {title}.{verdict}").format(
-        document=w.id[:3], quantity=w.quantity, printed=w.printed, title=w.title, verdict=verdict)
+        document=w.id[:3], quantity=w.quantity, printed=w.printed, title=translate(w.title), verdict=verdict)
 
 
 def _erratum_says(erratum_id: str) -> str:

@@ -10,7 +10,7 @@ from ...metrics.graded import err
 from ...metrics.user_models import PERSISTENCE, browsing_model, rbp
 from ..kinds import _e, choice, create
 
-FAMILY = ("user_models", N_("User models: RBP, the cascade and the discount as a reader (用户模型)"))
+FAMILY = ("user_models", N_("User models: RBP, the cascade and the discount as a reader"))
 
 #: Document 000's lipstick query (口红), seven results graded 0..3.
 _LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
