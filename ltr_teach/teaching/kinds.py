@@ -34,7 +34,7 @@ import sympy
 
 from ..core.exact import fmt_cell
 from ..core.explanation import Explanation
-from ..core.i18n import N_, _, translate, using_language
+from ..core.i18n import N_, Message, _, translate, using_language
 from ..metrics.registry import METRICS
 from . import examples
 from .hints import GENERIC_HINTS
@@ -385,7 +385,8 @@ def first_step(ex: Explanation) -> str:
             continue
         if n > 0 and _same_number(cell, answer):
             continue  # the row's label (rank 1, query q1) stays; a value equal to the answer never shows
-        shown.append(f"{translate(column.header)} {fmt_cell(cell)}")
+        value = translate(cell) if isinstance(cell, Message) else fmt_cell(cell)  # a word cell: in the language
+        shown.append(f"{translate(column.header)} {value}")
     if not shown:
         return _("Start with rank 1 of the list, as the worked table does.")
     return _("First step: {cells}.").format(cells=_(", ").join(shown))
