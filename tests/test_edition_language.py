@@ -129,3 +129,15 @@ def test_every_editor_label_is_in_the_editions_language(metric):
         en_texts = _editor_labels(RankingEditor(ITEMS, GRADES[metric], metric))
     assert not [phrase for text in zh_texts for phrase in _english_sentences(QUOTED.sub(" ", text))]
     assert not [term for text in en_texts for term in _glossary_terms(text)]
+
+
+@pytest.mark.parametrize("metric", sorted(name for name, info in METRICS.items() if info.takes in ("grades", "rels")))
+def test_a_formula_reads_in_chinese(metric):
+    from ltr_teach.core.explanation import formula_tex
+
+    info = METRICS[metric]
+    kwargs = {key: value for key, value in {"k": 2, "g_max": 3}.items() if key in info.options}  # some require them
+    explanation = info.func([3, 2, 0, 1] if info.takes == "grades" else [1, 0, 1, 0], **kwargs)
+    with using_language("zh"):
+        words = re.findall(r"\\text\{([^{}]*)\}", formula_tex(explanation.formula))
+    assert not [w for w in words if re.search(r"[A-Za-z]{3,}", w) and w != "interp"], words

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -20,8 +21,24 @@ import sympy
 
 from . import webfont
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
-from .i18n import Message, _, translate
+from .i18n import N_, Message, _, translate
 from .table import aligned_lines, display_width, html_table  # noqa: F401 - display_width kept at its documented path
+
+#: The words the metrics' formulas hold in ``\text{}``: messages, so a formula reads in the course's language.
+FORMULA_WORDS = frozenset((N_("first relevant"), N_("relevant"), N_("judged"), N_("unjudged")))
+_TEXT = re.compile(r"\\text\{([^{}]*)\}")
+
+
+def formula_tex(formula: str) -> str:
+    r"""A formula with the words of its ``\text{}`` in the current language; notation (``\text{-}``) stays.
+
+    >>> from ltr_teach.core.i18n import using_language
+    >>> with using_language("zh"):
+    ...     formula_tex(r"\mathrm{RR} = \frac{1}{\mathrm{rank}_{\text{first relevant}}}")
+    '\\mathrm{RR} = \\frac{1}{\\mathrm{rank}_{\\text{首个相关结果}}}'
+    """
+    return _TEXT.sub(lambda m: "\\text{" + (translate(m.group(1)) if m.group(1) in FORMULA_WORDS else m.group(1))
+                     + "}", formula)
 
 
 def _jsonable(v):
@@ -175,7 +192,7 @@ class Explanation:
             if p.metric != self.metric
         )
         # only & and < can break the markup; MathJax reads the text, so ">" stays as the formula wrote it
-        tex = translate(self.formula).replace("&", "&amp;").replace("<", "&lt;")  # a formula's \text{} is a message
+        tex = formula_tex(self.formula).replace("&", "&amp;").replace("<", "&lt;")
         formula = f"<p>$${tex}$$</p>" if self.formula else ""
         return webfont.serve(
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
@@ -184,7 +201,7 @@ class Explanation:
 
     def latex(self) -> str:
         """The formula, the numbers substituted, the exact value and its decimal, in LaTeX."""
-        pieces = [translate(self.formula)] if self.formula else []
+        pieces = [formula_tex(self.formula)] if self.formula else []
         if self.substitution:
             pieces.append(self.substitution)
         exact_tex = fmt_latex(self.exact)

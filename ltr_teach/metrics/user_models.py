@@ -182,7 +182,7 @@ def rbp_residual(grades, p=PERSISTENCE, k=None) -> Explanation:
         columns=(Column("rank", "rank"), Column("what", "unknown"), Column("contribution", "could add"),
                  Column("cumulative", "residual so far")),
         steps=tuple(rows), params={"p": p, "k": k, "depth": d},
-        formula=N_(r"\mathrm{res} = (1-p)\sum_{i \le d,\ \text{unjudged}} p^{i-1} + p^{d}"),
+        formula=r"\mathrm{res} = (1-p)\sum_{i \le d,\ \text{unjudged}} p^{i-1} + p^{d}",
         substitution=" + ".join(sympy.latex(r["contribution"]) for r in rows),
     )
 

@@ -280,7 +280,7 @@ def _map_task(d) -> str:
             counts=", ".join(map(str, d["n_relevant"])))
     else:
         totals = _(" Every relevant document appears in its list.")
-    return _("Queries return (1 = relevant, rank 1 first) {queries}.{totals} Compute MAP (平均精度均值, mean average "
+    return _("Queries return (1 = relevant, rank 1 first) {queries}.{totals} Compute MAP (mean average "
              "precision).").format(queries=_queries_text(d), totals=totals)
 
 
