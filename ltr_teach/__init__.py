@@ -50,6 +50,7 @@ from .metrics.user_models import BROWSING_MODELS, browsing_model, rbp, rbp_resid
 from .runs.compare import adjustment_steps, compare_runs, sign_flips
 from .runs.evaluate import evaluate
 from .runs.pooling import pool
+from .runs.systems import compare_systems, tukey_hsd
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises, kinds, samples
 from .teaching.checker import Feedback, check
@@ -70,6 +71,7 @@ __all__ = [
     "browsing_model", "BROWSING_MODELS",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "sign_flips", "adjustment_steps",
+    "compare_systems", "tukey_hsd",
     "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "examples", "exercises", "samples",
     "examples_table", "ndcg_cutoffs", "documents_table", "glossary_table",
     "classroom", "set_language", "get_language",

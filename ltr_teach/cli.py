@@ -532,6 +532,17 @@ def _add_compare(sub) -> None:
             if number:
                 print()
             print(result)
+            if len(names) >= 3 or args.markdown or args.latex:  # which beats which, every pair corrected together
+                from .runs.systems import compare_systems
+
+                systems = compare_systems(qrels, dict(zip(names, args.run_files)), metric, correction=args.correction,
+                                          convention=args.convention, missing=args.missing,
+                                          n_resamples=args.resamples, seed=args.seed)
+                print()
+                print(systems)
+                for path, text in ((args.markdown, systems.to_markdown), (args.latex, systems.to_latex)):
+                    if path:
+                        _write_report(path, text(), number)
             if args.per_query:
                 for pair in result.pairs.values():
                     query, difference = _("query"), _("difference")  # outside the f-string: pybabel reads them
@@ -564,7 +575,22 @@ def _add_compare(sub) -> None:
                    help=_("bootstrap resamples and sampled sign flips (default 9999)"))
     p.add_argument("--seed", type=lambda t: _int(t, "--seed"), default=0, help=_("seed of the resampling (default 0)"))
     p.add_argument("--per-query", action="store_true", help=_("also print every query's values and difference"))
+    p.add_argument("--markdown", metavar="FILE",
+                   help=_("write the report of every pair of runs as Markdown to FILE"))
+    p.add_argument("--latex", metavar="FILE",
+                   help=_("write the report table (each run's mean, marked with the runs it beats) as LaTeX to FILE"))
     p.set_defaults(run=run)
+
+
+def _write_report(path: str, text: str, number: int) -> None:
+    """Write one metric's report; a second metric's report is appended to the same file."""
+    if os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the write until someone reads it
+        raise UsageError(f"cannot write {path!r}: it is not a regular file")
+    try:
+        with open(path, "a" if number else "w", encoding="utf-8") as handle:
+            handle.write(("\n" if number else "") + text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path!r}: {exc.strerror}") from None
 
 
 def _fraction(text: str, name: str) -> float:
