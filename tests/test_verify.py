@@ -64,22 +64,24 @@ def test_a_correct_function_agrees(func, metric):
     assert result.checked >= 300 and result.disagreements == 0
 
 
+#: The keys are the checker's (lt.check names the same slips: ltr_teach.teaching.checker.SLIPS) or, for the few only
+#: a function over many lists shows, verify's own (ltr_teach.teaching.verify.SLIPS)
 SLIPPED = [
-    (lambda g, k: _dcg(g, k, log=lambda x: math.log(x)), "dcg@k", "natural-log"),
+    (lambda g, k: _dcg(g, k, log=lambda x: math.log(x)), "dcg@k", "base"),
     (lambda g, k: _dcg(g, k, gain=lambda x: x) / (_dcg(sorted(g, reverse=True), k, gain=lambda x: x) or 1),
-     "ndcg@k", "linear-gain"),
+     "ndcg@k", "gain"),
     (lambda g, k: _dcg(g, k) / (_dcg(sorted(g, reverse=True)) or 1), "ndcg@k", "ideal-not-cut"),
-    (lambda g, k: 1.0 if _dcg(g, k) else 0.0, "ndcg@k", "ideal-unsorted"),
+    (lambda g, k: 1.0 if _dcg(g, k) else 0.0, "ndcg@k", "ideal_unsorted"),
     (lambda g, k: _ndcg(g), "ndcg@k", "cut-ignored"),
-    (lambda r: sum(sum(r[:i]) / i for i in range(1, len(r) + 1)) / len(r), "ap", "mean-of-every-precision"),
+    (lambda r: sum(sum(r[:i]) / i for i in range(1, len(r) + 1)) / len(r), "ap", "ap_all_ranks"),
     (lambda r: _ap(r) * sum(r) / len(r), "ap", "over-list-length"),
     (lambda r: ([0.0] + [1 / rank for rank, x in enumerate(r, 1) if x])[-1], "rr", "last-relevant"),
-    (lambda g, g_max: sum((2 ** x - 1) / 2 ** g_max / rank for rank, x in enumerate(g, 1)), "err", "no-cascade"),
+    (lambda g, g_max: sum((2 ** x - 1) / 2 ** g_max / rank for rank, x in enumerate(g, 1)), "err", "err_no_cascade"),
     (lambda labels, scores: _auc(labels, scores) - 0.5 * sum(p == n for p in [s for y, s in zip(labels, scores) if y]
                                                              for n in [s for y, s in zip(labels, scores) if not y])
-     / (sum(labels) * (len(labels) - sum(labels))), "auc", "ties-zero"),
-    (lambda r, k: _ap(r[:k]), "ap@k", "over-retrieved"),
-    (lambda r, k: sum(r[:k]) / len(r[:k]), "p@k", "over-list-length"),
+     / (sum(labels) * (len(labels) - sum(labels))), "auc", "ties_zero"),
+    (lambda r, k: _ap(r[:k]), "ap@k", "ap_retrieved"),
+    (lambda r, k: sum(r[:k]) / len(r[:k]), "p@k", "short_list"),
 ]
 
 
@@ -110,6 +112,11 @@ def test_numpy_results_and_a_function_that_changes_its_input_are_fine():
         return np.float64(value)
 
     assert lt.verify(sorts_in_place, "ndcg@k", n_cases=np.int64(120))
+
+
+def test_none_is_not_written_yet():
+    result = lt.verify(None, "ndcg@k")
+    assert not result and result.checked == 0 and "not written yet" in str(result)
 
 
 def test_the_verdict_reads_in_chinese():

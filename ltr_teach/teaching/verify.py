@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from ..core import webfont
 from ..core.i18n import N_, _, translate
 from ..metrics import binary, graded, roc
+from .checker import check
 
 #: How close a student's float must be to the library's value (relative, and absolute near 0).
 TOLERANCE = 1e-9
@@ -161,47 +162,33 @@ class Slip:
 
 
 SLIPS = (
-    Slip("natural-log", ("dcg",), N_("the discount uses the natural log ln(1 + rank); DCG's is log2(1 + rank) "
-                                     "(for NDCG the base cancels, for DCG it does not)"),
-         lambda c: _dcg_float(c["grades"], c["k"], discount=lambda r: math.log(r + 1))),
-    Slip("linear-gain", ("dcg",), N_("the gain is the grade itself; the library's default gain is 2^grade − 1"),
-         lambda c: _dcg_float(c["grades"], c["k"], gain=lambda g: g)),
-    Slip("linear-gain", ("ndcg",), N_("the gain is the grade itself; the library's default gain is 2^grade − 1"),
-         _ndcg_linear),
     Slip("ideal-not-cut", ("ndcg",), N_("the ideal DCG sums the whole sorted list; it must stop at k, as DCG does"),
          _ideal_not_cut),
-    Slip("ideal-unsorted", ("ndcg",), N_("the ideal DCG is computed on the list as returned; sort the grades best "
-                                         "first before computing it"), _ndcg_unsorted_ideal),
     Slip("cut-ignored", ("cg", "dcg", "ndcg", "err", "rr", "ap"),
          N_("k is ignored: the whole list counts; only the top k should"),
          lambda c: _SPECS[c["metric"]].library(dict(c, k=None))),
     Slip("exp-gain", ("cg",), N_("CG adds the grades themselves; 2^grade − 1 is DCG's gain, not CG's"),
          lambda c: sum(2 ** g - 1 for g in (c["grades"][:c["k"]] if c["k"] else c["grades"]))),
-    Slip("mean-of-every-precision", ("ap",), N_("AP averages the precision at the relevant ranks only, not at every "
-                                                "rank"), _ap_mean_of_every_precision),
     Slip("over-list-length", ("ap",), N_("the sum of precisions is divided by the length of the list; divide by the "
                                          "number of relevant items"), _ap_over_list_length),
-    Slip("over-retrieved", ("ap",), N_("AP@k divides by every relevant item of the query, also those below k that "
-                                       "were not retrieved (trec_eval's rule), not by those found in the top k"),
-         lambda c: _SPECS["ap"].library(dict(c, grades=c["grades"][:c["k"]], k=None)) if c["k"] else math.nan),
     Slip("last-relevant", ("rr",), N_("the reciprocal rank is that of the first relevant item, not the last"),
          _rr_last_relevant),
     Slip("mean-over-relevant", ("rr",), N_("the reciprocal rank takes the first relevant item only; it does not "
                                            "average over every relevant one"), _rr_mean_over_relevant),
-    Slip("no-cascade", ("err",), N_("each rank's stop probability must be multiplied by the chance of reaching it, "
-                                    "the product of (1 − R) over the ranks above"),
-         lambda c: _err_with(c, cascade=False)),
     Slip("linear-stop", ("err",), N_("the stop probability is R = (2^g − 1)/2^g_max, not g/g_max"),
          lambda c: _err_with(c, stop=lambda g, g_max: g / g_max)),
+    # the checker names these too, but judges one number at a time and passes over a case where another reading
+    # of the number is as likely (a single tie whose 0 gives AUC exactly 1/2; a list of ten or more): recomputed
+    # here on every case, they are named when the checker's judgement is silent on one of them
+    Slip("ties_zero", ("auc",), N_("a tie between a positive and a negative counts 1/2, not 0"),
+         lambda c: _auc_ties(c, 0.0)),
+    Slip("ties_one", ("auc",), N_("a tie between a positive and a negative counts 1/2, not 1"),
+         lambda c: _auc_ties(c, 1.0)),
+    Slip("short_list", ("p",), N_("P@k divides by k even when the list is shorter than k (the missing ranks count "
+                                  "as not relevant)"), _p_over_list),
     Slip("stop-without-minus-one", ("err",), N_("the stop probability is R = (2^g − 1)/2^g_max: the −1 makes an "
                                                 "irrelevant item (g = 0) stop nobody"),
          lambda c: _err_with(c, stop=lambda g, g_max: 2 ** g / 2 ** g_max)),
-    Slip("over-list-length", ("p",), N_("P@k divides by k even when the list is shorter than k (the missing ranks "
-                                        "count as not relevant)"), _p_over_list),
-    Slip("ties-zero", ("auc",), N_("a tie between a positive and a negative counts 1/2, not 0"),
-         lambda c: _auc_ties(c, 0.0)),
-    Slip("ties-one", ("auc",), N_("a tie between a positive and a negative counts 1/2, not 1"),
-         lambda c: _auc_ties(c, 1.0)),
 )
 
 
@@ -253,9 +240,12 @@ class Verification:
     function: str = "ndcg"
 
     def __bool__(self) -> bool:
-        return self.disagreements == 0 and not self.error
+        return self.checked > 0 and self.disagreements == 0 and not self.error
 
     def lines(self) -> list[str]:
+        if not self.checked:  # func None: the notebook's cell before the student has written the function
+            return [_("✎ {metric}: not written yet. Write your function in a new cell (def ...), then put its name "
+                      "in place of None and run this cell again.").format(metric=self.metric)]
         if self:
             return [_("✓ {metric}: your function agrees with the library on all {n} cases (edge cases included: no "
                       "relevant item, one item, ties, k beyond the list).").format(metric=self.metric, n=self.checked)]
@@ -338,8 +328,9 @@ def verify(func, metric: str, n_cases: int = 300, seed: int = 0) -> Verification
 
     Parameters
     ----------
-    func : callable
-        Your function; it takes what the library's takes (see the module's table) and returns a number.
+    func : callable or None
+        Your function; it takes what the library's takes (see the module's table) and returns a number. None
+        (the notebook's placeholder before you write it) checks nothing and says so.
     metric : str
         ``"ndcg@10"`` (k fixed), ``"ndcg@k"`` (k varied, passed as the last argument), ``"ndcg"`` (no k); also
         ``cg``, ``dcg``, ``err``, ``rr``, ``ap``, ``p`` (needs ``@``) and ``auc``.
@@ -365,14 +356,16 @@ def verify(func, metric: str, n_cases: int = 300, seed: int = 0) -> Verification
     >>> bool(result), result.slip
     (False, 'last-relevant')
     """
+    name, cutoff, k_rule = _parse(metric)
+    label = _SPECS[name].label + ("" if cutoff is None else f"@{cutoff}")
+    if func is None:  # as an exercise sheet's answer = None: not answered yet, nothing to check
+        return Verification(label, 0, 0)
     if not callable(func):
         raise ValueError(f"func must be your metric function (a callable); got {type(func).__name__}")
     if isinstance(n_cases, bool) or not isinstance(n_cases, numbers.Integral) or not 1 <= n_cases <= 5000:
         raise ValueError(f"n_cases = {n_cases!r} is not allowed; it must be a whole number from 1 to 5000")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2**63:
         raise ValueError(f"seed = {seed!r} is not allowed; it must be a whole number from 0 to 2**63 - 1")
-    name, cutoff, k_rule = _parse(metric)
-    label = _SPECS[name].label + ("" if cutoff is None else f"@{cutoff}")
     cases = _cases(name, k_rule, int(n_cases), int(seed))
     failures = []
     bad = 0
@@ -395,11 +388,28 @@ def verify(func, metric: str, n_cases: int = 300, seed: int = 0) -> Verification
     if not bad:
         return Verification(label, len(cases), 0)
     case, expected, got, _value = failures[0]
+    key, message = _diagnose(name, failures)
+    return Verification(label, len(cases), bad, case, expected, got, diagnosis=message, slip=key,
+                        call=_call_text(name, cutoff, case), function=_SPECS[name].library_name)
+
+
+def _diagnose(name: str, failures: list) -> tuple[str, str]:
+    """The slip behind every disagreement, if one gives them all: first the checker's catalogue
+    (:data:`ltr_teach.teaching.checker.SLIPS`, the slips ``lt.check`` names), asked about each failing case with the
+    student's number as the answer; then the few that only a function over many lists can show (:data:`SLIPS`)."""
+    common, message = None, ""
+    for case, _expected, _got, value in failures:
+        feedback = check(_SPECS[name].library(case), repr(value))
+        common = set(feedback.mistakes) if common is None else common & set(feedback.mistakes)
+        message = message or feedback.diagnosis
+        if not common:
+            break
+    if common and len(common) == 1:
+        first = check(_SPECS[name].library(failures[0][0]), repr(failures[0][3]))
+        return next(iter(common)), first.diagnosis if len(first.mistakes) == 1 else message
     slip = next((s for s in SLIPS if name in s.metrics and all(
         _same(v, float(s.compute(c))) and not _same(float(s.compute(c)), e) for c, e, _g, v in failures)), None)
-    return Verification(label, len(cases), bad, case, expected, got, diagnosis=slip.message if slip else "",
-                        slip=slip.key if slip else "", call=_call_text(name, cutoff, case),
-                        function=_SPECS[name].library_name)
+    return (slip.key, slip.message) if slip else ("", "")
 
 
 __all__ = ["verify", "Verification", "SLIPS", "Slip", "TOLERANCE"]
