@@ -55,6 +55,7 @@ from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises, kinds, samples
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
+from .teaching.verify import verify
 
 try:
     __version__ = _version("ltr_teach")
@@ -72,7 +73,8 @@ __all__ = [
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "sign_flips", "adjustment_steps",
     "compare_systems", "tukey_hsd",
-    "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "examples", "exercises", "samples",
+    "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "verify", "examples", "exercises",
+    "samples",
     "examples_table", "ndcg_cutoffs", "documents_table", "glossary_table",
     "classroom", "set_language", "get_language",
 ]
