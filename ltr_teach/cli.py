@@ -371,8 +371,10 @@ def _add_eval(sub) -> None:
                                      "(ndcg.1=3,2=9 per-grade gains, rbp.0.95 persistence); every registry name and "
                                      "alias works too (ap, precision@5). Conventions: {conventions}.").format(
                            names=", ".join(METRIC_NAMES), conventions=", ".join(CONVENTIONS)))
-    p.add_argument("qrels_file", metavar="QRELS", help=_("qrels file: qid iter docid grade"))
-    p.add_argument("run_file", metavar="RUN", help=_("run file: qid Q0 docid rank score tag"))
+    p.add_argument("qrels_file", metavar="QRELS",
+                   help=_("qrels file: qid iter docid grade (or .parquet/.arrow with columns query, doc, grade)"))
+    p.add_argument("run_file", metavar="RUN",
+                   help=_("run file: qid Q0 docid rank score tag (or .parquet/.arrow with columns query, doc, score)"))
     p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
                    help=_("a metric to compute; repeat for more (-m ndcg@10 -m map)"))
     p.add_argument("--per-query", action="store_true", help=_("print every query's values before the means"))
@@ -524,7 +526,11 @@ def _add_compare(sub) -> None:
             names = list(args.run_files)
         if len(set(names)) < len(names):
             raise UsageError("a run file is given twice; compare different runs")
-        qrels = read_qrels(args.qrels_file)
+        from .runs.tables import as_mapping
+
+        qrels = as_mapping(args.qrels_file, "qrels")  # a Parquet or Arrow file: read as a table
+        if not isinstance(qrels, dict):
+            qrels = read_qrels(qrels)
         for number, metric in enumerate(args.metrics):
             result = compare_runs(qrels, dict(zip(names, args.run_files)), metric, convention=args.convention,
                                   missing=args.missing, alternative=args.alternative, correction=args.correction,
