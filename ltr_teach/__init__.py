@@ -19,6 +19,7 @@ from importlib.metadata import version as _version
 from .core.exact import ln, log2
 from .core.explanation import Explanation
 from .core.i18n import get_language, set_language
+from .metrics import online
 from .metrics.agreement import cohen_kappa
 from .metrics.binary import (
     average_precision,
@@ -76,7 +77,7 @@ __all__ = [
     "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "verify", "examples", "exercises",
     "samples",
     "examples_table", "ndcg_cutoffs", "documents_table", "glossary_table",
-    "classroom", "set_language", "get_language",
+    "classroom", "set_language", "get_language", "online",
 ]
 
 
