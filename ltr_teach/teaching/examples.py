@@ -701,20 +701,20 @@ ERRATA = (
     _er("004", "mar-typo", "typo", "3.3: “NDCG相对于MAR和MRR指标公式会更复杂”", "MAR", "MAP", N_("Typo for MAP.")),
     _er("004", "rel-as-set", "typo", "3.3: “相同的是相关度得分都是rel = {0,1,2......}”", "rel = {0,1,2......}",
         "rel ∈ {0, 1, 2, ...}", N_("rel is one number; it belongs to the set of grades rather than equals it.")),
-    _er("004", "code-mrr", "error", N_("comment code 1, relevant_docs = [1, 3, 5], results = [3, 4, 2, 1, 5]: `print(mean_reciprocal_rank(results, relevant_docs)) # 输出 0.3333`"),
+    _er("004", "code-mrr", "error", N_("code 1 at the end of the page, relevant_docs = [1, 3, 5], results = [3, 4, 2, 1, 5]: `print(mean_reciprocal_rank(results, relevant_docs)) # 输出 0.3333`"),
         "0.3333",
         _value_text(Call("reciprocal_rank", ([1, 0, 0, 1, 1],)), N_("the first result, 3, is relevant; the "
                     "code returns 1.0")),
         N_("The claimed output is wrong, and the function returns one query's reciprocal rank, not a mean, "
         "despite its name."), Call("reciprocal_rank", ([1, 0, 0, 1, 1],))),
-    _er("004", "code-map", "error", N_("comment code 2: `print(mean_average_precision(results_list, relevant_docs_list)) # 输出 0.5`"),
+    _er("004", "code-map", "error", N_("code 2 at the end of the page: `print(mean_average_precision(results_list, relevant_docs_list)) # 输出 0.5`"),
         "0.5",
         _value_text(Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
                          {"n_relevant": [3, 3, 3]}), N_("APs 7/10, 7/18, 34/45; the code returns this too")),
         N_("The code is right; its printed output is not."),
         Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
              {"n_relevant": [3, 3, 3]})),
-    _er("004", "code-ndcg", "error", N_("comment code 3, recommended_items = [1, 2, 3, 4, 5], relevant_items = [1, 3, 5]: `print(ndcg(recommended_items, relevant_items, 5)) # 输出 0.6244`"), "0.6244",
+    _er("004", "code-ndcg", "error", N_("code 3 at the end of the page, recommended_items = [1, 2, 3, 4, 5], relevant_items = [1, 3, 5]: `print(ndcg(recommended_items, relevant_items, 5)) # 输出 0.6244`"), "0.6244",
         _value_text(Call("ndcg", ([1, 0, 1, 0, 1],), {"k": 5}),
                     N_("NDCG@5 with 3 relevant items; the code returns ≈ 0.639945")),
         N_("The claimed output matches nothing; the code itself computes IDCG as if all k = 5 positions could "
