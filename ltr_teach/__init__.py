@@ -19,6 +19,7 @@ from importlib.metadata import version as _version
 from .core.exact import ln, log2
 from .core.explanation import Explanation
 from .core.i18n import get_language, set_language
+from .metrics import online
 from .metrics.agreement import cohen_kappa
 from .metrics.binary import (
     average_precision,
@@ -50,10 +51,12 @@ from .metrics.user_models import BROWSING_MODELS, browsing_model, rbp, rbp_resid
 from .runs.compare import adjustment_steps, compare_runs, sign_flips
 from .runs.evaluate import evaluate
 from .runs.pooling import pool
+from .runs.systems import compare_systems, tukey_hsd
 from .runs.trec import read_qrels, read_run, write_qrels, write_run
 from .teaching import classroom, examples, exercises, kinds, samples
 from .teaching.checker import Feedback, check
 from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
+from .teaching.verify import verify
 
 try:
     __version__ = _version("ltr_teach")
@@ -70,9 +73,11 @@ __all__ = [
     "browsing_model", "BROWSING_MODELS",
     "confusion_matrix", "ConfusionMatrix", "MetricSuite", "agreement",
     "CONVENTIONS", "compare_conventions", "evaluate", "pool", "compare_runs", "sign_flips", "adjustment_steps",
-    "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "examples", "exercises", "samples",
+    "compare_systems", "tukey_hsd",
+    "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "verify", "examples", "exercises",
+    "samples",
     "examples_table", "ndcg_cutoffs", "documents_table", "glossary_table",
-    "classroom", "set_language", "get_language",
+    "classroom", "set_language", "get_language", "online",
 ]
 
 

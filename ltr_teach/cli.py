@@ -371,8 +371,10 @@ def _add_eval(sub) -> None:
                                      "(ndcg.1=3,2=9 per-grade gains, rbp.0.95 persistence); every registry name and "
                                      "alias works too (ap, precision@5). Conventions: {conventions}.").format(
                            names=", ".join(METRIC_NAMES), conventions=", ".join(CONVENTIONS)))
-    p.add_argument("qrels_file", metavar="QRELS", help=_("qrels file: qid iter docid grade"))
-    p.add_argument("run_file", metavar="RUN", help=_("run file: qid Q0 docid rank score tag"))
+    p.add_argument("qrels_file", metavar="QRELS",
+                   help=_("qrels file: qid iter docid grade (or .parquet/.arrow with columns query, doc, grade)"))
+    p.add_argument("run_file", metavar="RUN",
+                   help=_("run file: qid Q0 docid rank score tag (or .parquet/.arrow with columns query, doc, score)"))
     p.add_argument("-m", "--metric", dest="metrics", action="append", required=True,
                    help=_("a metric to compute; repeat for more (-m ndcg@10 -m map)"))
     p.add_argument("--per-query", action="store_true", help=_("print every query's values before the means"))
@@ -524,7 +526,11 @@ def _add_compare(sub) -> None:
             names = list(args.run_files)
         if len(set(names)) < len(names):
             raise UsageError("a run file is given twice; compare different runs")
-        qrels = read_qrels(args.qrels_file)
+        from .runs.tables import as_mapping
+
+        qrels = as_mapping(args.qrels_file, "qrels")  # a Parquet or Arrow file: read as a table
+        if not isinstance(qrels, dict):
+            qrels = read_qrels(qrels)
         for number, metric in enumerate(args.metrics):
             result = compare_runs(qrels, dict(zip(names, args.run_files)), metric, convention=args.convention,
                                   missing=args.missing, alternative=args.alternative, correction=args.correction,
@@ -532,6 +538,17 @@ def _add_compare(sub) -> None:
             if number:
                 print()
             print(result)
+            if len(names) >= 3 or args.markdown or args.latex:  # which beats which, every pair corrected together
+                from .runs.systems import compare_systems
+
+                systems = compare_systems(qrels, dict(zip(names, args.run_files)), metric, correction=args.correction,
+                                          convention=args.convention, missing=args.missing,
+                                          n_resamples=args.resamples, seed=args.seed)
+                print()
+                print(systems)
+                for path, text in ((args.markdown, systems.to_markdown), (args.latex, systems.to_latex)):
+                    if path:
+                        _write_report(path, text(), number)
             if args.per_query:
                 for pair in result.pairs.values():
                     query, difference = _("query"), _("difference")  # outside the f-string: pybabel reads them
@@ -564,7 +581,22 @@ def _add_compare(sub) -> None:
                    help=_("bootstrap resamples and sampled sign flips (default 9999)"))
     p.add_argument("--seed", type=lambda t: _int(t, "--seed"), default=0, help=_("seed of the resampling (default 0)"))
     p.add_argument("--per-query", action="store_true", help=_("also print every query's values and difference"))
+    p.add_argument("--markdown", metavar="FILE",
+                   help=_("write the report of every pair of runs as Markdown to FILE"))
+    p.add_argument("--latex", metavar="FILE",
+                   help=_("write the report table (each run's mean, marked with the runs it beats) as LaTeX to FILE"))
     p.set_defaults(run=run)
+
+
+def _write_report(path: str, text: str, number: int) -> None:
+    """Write one metric's report; a second metric's report is appended to the same file."""
+    if os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the write until someone reads it
+        raise UsageError(f"cannot write {path!r}: it is not a regular file")
+    try:
+        with open(path, "a" if number else "w", encoding="utf-8") as handle:
+            handle.write(("\n" if number else "") + text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path!r}: {exc.strerror}") from None
 
 
 def _fraction(text: str, name: str) -> float:

@@ -97,9 +97,10 @@ def test_a_choice_that_is_no_option_is_unreadable_and_names_the_options():
 def test_reveal_shows_the_right_option_and_why():
     ex = _demo_choice()
     feedback = lt.check(ex, "fall", reveal=True)
-    assert feedback.expected == "rise (DCG rises)"
+    # the option as the student read it, not the key the code names it by (a key is English in both editions)
+    assert feedback.expected == "“DCG rises”"
     assert feedback.explanation == "Rank 4 adds a term above 0."
-    assert "expected: rise (DCG rises)" in str(feedback)
+    assert "expected: “DCG rises”" in str(feedback)
 
 
 def test_choice_refuses_a_wrong_option_without_a_diagnosis_and_a_bad_kind():

@@ -84,7 +84,7 @@ class TestText:
     def test_notes_and_parts_are_printed(self):
         text = str(lt.ndcg([0, 1], gain="linear", ideal=[0, 1, 2]))
         assert "note: the ideal order comes from the judged pool" in text
-        assert "\ndcg: DCG = " in text and "\nidcg: IDCG = " in text
+        assert "\nDCG = " in text and "\nIDCG = " in text  # each part names its own metric, no key before it
 
     def test_repr_is_one_line(self):
         assert repr(lt.precision_at_k([1, 0], k=2)) == "<Explanation P@2 = 1/2 = 0.5>"

@@ -20,7 +20,7 @@ def test_an_exercise_prompt_is_chinese_and_keeps_its_numbers():
     lt.set_language("zh")
     prompt = lt.exercises.get("ndcg-lipstick").prompt
     assert prompt == ("文档 000，查询1（MAC口红）。一个排序的相关性等级为 [3, 2, 3, 0, 1, 2, 2]（从第 1 名起）。"
-                      "请采用增益 2^rel − 1、折损 log2(i + 1)，计算 NDCG（归一化折损累计增益）@7。")
+                      "请采用增益 2^rel − 1、折损 log2(i + 1)，计算 NDCG@7。")
 
 
 def test_the_same_prompt_switches_back_to_english():
@@ -29,7 +29,7 @@ def test_the_same_prompt_switches_back_to_english():
     assert "请" in exercise.prompt
     lt.set_language("en")
     assert exercise.prompt == ("Document 000, query 1 (MAC口红). A ranking has graded relevance "
-                               "[3, 2, 3, 0, 1, 2, 2] (rank 1 first). Compute NDCG (归一化折损累计增益)@7 with "
+                               "[3, 2, 3, 0, 1, 2, 2] (rank 1 first). Compute NDCG@7 with "
                                "gain 2^rel − 1 and discount log2(i + 1).")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -20,8 +21,24 @@ import sympy
 
 from . import webfont
 from .exact import fmt_cell, fmt_exact, fmt_latex, fmt_value, is_long, terminates, to_float
-from .i18n import Message, _, translate
+from .i18n import N_, Message, _, translate
 from .table import aligned_lines, display_width, html_table  # noqa: F401 - display_width kept at its documented path
+
+#: The words the metrics' formulas hold in ``\text{}``: messages, so a formula reads in the course's language.
+FORMULA_WORDS = frozenset((N_("first relevant"), N_("relevant"), N_("judged"), N_("unjudged")))
+_TEXT = re.compile(r"\\text\{([^{}]*)\}")
+
+
+def formula_tex(formula: str) -> str:
+    r"""A formula with the words of its ``\text{}`` in the current language; notation (``\text{-}``) stays.
+
+    >>> from ltr_teach.core.i18n import using_language
+    >>> with using_language("zh"):
+    ...     formula_tex(r"\mathrm{RR} = \frac{1}{\mathrm{rank}_{\text{first relevant}}}")
+    '\\mathrm{RR} = \\frac{1}{\\mathrm{rank}_{\\text{首个相关结果}}}'
+    """
+    return _TEXT.sub(lambda m: "\\text{" + (translate(m.group(1)) if m.group(1) in FORMULA_WORDS else m.group(1))
+                     + "}", formula)
 
 
 def _jsonable(v):
@@ -155,9 +172,9 @@ class Explanation:
         lines.append("")
         for note in self.notes:
             lines.append(_("note: {note}").format(note=translate(note)))
-        for key, part in self.parts.items():
+        for part in self.parts.values():
             if part.metric != self.metric:
-                lines.append(f"{key}: {part.result_line()}")
+                lines.append(part.result_line())  # names its own metric (DCG@7 = ...): no key
         lines.append(self.result_line())
         return "\n".join(lines)
 
@@ -170,12 +187,12 @@ class Explanation:
         note = esc(_("note:"))
         notes = "".join(f"<p style='margin:2px 0'><i>{note}</i> {esc(translate(n))}</p>" for n in self.notes)
         parts = "".join(
-            f"<p style='margin:2px 0'>{esc(k)}: <code>{esc(p.result_line())}</code></p>"
-            for k, p in self.parts.items()
+            f"<p style='margin:2px 0'><code>{esc(p.result_line())}</code></p>"
+            for p in self.parts.values()
             if p.metric != self.metric
         )
         # only & and < can break the markup; MathJax reads the text, so ">" stays as the formula wrote it
-        tex = self.formula.replace("&", "&amp;").replace("<", "&lt;")
+        tex = formula_tex(self.formula).replace("&", "&amp;").replace("<", "&lt;")
         formula = f"<p>$${tex}$$</p>" if self.formula else ""
         return webfont.serve(
             f"<div class='ltr-teach-explanation'><b>{esc(self.name)}</b>{formula}"
@@ -184,7 +201,7 @@ class Explanation:
 
     def latex(self) -> str:
         """The formula, the numbers substituted, the exact value and its decimal, in LaTeX."""
-        pieces = [self.formula] if self.formula else []
+        pieces = [formula_tex(self.formula)] if self.formula else []
         if self.substitution:
             pieces.append(self.substitution)
         exact_tex = fmt_latex(self.exact)

@@ -17,7 +17,7 @@ import sympy
 
 from ..core import webfont
 from ..core.exact import fmt_cell, fmt_value, terminates
-from ..core.explanation import Explanation
+from ..core.explanation import Explanation, formula_tex
 from ..core.i18n import N_, _, translate
 from ..core.table import aligned_lines, html_table
 from ..metrics.binary import bpref, judged_at_k, precision_at_k
@@ -122,7 +122,7 @@ def decimal_first(ex: Explanation) -> HTMLPanel:
     exact_lines.append(ex.result_line())
     exact_box = "".join(f"<p style='margin:2px 0'><code style='white-space:normal;overflow-wrap:anywhere'>"
                         f"{esc(line)}</code></p>" for line in exact_lines)
-    tex = ex.formula.replace("&", "&amp;").replace("<", "&lt;")
+    tex = formula_tex(ex.formula).replace("&", "&amp;").replace("<", "&lt;")
     formula = f"<p>$${tex}$$</p>" if ex.formula else ""
     exact_label = _("exact form")  # outside the f-string: Babel extracts no call inside one
     notes_html = "".join(f"<p style='margin:2px 0'><i>{esc(n)}</i></p>" for n in notes)

@@ -49,6 +49,18 @@ from . import starting_state
 from .plots import legend_html, render_png, short_title
 from .starting_state import changed_since_display  # noqa: F401  (documented here: the editors register at display)
 
+#: What a student reads on the option buttons: the library's keywords (``exp2``, ``raise``) are code, not words of
+#: either language; a key without an entry (``log2``, ``ln``: notation) shows as it is.
+_OPTION_LABELS = {
+    "exp2": N_("exponential"), "linear": N_("linear"), "binary": N_("binary"), "jarvelin": N_("Järvelin"),
+    "zero": "0", "one": "1", "nan": "NaN", "raise": N_("error"),
+}
+
+
+def _labelled_options(keys) -> list:
+    """``(label, key)`` pairs for a ToggleButtons or Dropdown: the label translated, the value the keyword."""
+    return [(translate(_OPTION_LABELS.get(key, key)), key) for key in keys]
+
 #: Metrics whose editor rows hold 0/1 relevance unless ``threshold=`` reads them as grades.
 _BINARY = "rels"
 _BETAS = (0.5, 1, 2, 3)
@@ -463,7 +475,7 @@ class RankingEditor(_ExplanationView):
     # -- widgets -----------------------------------------------------------------------------------
     def _build(self) -> None:
         n = len(self._items)
-        self._title = W.HTML(f"<b>{html.escape(self._info.title)}</b>{_TABLE_CSS}")
+        self._title = W.HTML(f"<b>{html.escape(self._info.local_title)}</b>{_TABLE_CSS}")
         self._title.add_class("ltr-title")
         name_width = _name_width(self._items)
         self._rows = []
@@ -529,11 +541,11 @@ class RankingEditor(_ExplanationView):
         n = len(self._items)
         if "gain" in opts:
             self._options.setdefault("gain", "exp2")
-            controls["gain"] = W.ToggleButtons(options=list(GAINS), value=self._options["gain"], description=_("gain"),
+            controls["gain"] = W.ToggleButtons(options=_labelled_options(GAINS), value=self._options["gain"], description=_("gain"),
                                                tooltips=[translate(g.description) for g in GAINS.values()])
         if "discount" in opts:
             self._options.setdefault("discount", "log2")
-            controls["discount"] = W.ToggleButtons(options=list(DISCOUNTS), value=self._options["discount"],
+            controls["discount"] = W.ToggleButtons(options=_labelled_options(DISCOUNTS), value=self._options["discount"],
                                                    description=_("discount"),
                                                    tooltips=[translate(d.description) for d in DISCOUNTS.values()])
         if "k" in opts and not self._labelled:
@@ -550,7 +562,7 @@ class RankingEditor(_ExplanationView):
                                                      "the ideal order").format(extra=extra), indent=False)
         if "zero" in opts:
             self._options.setdefault("zero", "zero")
-            controls["zero"] = W.Dropdown(options=list(ZERO_RULES), value=self._options["zero"],
+            controls["zero"] = W.Dropdown(options=_labelled_options(ZERO_RULES), value=self._options["zero"],
                                           description=_("IDCG = 0 gives"),
                                           tooltip=_("; ").join(translate(rule) for rule in ZERO_RULES.values()))
         if "g_max" in opts:
@@ -738,7 +750,7 @@ class MultiQueryEditor(_ExplanationView):
         self._figure = Figure(figsize=(7, 3.2), dpi=80)
         tabs = W.Tab(children=[ed.widget for ed in self.editors.values()], titles=[str(q) for q in self.editors])
         tabs.add_class("ltr-query-tabs")
-        self.widget = W.VBox([W.HTML(f"<b>{html.escape(self._info.title)}</b>"), self._result, self.plot,
+        self.widget = W.VBox([W.HTML(f"<b>{html.escape(self._info.local_title)}</b>"), self._result, self.plot,
                               self._legend,
                               self.table, tabs])
         self.widget.add_class("ltr-multi-editor")

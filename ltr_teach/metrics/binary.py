@@ -257,7 +257,7 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
                  Column("precision", "precision at rank"), Column("result", f"P@{k}")),
         steps=tuple(rows), params={"k": k, "threshold": threshold},
-        formula=r"P@k = \frac{|\{\text{relevant in top } k\}|}{k}",
+        formula=r"P@k = \frac{|\{i \le k : i\ \text{relevant}\}|}{k}",
         substitution=r"\frac{%d}{%d}" % (hits, divisor), notes=tuple(notes),
     ), ranked, read_notes)
 
@@ -313,7 +313,7 @@ def recall_at_k(rels, k, n_relevant=None, threshold=None, *, scores=None, docids
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
                  Column("recall", "recall at rank")),
         steps=tuple(rows), params={"k": k, "n_relevant": n_rel, "threshold": threshold},
-        formula=r"R@k = \frac{|\{\text{relevant in top } k\}|}{|\{\text{relevant}\}|}",
+        formula=r"R@k = \frac{|\{i \le k : i\ \text{relevant}\}|}{|\{i : i\ \text{relevant}\}|}",
         substitution=r"\frac{%d}{%d}" % (hits, n_rel), notes=tuple(notes),
     ), ranked, read_notes)
 
@@ -781,7 +781,7 @@ def r_precision(rels, n_relevant=None, threshold=None, *, scores=None, docids=No
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
                  Column("precision", "precision at rank"), Column("result", "R-precision")),
         steps=tuple(rows), params={"n_relevant": n_rel, "threshold": threshold},
-        formula=r"\mathrm{R\text{-}prec} = \frac{|\{\text{relevant in top } R\}|}{R}",
+        formula=r"\mathrm{R\text{-}prec} = \frac{|\{i \le R : i\ \text{relevant}\}|}{R}",
         substitution=r"\frac{%d}{%d}" % (rows[-1]["hits"], n_rel) if n_rel else "0", notes=tuple(notes),
     ), ranked, read_notes)
 
@@ -828,7 +828,7 @@ def success_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=None
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
                  Column("result", f"success@{k}")),
         steps=tuple(rows), params={"k": k, "threshold": threshold},
-        formula=r"\mathrm{success}@k = [\,|\{\text{relevant in top } k\}| \ge 1\,]",
+        formula=r"\mathrm{success}@k = [\,|\{i \le k : i\ \text{relevant}\}| \ge 1\,]",
         substitution=str(exact), notes=tuple(notes),
     ), ranked, read_notes)
 
@@ -929,8 +929,7 @@ def bpref(judgments, n_relevant=None, n_nonrelevant=None, threshold=None, *, con
         columns=(Column("rank", "rank"), Column("judged", "judgment"), Column("above", "judged non-relevant above"),
                  Column("term", "1 - min(n, R)/min(N, R)"), Column("sum", "sum")),
         steps=tuple(rows), params={"n_relevant": n_rel, "n_nonrelevant": n_non, "threshold": threshold},
-        formula=r"\mathrm{bpref} = \frac{1}{R}\sum_{r\ \text{relevant}} \left(1 - \frac{\min(|n \text{ above } r|, R)}"
-                r"{\min(N, R)}\right)",
+        formula=r"\mathrm{bpref} = \frac{1}{R}\sum_{r\ \text{relevant}} \left(1 - \frac{\min(n_{<r}, R)}{\min(N, R)}\right)",
         substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["term"]) for r in rows if "term" in r) or "0",
                                          n_rel),
         notes=tuple(read_notes) + tuple(notes),
@@ -985,7 +984,7 @@ def judged_at_k(judgments, k=None, *, convention=None) -> Explanation:
         metric="judged_at_k", name="judged" if k is None else f"judged@{k}", exact=exact,
         columns=(Column("rank", "rank"), Column("judged", "judged"), Column("count", "judged so far")),
         steps=tuple(rows), params={"k": k},
-        formula=r"\mathrm{judged}@k = \frac{|\{\text{judged in top } k\}|}{\min(k, n)}",
+        formula=r"\mathrm{judged}@k = \frac{|\{i \le k : i\ \text{judged}\}|}{\min(k, n)}",
         substitution=r"\frac{%d}{%d}" % (judged, n), notes=tuple(read_notes) + tuple(notes),
     )
 

@@ -48,6 +48,7 @@ from ..core.i18n import N_, Message, _, translate
 from ..core.table import Table, aligned_lines, html_table
 from ..core.validate import as_choice
 from .evaluate import evaluate, parse_metric
+from .tables import as_mapping
 
 ALTERNATIVES = {
     "two-sided": N_("the run and the baseline differ (either way)"),
@@ -889,6 +890,7 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
         baseline = next(iter(named))
     if baseline not in named:
         raise ValueError(f"baseline = {baseline!r} is not one of the runs: {', '.join(map(repr, named))}")
+    qrels = as_mapping(qrels, "qrels")
     if not isinstance(qrels, dict):
         from .trec import read_qrels
 

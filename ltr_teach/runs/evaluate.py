@@ -38,6 +38,7 @@ from ..core.validate import as_choice, as_count
 from ..metrics.conventions import CONVENTIONS, get_convention
 from ..metrics.gains import DISCOUNTS, GAINS, gain_table
 from ..metrics.registry import BULK, bulk_lookup
+from .tables import as_mapping
 from .trec import _read_lines as read_lines
 from .trec import read_columns, read_qrels
 
@@ -718,12 +719,14 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
 
     Parameters
     ----------
-    qrels : dict or path
+    qrels : dict, path or table
         ``{qid: {docid: grade}}`` or a TREC qrels file (``qid iter docid grade``). Negative grades
-        (TREC Web track: -1 non-relevant, -2 spam) count as 0, as in trec_eval.
-    run : dict or path
+        (TREC Web track: -1 non-relevant, -2 spam) count as 0, as in trec_eval. Also a pandas or Polars
+        DataFrame, an Arrow table, or a Parquet or Arrow file (columns query, doc, grade:
+        :mod:`ltr_teach.runs.tables`).
+    run : dict, path or table
         ``{qid: {docid: score}}`` or a TREC run file (``qid Q0 docid rank score tag``; the file rules
-        are in :mod:`ltr_teach.runs.trec`). Higher scores rank first; the order of a dict (or the
+        are in :mod:`ltr_teach.runs.trec`), or a table with columns query, doc, score as for ``qrels``. Higher scores rank first; the order of a dict (or the
         file) is the input order for ``"stable"`` ties. Ids are compared as text (document ``1`` in
         the qrels is ``"1"`` in the run) and the result's query ids are strings.
     metrics : str or sequence of str
@@ -798,6 +801,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
         raise ValueError(f"chunk_size = {chunk_size!r} is not allowed; it must be a whole number >= 1 "
                          "(queries per NumPy batch)")
+    run, qrels = as_mapping(run, "run"), as_mapping(qrels, "qrels")  # a DataFrame or Parquet/Arrow file: a dict
     run_columns = None
     if isinstance(run, dict):
         run = _text_ids(run, "run", "score")

@@ -42,7 +42,7 @@ import sympy
 from sympy import Integer, Rational
 
 from ..core.exact import ln, log2
-from ..core.i18n import N_, translate
+from ..core.i18n import N_, Message, translate
 
 #: The longest answer read, in characters (before normalisation, so a megabyte is refused at once).
 MAX_LENGTH = 200
@@ -55,7 +55,7 @@ MAX_POWER_BITS = 4096
 MAX_MAGNITUDE = sympy.Integer(10) ** 100
 
 #: Example answers shown in messages; none of them is the answer to an exercise.
-EXAMPLES = "5/12, 0.417, 41.7% or 1 + 1/log2(3)"
+EXAMPLES = Message(N_("5/12, 0.417, 41.7% or 1 + 1/log2(3)"))  # a Message: the "or" is translated where shown
 
 
 class _Phrase(str):

@@ -1042,7 +1042,7 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         parsed = parse_answer(answer)
     except UnreadableAnswer as exc:
         return Feedback(False, "unreadable", _("could not read that answer: {reason}. Write for example {examples}.")
-                        .format(reason=exc.reason(), examples=EXAMPLES), target, answer=shown[:80], expected=expected)
+                        .format(reason=exc.reason(), examples=translate(EXAMPLES)), target, answer=shown[:80], expected=expected)
     right = ex.exact
     if right is sympy.nan:
         return Feedback(False, "wrong", _("{name} is undefined (NaN) for this input, so no number is right: {notes}")
@@ -1208,15 +1208,15 @@ def judge_choice(exercise, answer, reveal: bool = False) -> Feedback:
     ...             why={"same": "Every added item adds gain/discount >= 0."}, explanation="Terms only add.",
     ...             hints=("a", "b", "c"))
     >>> print(judge_choice(ex, "Same"))
-    ✗ demo-more: not right: "same" (DCG stays).
+    ✗ demo-more: not right: “DCG stays”.
       likely mistake: Every added item adds gain/discount >= 0.
     >>> print(judge_choice(ex, "a"))
-    ✓ demo-more: right: "rise" (DCG rises).
+    ✓ demo-more: right: “DCG rises”.
       why: Terms only add.
     """
     target = exercise.label
-    expected = _("{key} ({text})").format(key=exercise.correct, text=exercise.option_text(exercise.correct)) \
-        if reveal else None
+    # a verdict quotes the option as the student read it, in their language; the key is the code's name for it
+    expected = _("“{text}”").format(text=exercise.option_text(exercise.correct)) if reveal else None
     explanation = exercise.explanation if reveal else None
     if answer is None or (isinstance(answer, str) and not answer.strip()):
         return Feedback(False, "not answered", _("not answered yet: choose one of {options}.").format(
@@ -1226,7 +1226,7 @@ def judge_choice(exercise, answer, reveal: bool = False) -> Feedback:
     except UnreadableAnswer as exc:
         return Feedback(False, "unreadable", _("could not read that answer: {reason}.").format(reason=exc.reason()),
                         target, answer=str(answer)[:80], expected=expected, explanation=explanation)
-    chosen = _("\"{key}\" ({text})").format(key=key, text=exercise.option_text(key))
+    chosen = _("“{text}”").format(text=exercise.option_text(key))
     if key == exercise.correct:
         return Feedback(True, "right", _("right: {choice}.").format(choice=chosen), target, answer=key,
                         expected=expected, explanation=exercise.explanation)

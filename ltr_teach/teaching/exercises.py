@@ -251,7 +251,7 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
     """
     chosen = [get(i) for i in exercise_ids] if exercise_ids else all()
     seeds = list(seeds)
-    sheet_lines, key_lines = [_("# Ranking evaluation exercises (排序评价指标练习)"), ""], [_("# Answer key"), ""]
+    sheet_lines, key_lines = [_("# Ranking evaluation exercises"), ""], [_("# Answer key"), ""]
     for seed in seeds:
         how = _("Check an answer with `ltr-teach check ID ANSWER --seed {seed}` or "
                 "`lt.check(\"ID\", answer, seed={seed})`.").format(seed=seed)

@@ -34,7 +34,7 @@ import sympy
 
 from ..core.exact import fmt_cell
 from ..core.explanation import Explanation
-from ..core.i18n import N_, _, translate, using_language
+from ..core.i18n import N_, Message, _, translate, using_language
 from ..metrics.registry import METRICS
 from . import examples
 from .hints import GENERIC_HINTS
@@ -254,7 +254,7 @@ class HintBox:
             summary = _("Hint {n} of {total}: {what}").format(n=n, total=len(self.hints), what=what)
             inner = (f"<details class='ltr-teach-hint-step'><summary>{html.escape(summary)}</summary>"
                      f"<p>{_inline(translate(hint))}</p>{inner}</details>")
-        summary = _("Hint (提示) for {label}: click to open").format(label=html.escape(self.label))
+        summary = _("Hint for {label}: click to open").format(label=html.escape(self.label))
         return f"<details class='ltr-teach-hint'><summary>{summary}</summary>{inner}</details>"
 
 
@@ -385,7 +385,8 @@ def first_step(ex: Explanation) -> str:
             continue
         if n > 0 and _same_number(cell, answer):
             continue  # the row's label (rank 1, query q1) stays; a value equal to the answer never shows
-        shown.append(f"{translate(column.header)} {fmt_cell(cell)}")
+        value = translate(cell) if isinstance(cell, Message) else fmt_cell(cell)  # a word cell: in the language
+        shown.append(f"{translate(column.header)} {value}")
     if not shown:
         return _("Start with rank 1 of the list, as the worked table does.")
     return _("First step: {cells}.").format(cells=_(", ").join(shown))
@@ -403,7 +404,7 @@ def _document_says(worked_id: str) -> str:
     w = examples.by_id(worked_id)
     verdict = "" if w.matches else _(" What is right?")
     return _("Document {document} prints {quantity} = {printed} for {title}.{verdict}").format(
-        document=w.id[:3], quantity=w.quantity, printed=w.printed, title=w.title, verdict=verdict)
+        document=w.id[:3], quantity=w.quantity, printed=w.printed, title=translate(w.title), verdict=verdict)
 
 
 def _erratum_says(erratum_id: str) -> str:

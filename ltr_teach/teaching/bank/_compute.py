@@ -188,7 +188,7 @@ def _at_k(d) -> str:
 
 
 def _graded_task(what: str):
-    """``what`` is a message id (``N_("NDCG (归一化折损累计增益)")``), translated when the prompt is shown."""
+    """``what`` is a message id (``N_("NDCG")``), translated when the prompt is shown."""
     def task(d):
         pool = ""
         if "ideal" in d:
@@ -201,14 +201,14 @@ def _graded_task(what: str):
 
 
 def _cg_task(d) -> str:
-    return _("A ranking has grades {ranking}. Compute CG{at_k} (累计增益, cumulative gain).").format(
+    return _("A ranking has grades {ranking}. Compute CG{at_k} (cumulative gain).").format(
         ranking=_ranked(d), at_k=_at_k(d))
 
 
 def _err_task(d) -> str:
     cut = _(" at cut-off k = {k}").format(k=d["k"]) if d.get("k") else ""
     return _("A ranking has grades {ranking} on a 0–{g_max} scale. Under the cascade model "
-             "(R_i = (2^g − 1)/2^{g_max}), compute ERR (预期倒数排名, expected reciprocal rank){cut}.").format(
+             "(R_i = (2^g − 1)/2^{g_max}), compute ERR (expected reciprocal rank){cut}.").format(
         ranking=_ranked(d), g_max=d["g_max"], cut=cut)
 
 
@@ -218,41 +218,41 @@ def _judged_text(values) -> str:
 
 
 def _rprec_task(d) -> str:
-    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute R-precision (R精确率): the "
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute R-precision: the "
              "precision at rank R, R being the number of relevant documents.").format(
         ranking=_ranked(d, "rels"), documents=_documents(d["n_relevant"]))
 
 
 def _success_task(d) -> str:
-    return _("A ranking has relevance {ranking}. Compute success@{k} (命中率, hit rate): 1 if a relevant document "
+    return _("A ranking has relevance {ranking}. Compute success@{k} (hit rate): 1 if a relevant document "
              "is in the top {k}, else 0.").format(ranking=_ranked(d, "rels"), k=d["k"])
 
 
 def _bpref_task(d) -> str:
     return _("A ranking has judgments {judgments}, 1 = relevant, 0 = judged non-relevant. The query has {documents} "
-             "and {n_nonrelevant} judged non-relevant ones in all. Compute bpref (二元偏好, binary preference) as "
+             "and {n_nonrelevant} judged non-relevant ones in all. Compute bpref (binary preference) as "
              "trec_eval does.").format(judgments=_judged_text(d["judgments"]), documents=_documents(d["n_relevant"]),
                                        n_nonrelevant=d["n_nonrelevant"])
 
 
 def _judged_task(d) -> str:
-    return _("A ranking has judgments {judgments}. Compute judged@{k} (已标注比例): the share of the top {k} that "
+    return _("A ranking has judgments {judgments}. Compute judged@{k}: the share of the top {k} that "
              "has a judgment.").format(judgments=_judged_text(d["judgments"]), k=d["k"])
 
 
 def _rbp_task(d) -> str:
     return _("A ranking has relevance {ranking}. A user reads rank 1 and goes on to each next rank with probability "
-             "p = {p}. Compute RBP (排序偏置精确率, rank-biased precision).").format(ranking=_ranked(d), p=d["p"])
+             "p = {p}. Compute RBP (rank-biased precision).").format(ranking=_ranked(d), p=d["p"])
 
 
 def _rbp_residual_task(d) -> str:
     return _("A ranking of {n} documents, all judged, has relevance {ranking}. With persistence p = {p}, compute the "
-             "RBP residual (RBP残差): the most RBP could still gain from documents below the list.").format(
+             "RBP residual: the most RBP could still gain from documents below the list.").format(
         n=len(d["grades"]), ranking=_ranked(d), p=d["p"])
 
 
 def _rr_task(d) -> str:
-    return _("A ranking has relevance {ranking}, 1 = relevant. Compute its reciprocal rank (倒数排名).").format(
+    return _("A ranking has relevance {ranking}, 1 = relevant. Compute its reciprocal rank.").format(
         ranking=_ranked(d, "rels"))
 
 
@@ -270,7 +270,7 @@ def _mrr_task(d) -> str:
 def _ap_task(d) -> str:
     total = _(" The collection holds {documents} for this query.").format(documents=_documents(d["n_relevant"])) \
         if "n_relevant" in d else _(" Every relevant document appears in the list.")
-    return _("A ranking has relevance {ranking}.{total} Compute AP (平均精度, average precision).").format(
+    return _("A ranking has relevance {ranking}.{total} Compute AP (average precision).").format(
         ranking=_ranked(d, "rels"), total=total)
 
 
@@ -280,7 +280,7 @@ def _map_task(d) -> str:
             counts=", ".join(map(str, d["n_relevant"])))
     else:
         totals = _(" Every relevant document appears in its list.")
-    return _("Queries return (1 = relevant, rank 1 first) {queries}.{totals} Compute MAP (平均精度均值, mean average "
+    return _("Queries return (1 = relevant, rank 1 first) {queries}.{totals} Compute MAP (mean average "
              "precision).").format(queries=_queries_text(d), totals=totals)
 
 
@@ -298,7 +298,7 @@ def _r_task(d) -> str:
 def _f_task(d) -> str:
     beta = d.get("beta", 1)
     name = "F1" if beta == 1 else _("F-beta with β = {beta}").format(beta=beta)
-    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute {name} (F值) at k = {k}, "
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute {name} at k = {k}, "
              "from P@{k} and R@{k}.").format(ranking=_ranked(d, "rels"), documents=_documents(d["n_relevant"]),
                                              name=name, k=d["k"])
 
@@ -307,23 +307,23 @@ def _interp_task(d) -> str:
     total = _("; the collection holds {documents}").format(documents=_documents(d["n_relevant"])) \
         if "n_relevant" in d else ""
     if "recall" in d:
-        return _("A ranking has relevance {ranking}{total}. Compute the interpolated precision (插值精确率) at recall "
+        return _("A ranking has relevance {ranking}{total}. Compute the interpolated precision at recall "
                  "{recall}: the best precision at any rank whose recall is >= {recall}.").format(
             ranking=_ranked(d, "rels"), total=total, recall=d["recall"])
-    return _("A ranking has relevance {ranking}{total}. Compute the all-point interpolated AP (插值平均精度): at each "
+    return _("A ranking has relevance {ranking}{total}. Compute the all-point interpolated AP: at each "
              "relevant rank take the interpolated precision, add, divide by the relevant documents.").format(
         ranking=_ranked(d, "rels"), total=total)
 
 
 def _eleven_task(d) -> str:
-    return _("A ranking has relevance {ranking}. Compute the 11-point interpolated AP (11点插值平均精度): the mean "
+    return _("A ranking has relevance {ranking}. Compute the 11-point interpolated AP: the mean "
              "interpolated precision at recall 0, 0.1, ..., 1.0.").format(ranking=_ranked(d, "rels"))
 
 
 def _auc_task(d) -> str:
     pairs = ", ".join(f"{'+' if y else '−'}{s}" for y, s in zip(d["labels"], d["scores"]))
-    what = _("the area under the ROC curve by trapezoids (ROC曲线下面积)") if d.get("_roc") else \
-        _("AUC (ROC曲线下面积) as the share of positive–negative pairs the model orders correctly (a tie counts 1/2)")
+    what = _("the area under the ROC curve by trapezoids") if d.get("_roc") else \
+        _("AUC as the share of positive–negative pairs the model orders correctly (a tie counts 1/2)")
     return _("A model scores items (+ positive, − negative): {pairs}. Compute {what}.").format(pairs=pairs, what=what)
 
 

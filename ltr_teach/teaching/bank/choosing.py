@@ -7,7 +7,7 @@ from ...metrics.roc import auc
 from ...metrics.sampled import sampled_metric
 from ..kinds import _e, choice, create
 
-FAMILY = ("choosing", N_("Choosing a metric (如何选择评价指标)"))
+FAMILY = ("choosing", N_("Choosing a metric"))
 
 # one ads log: user u1 sees many ads and clicks often, u2 and u3 rarely (the GAUC exercise's data)
 _CTR_LABELS = [1, 1, 0, 1, 0, 0, 1, 0, 0, 0]

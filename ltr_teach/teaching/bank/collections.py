@@ -7,7 +7,7 @@ from ...runs.evaluate import evaluate
 from ...runs.pooling import pool
 from ..kinds import choice, create
 
-FAMILY = ("collections", N_("Test collections (测试集与人工标注)"))
+FAMILY = ("collections", N_("Test collections"))
 
 # a new system's top 10 against a pool it did not contribute to: None = unjudged
 _NEW_SYSTEM = [1, None, None, 1, 0, None, None, 1, None, 0]

@@ -6,7 +6,7 @@ from ...metrics.graded import dcg, idcg, ndcg
 from ..kinds import _e, choice, create
 from ._compute import _LIPSTICK, _MOVIE_POOL, _MOVIES, _cg_task, _graded, _graded_task, _pool_holds_a_better_item
 
-FAMILY = ("dcg_ndcg", N_("CG, DCG and NDCG (累计增益、折损累计增益与归一化折损累计增益)"))
+FAMILY = ("dcg_ndcg", N_("CG, DCG and NDCG"))
 
 
 def _perfect_with_a_zero(grades):
@@ -87,26 +87,26 @@ EXERCISES = [
        [N_("Rank 1: 7/1; rank 2: 3/log2(3); rank 3: 7/2; rank 4 adds nothing.")],
        intro=N_("Document 000 uses the natural log ln(1 + m) as the discount."), source="doc 000", randomize=_graded,
        worked="000-dcg-mac-lipstick", erratum="000-ndcg-log-base"),
-    _e("idcg-lipstick", "dcg_ndcg", "idcg", {"grades": _LIPSTICK, "k": 7}, _graded_task(N_("IDCG (理想折损累计增益)")),
+    _e("idcg-lipstick", "dcg_ndcg", "idcg", {"grades": _LIPSTICK, "k": 7}, _graded_task(N_("IDCG")),
        [N_("The ideal order is 3, 3, 2, 2, 2, 1, 0.")], intro=N_("Document 000, query 1 (MAC口红)."), source="doc 000",
        randomize=_graded),
     _e("ndcg-lipstick", "dcg_ndcg", "ndcg", {"grades": _LIPSTICK, "k": 7},
-       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("NDCG = DCG / IDCG; the ideal order is 3, 3, 2, 2, 2, 1, 0.")],
+       _graded_task(N_("NDCG")), [N_("NDCG = DCG / IDCG; the ideal order is 3, 3, 2, 2, 2, 1, 0.")],
        intro=N_("Document 000, query 1 (MAC口红)."), source="doc 000", randomize=_graded),
     _e("dcg-doc002-a", "dcg_ndcg", "dcg", {"grades": [5, 1, 3, 2, 4], "k": 5}, _graded_task("DCG"),
        [N_("Gains 31, 1, 7, 3, 15.")], intro=N_("Document 002, ranking A."), source="doc 002", randomize=_graded),
     _e("ndcg-doc002-a", "dcg_ndcg", "ndcg", {"grades": [5, 1, 3, 2, 4], "k": 5},
-       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("The ideal order is 5, 4, 3, 2, 1.")],
+       _graded_task(N_("NDCG")), [N_("The ideal order is 5, 4, 3, 2, 1.")],
        intro=N_("Document 002, ranking A."), source="doc 002", randomize=_graded),
     _e("ndcg-doc002-b", "dcg_ndcg", "ndcg", {"grades": [5, 3, 4, 2, 1], "k": 5},
-       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("B and A share the ideal DCG.")],
+       _graded_task(N_("NDCG")), [N_("B and A share the ideal DCG.")],
        intro=N_("Document 002, ranking B."), source="doc 002", randomize=_graded),
     _e("idcg-movies-pool", "dcg_ndcg", "idcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
-       _graded_task(N_("IDCG (理想折损累计增益)")), [N_("The ideal top 5 of the pool is 5, 4, 3, 2, 2.")],
+       _graded_task(N_("IDCG")), [N_("The ideal top 5 of the pool is 5, 4, 3, 2, 2.")],
        intro=N_("Document 004: the user rated seven films, five of them recommended."), source="doc 004",
        randomize=_graded, worked="004-idcg-movies", point=_pool_holds_a_better_item),
     _e("ndcg-movies-pool", "dcg_ndcg", "ndcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
-       _graded_task(N_("NDCG (归一化折损累计增益)")),
+       _graded_task(N_("NDCG")),
        [N_("The ideal comes from the pool, which holds a film rated 4 that the ranking missed.")],
        source="doc 004", randomize=_graded, worked="004-ndcg-movies", point=_pool_holds_a_better_item),
     _e("dcg-jarvelin-doc001", "dcg_ndcg", "dcg", {"grades": [3, 2, 3, 0, 1, 2], "gain": "linear",
@@ -115,16 +115,16 @@ EXERCISES = [
        intro=N_("Document 001 writes DCG_p = rel_1 + Σ_{{i≥2}} rel_i / log2(i)."), source="doc 001", randomize=_graded,
        erratum="001-dcg-jarvelin"),
     _e("ndcg-linear", "dcg_ndcg", "ndcg", {"grades": [2, 0, 1, 2], "gain": "linear"},
-       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("Linear gain: the gain is the grade itself.")], randomize=_graded),
+       _graded_task(N_("NDCG")), [N_("Linear gain: the gain is the grade itself.")], randomize=_graded),
     _e("ndcg-doc003-code", "dcg_ndcg", "ndcg", {"grades": [2, 3, 0, 1], "k": 4},
-       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("The ideal order is the grades sorted best first: 3, 2, 1, 0.")],
+       _graded_task(N_("NDCG")), [N_("The ideal order is the grades sorted best first: 3, 2, 1, 0.")],
        intro=N_("Document 003's code divides by dcg_score(y_true) on the labels in the order given, without sorting them best first."),
        source="doc 003", randomize=_graded, erratum="003-code-ideal-unsorted"),
     _e("ndcg-at-3", "dcg_ndcg", "ndcg", {"grades": [1, 0, 3, 2, 0, 1], "k": 3},
-       _graded_task(N_("NDCG (归一化折损累计增益)")),
+       _graded_task(N_("NDCG")),
        [N_("The ideal top 3 comes from the whole list: 3, 2, 1.")], randomize=_graded),
     _e("ndcg-jarvelin", "dcg_ndcg", "ndcg", {"grades": [2, 3, 1, 0, 2], "discount": "jarvelin"},
-       _graded_task(N_("NDCG (归一化折损累计增益)")), [N_("Ranks 1 and 2 both divide by 1.")], randomize=_graded),
+       _graded_task(N_("NDCG")), [N_("Ranks 1 and 2 both divide by 1.")], randomize=_graded),
     choice("dcg-append-item", family="dcg_ndcg", kind="predict",
            title=N_("One more item at the bottom"),
            question=N_("The ranking [3, 2, 0] has DCG = {dcg} (gain 2^rel − 1, discount log2(i + 1), no cut-off). "

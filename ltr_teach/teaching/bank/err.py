@@ -7,7 +7,7 @@ from ...metrics.graded import err, ndcg
 from ..kinds import _e, choice, create
 from ._compute import _err_data, _err_task, _persistent, _rbp_residual_task, _rbp_task
 
-FAMILY = ("err", N_("ERR, the cascade model (预期倒数排名)"))
+FAMILY = ("err", N_("ERR, the cascade model"))
 
 # -- choice and create exercises of notebook 06 (predict, analyse, evaluate, create) -----------------------
 _ERR_LIPSTICK = [3, 2, 3, 1]          # document 000's 口红 query, g_max = 3

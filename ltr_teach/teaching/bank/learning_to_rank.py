@@ -6,7 +6,7 @@ from ...metrics.pairs import misordered_pairs
 from ...metrics.roc import auc
 from ..kinds import choice, create
 
-FAMILY = ("learning_to_rank", N_("From AUC to learning to rank (从AUC到排序学习)"))
+FAMILY = ("learning_to_rank", N_("From AUC to learning to rank"))
 
 _LABELS = [1, 1, 0, 1, 1, 0, 1, 0, 0]
 _SCORES = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1]

@@ -13,7 +13,7 @@ from ...runs.compare import compare_runs, paired_t, sign_flips
 from ..kinds import choice, create
 from ..samples import skincare_collection
 
-FAMILY = ("many_queries", N_("Many queries: spread, confidence, paired tests (多个查询与显著性检验)"))
+FAMILY = ("many_queries", N_("Many queries: spread, confidence, paired tests"))
 
 #: Four queries' P@5 differences (run minus baseline) for the hand count of every sign flip.
 _FOUR = (0.4, 0.2, -0.2, 0.6)

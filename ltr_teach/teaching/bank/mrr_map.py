@@ -87,7 +87,7 @@ def _same_rr_different_ap(pair):
     return None
 
 
-FAMILY = ("mrr_map", N_("MRR, AP and MAP (平均倒数排名、平均精度与平均精度均值)"))
+FAMILY = ("mrr_map", N_("MRR, AP and MAP"))
 
 EXERCISES = [
     _e("rr-eye-cream", "mrr_map", "reciprocal_rank", {"rels": [0, 1, 0]}, _rr_task,

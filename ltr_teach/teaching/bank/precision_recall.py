@@ -80,7 +80,7 @@ def _precise_but_incomplete(rels):
     return None
 
 
-FAMILY = ("precision_recall", N_("Precision, recall and F (精确率、召回率与F值)"))
+FAMILY = ("precision_recall", N_("Precision, recall and F"))
 
 EXERCISES = [
     _e("p-at-2-doc001", "precision_recall", "precision_at_k", {"rels": [1, 0], "k": 2, "total_relevant": 3},

@@ -7,7 +7,7 @@ from ...metrics import ctr, roc
 from ..kinds import _e, choice
 from ._compute import _auc_task, _labels_scores
 
-FAMILY = ("roc_auc", N_("ROC and AUC (ROC曲线与曲线下面积)"))
+FAMILY = ("roc_auc", N_("ROC and AUC"))
 
 EXERCISES = [
     _e("auc-tie", "roc_auc", "auc", {"labels": [1, 0, 1, 0], "scores": [0.9, 0.8, 0.8, 0.1], "_tie": True},
@@ -70,7 +70,7 @@ def _gauc_facts():
 def _pr_task(d) -> str:
     pairs = ", ".join(f"{'+' if y else '−'}{s}" for y, s in zip(d["labels"], d["scores"]))
     return _("A model scores items (+ positive, − negative): {pairs}. Compute AP as the area under the "
-             "precision–recall curve (P-R曲线): lower the threshold score by score and add, at each positive, the "
+             "precision–recall curve: lower the threshold score by score and add, at each positive, the "
              "recall it gains times the precision there.").format(pairs=pairs)
 
 

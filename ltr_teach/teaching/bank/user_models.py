@@ -10,7 +10,7 @@ from ...metrics.graded import err
 from ...metrics.user_models import PERSISTENCE, browsing_model, rbp
 from ..kinds import _e, choice, create
 
-FAMILY = ("user_models", N_("User models: RBP, the cascade and the discount as a reader (用户模型)"))
+FAMILY = ("user_models", N_("User models: RBP, the cascade and the discount as a reader"))
 
 #: Document 000's lipstick query (口红), seven results graded 0..3.
 _LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
@@ -19,7 +19,7 @@ _LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
 def _rbp_threshold_task(d) -> str:
     return _("A ranking has grades {grades} (rank 1 first). Count a result as relevant when its grade is at least "
              "{threshold}. A user reads rank 1 and goes on to each next rank with probability p = {p}. Compute RBP "
-             "(排序偏置精确率).").format(grades=", ".join(map(str, d["grades"])), threshold=d["threshold"], p=d["p"])
+             "(rank-biased precision).").format(grades=", ".join(map(str, d["grades"])), threshold=d["threshold"], p=d["p"])
 
 
 def _graded_persistent(rng, data) -> dict:
