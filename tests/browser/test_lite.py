@@ -189,6 +189,10 @@ def test_the_lite_site_holds_the_course_with_its_editions_and_the_wheel(lite_sit
             expected = {p.name for p in (REPO / folder / language).glob("*.ipynb")}
             assert expected and expected <= names
     assert (files / "notebooks" / "start_here.ipynb").exists()
+    # JupyterLab's zh-CN language pack (a dependency of the package) is in the site's translations
+    translations = json.loads((lite_site / "api" / "translations" / "all.json").read_text(encoding="utf-8"))
+    assert "zh_CN" in translations["data"]
+    assert json.loads((lite_site / "api" / "translations" / "zh_CN.json").read_text(encoding="utf-8"))["data"]
     wheels = json.loads((lite_site / "pypi" / "all.json").read_text(encoding="utf-8"))
     assert "ltr-teach" in wheels
     notebook = json.loads((files / "notebooks" / "en" / "04_dcg_ndcg.ipynb").read_text(encoding="utf-8"))
