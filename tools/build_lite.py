@@ -72,9 +72,17 @@ def stage_course(contents: Path) -> int:
     return count
 
 
+#: Left out of the copy the wheel is built from (a stale ``build/`` would put old files in the wheel).
+NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "_build", "*.egg-info", "__pycache__",
+                                    ".ipynb_checkpoints", ".hypothesis", ".pytest_cache", "tests", "benchmarks")
+
+
 def build_wheels(wheels: Path) -> list[Path]:
-    """The wheel of this checkout, and the :data:`EXTRA_WHEELS` at this environment's versions."""
-    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, ROOT])
+    """The wheel of this checkout (built from a clean copy), and the :data:`EXTRA_WHEELS` at this
+    environment's versions."""
+    source = wheels.parent / "source"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCE)
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheels, source])
     pins = [f"{name}=={version(name)}" for name in EXTRA_WHEELS]
     run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d", wheels, *pins])
     return sorted(wheels.glob("*.whl"))
