@@ -283,9 +283,9 @@ def test_a_notebook_starts_the_pyodide_kernel_and_imports_ltr_teach(
             print(f"\nPyodide kernel idle after {time.monotonic() - started:.0f} s")
         first = code_cell(page, 0).locator(".jp-InputArea-editor").inner_text()
         assert "%pip install -q ltr_teach" in first
-        # Offline the dependencies NumPy and Matplotlib cannot come from the CDN: install the package
-        # alone from the site's wheel folder (piplite), and SymPy (with mpmath) from Pyodide's lock.
-        out = run_code(page, 0, "import piplite\nawait piplite.install(['sympy', 'ltr_teach'], deps=False)\n"
+        # Offline the dependencies NumPy and Matplotlib cannot come from the CDN: the same %pip (piplite)
+        # installs the package alone from the site's wheel folder, and SymPy and mpmath from Pyodide's lock.
+        out = run_code(page, 0, "%pip install -q --no-deps mpmath sympy ltr_teach\n"
                                 "import mpmath, sympy\nprint('sympy', sympy.__version__)")
         assert re.search(r"sympy \d", out), out
         out = run_code(page, 1, "import os, sys\nimport ltr_teach as lt\nfrom ltr_teach.core.i18n import _\n"
