@@ -258,6 +258,12 @@ def test_every_dependency_of_the_wheel_installs_under_pyodide(lite_site, pyodide
     needed = {canonicalize_name(r.name) for r in requirements if r.marker is None or r.marker.evaluate(pyodide)}
     assert needed == {"sympy", "numpy", "matplotlib", "ipywidgets"}
     assert needed <= available
+    # and the versions Pyodide offers satisfy the package's ranges (micropip takes the lock's version)
+    versions = {canonicalize_name(name): entry["version"] for name, entry in lock["packages"].items()}
+    for requirement in requirements:
+        name = canonicalize_name(requirement.name)
+        if name in needed and name in versions:
+            assert requirement.specifier.contains(versions[name]), (requirement, versions[name])
     on_linux = {canonicalize_name(r.name) for r in requirements
                 if r.marker is None or r.marker.evaluate({**pyodide, "sys_platform": "linux", "platform_system": "Linux"})}
     assert {"jupyterlab", "jupyterlab-language-pack-zh-cn"} <= on_linux
