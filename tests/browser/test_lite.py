@@ -168,10 +168,11 @@ def run_code(page, index: int, code: str) -> str:
     editor.click()
     page.keyboard.press("Control+a")
     page.keyboard.insert_text(code)  # typed keys would have brackets closed twice by the editor
-    page.keyboard.press("Control+Enter")
     prompt = cell.locator(".jp-InputPrompt")
-    page.wait_for_function("(el) => /\\[\\d+\\]/.test(el.textContent)", arg=prompt.element_handle(),
-                           timeout=KERNEL_TIMEOUT_MS)
+    before = prompt.inner_text().strip()  # a saved notebook's prompt, or this test's earlier run: not this run
+    page.keyboard.press("Control+Enter")
+    page.wait_for_function("([el, before]) => /\\[\\d+\\]/.test(el.textContent) && el.textContent.trim() !== before",
+                           arg=[prompt.element_handle(), before], timeout=KERNEL_TIMEOUT_MS)
     return cell.locator(".jp-OutputArea").inner_text()
 
 
