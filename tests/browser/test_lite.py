@@ -315,3 +315,22 @@ def test_a_notebook_starts_the_pyodide_kernel_and_imports_ltr_teach(
         context.close()
     assert not errors, errors
     assert not [name for name in refused if not name.startswith(("numpy", "matplotlib"))], refused
+
+
+def test_the_lite_site_switches_jupyterlab_to_chinese(chromium, lite_url):
+    """Settings › Language › 中文 turns JupyterLab itself Chinese: the site carries the zh-CN pack."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    context.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())  # no kernel is needed here
+    page = context.new_page()
+    try:
+        page.goto(f"{lite_url}/lab/index.html", timeout=UI_TIMEOUT_MS)
+        page.locator(".lm-MenuBar-item", has_text="Settings").first.click()
+        labels = page.locator(".lm-Menu-item .lm-Menu-itemLabel")
+        labels.get_by_text("Language", exact=True).click()
+        labels.filter(has_text="中文").first.click()
+        page.locator(".jp-Dialog-button.jp-mod-accept").click()  # "change and reload"
+        page.locator(".lm-MenuBar-item", has_text="文件").wait_for()
+        assert page.locator(".lm-MenuBar-item").all_inner_texts()[:3] == ["文件", "编辑", "查看"]
+    finally:
+        context.close()
