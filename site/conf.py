@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import logging
 
-logging.getLogger("jieba").setLevel(logging.WARNING)  # its dictionary load is logged at DEBUG to stderr
-
 project = "排序评价指标 · Evaluating rankings"
 author = "ltr_teach developers"
-copyright = "ltr_teach developers"  # noqa: A001 (Sphinx's name)
+copyright = "ltr_teach developers"
 
 extensions = ["myst_nb"]
 root_doc = "index"
@@ -41,6 +39,21 @@ html_favicon = "_static/favicon.svg"  # else browsers ask for /favicon.ico, a 40
 # never from a CDN.
 mathjax_path = "mathjax/tex-mml-chtml.js"
 
+# The library's HTML outputs (cards, "exact form" boxes) hold TeX between $$ and $, which JupyterLab
+# typesets: so does the site, as JupyterLab does (MyST's own math arrives as \( \) and \[ \]).
+# Code (the .highlight blocks: code cells, printed text) is left alone.
+myst_update_mathjax = False
+mathjax3_config = {
+    "tex": {
+        "inlineMath": [["\\(", "\\)"], ["$", "$"]],
+        "displayMath": [["\\[", "\\]"], ["$$", "$$"]],
+        "processEscapes": True,
+    },
+    "options": {
+        "ignoreHtmlClass": "tex2jax_ignore|mathjax_ignore|highlight",
+        "processHtmlClass": "tex2jax_process|mathjax_process|math|output_area",
+    },
+}
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3
 
@@ -92,7 +105,10 @@ def _chinese_search():
     that does not exist: the search page stops at "Searching" with a ReferenceError. The same
     language with the English stemmer named.
     """
+    import jieba
     from sphinx.search.zh import SearchChinese
+
+    jieba.setLogLevel(logging.WARNING)  # else its dictionary load is logged at DEBUG to stderr
 
     class ChineseSearch(SearchChinese):
         language_name = "English"  # only used to name the JavaScript stemmer class: EnglishStemmer
