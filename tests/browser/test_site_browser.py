@@ -218,7 +218,9 @@ def _screenshots(page, stem: str, screenshot_dir: Path) -> list[Path]:
     for what, selector in (("formula", "mjx-container[display='true']"), ("table", ".cell_output table"),
                            ("plot", ".cell_output img")):
         element = page.locator(selector).first
-        element.evaluate("e => e.scrollIntoView({block: 'start'})")
+        # instant: the theme scrolls smoothly, and a screenshot mid-scroll is half blank
+        element.evaluate("e => e.scrollIntoView({block: 'start', behavior: 'instant'})")
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
         path = screenshot_dir / f"site-{stem}-{what}.png"
         page.screenshot(path=str(path))
         paths.append(path)
@@ -238,6 +240,10 @@ def test_page_renders_formulas_without_errors(lang, site_url, site_page, screens
     # The TeX in the library's HTML outputs ($$...$$) is typeset too, as JupyterLab does: none is left.
     assert "$$" not in page.locator("article").inner_text()
     assert page.locator(".cell_output mjx-container").count() >= 1
+    # ... in MathJax's own fonts (the library's output style sets the text font on all it holds).
+    fonts = page.locator(".cell_output mjx-container mjx-c").evaluate_all(
+        "cs => [...new Set(cs.filter(c => !c.closest('mjx-utext')).map(c => getComputedStyle(c).fontFamily))]")
+    assert fonts and all(font.startswith("MJXZERO, MJXTEX") for font in fonts), fonts
     assert page.locator("mjx-container[display='true']").first.bounding_box()["width"] > 50
     assert page.locator(".cell_output table").count() >= 1
     plot = page.locator(".cell_output img").first
