@@ -68,7 +68,7 @@ nb_ipywidgets_js = {}
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 EDITIONS = {"zh": ("中文", "zh-CN"), "en": ("English", "en")}
-LITE = "lite/"  # the JupyterLite edition (`make lite`), a sibling folder of the site's
+LITE = "lite/"  # the JupyterLite edition (`make lite`: _build/lite), a sibling folder of the site's
 
 
 def _other_edition(pagename: str) -> dict[str, str]:
@@ -90,9 +90,11 @@ def _page_context(app, pagename, templatename, context, doctree):
         (label, app.builder.get_relative_uri(pagename, targets[lang]) if lang != edition else None, tag)
         for lang, (label, tag) in EDITIONS.items()
     ]
-    context["ltr_lite"] = up + "../" + LITE
     source = app.env.doc2path(pagename, False) if pagename in app.env.all_docs else None
-    context["ltr_notebook"] = str(source).replace("\\", "/") if source and str(source).endswith(".ipynb") else None
+    notebook = str(source).replace("\\", "/") if source and str(source).endswith(".ipynb") else None
+    context["ltr_notebook"] = notebook
+    # The lite edition holds the notebooks at the repository's paths: open this one there.
+    context["ltr_lite"] = up + "../" + LITE + (f"lab/index.html?path={notebook}" if notebook else "")
     if edition is not None:
         context["language"] = EDITIONS[edition][1]
 

@@ -70,7 +70,9 @@ def build(out: Path, quiet: bool = True) -> Path:
     work = BUILD / "site_src" if out == BUILD / "site" else out.parent / f"{out.name}_src"
     assemble(work)
     doctrees = work.parent / f"{work.name}_doctrees"
-    args = ["-b", "html", "-W", "--keep-going", "-d", str(doctrees), "-j", "1"]
+    # -a: write every page (what the pages show comes from site/ too, which Sphinx does not track);
+    # the parsed notebooks are kept in the doctrees folder between builds.
+    args = ["-b", "html", "-a", "-W", "--keep-going", "-d", str(doctrees), "-j", "1"]
     if quiet:
         args.append("-q")
     status = build_main([*args, str(work), str(out)])
