@@ -324,3 +324,20 @@ def test_site_works_from_a_folder(lang, site, site_page):
     assert watch.page_errors == [] and watch.console_errors == []
     # The watch counts file:// as "off 127.0.0.1"; what matters is that nothing came from the web.
     assert [url for url in watch.outside_requests if not url.startswith("file://")] == []
+
+
+def test_every_page_opens_without_errors(site, site_url, site_page):
+    """Every page of the site, opened in turn: no page or console error, no request off 127.0.0.1,
+    and no formula MathJax could not read (an ``mjx-merror`` box)."""
+    page, watch = site_page
+    unreadable = []
+    pages = _pages(site)
+    for path in pages:
+        page.goto(site_url + path.relative_to(site).as_posix())
+        page.wait_for_load_state("load")
+        page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        if page.locator("mjx-merror").count():
+            unreadable.append(path.relative_to(site).as_posix())
+    assert len(pages) >= 60
+    assert unreadable == []
+    assert watch.problems() == []
