@@ -286,3 +286,31 @@ def test_every_text_file_is_opened_with_an_explicit_encoding():
 ])
 def test_the_encoding_scan_sees_a_missing_encoding(source, flagged):
     assert _without_encoding(ast.parse(source).body[0].value) is flagged
+
+
+# -- the TREC reader's Windows branch, where this system can imitate it ------------------------------------
+
+def test_a_directory_the_system_refuses_to_open_is_named_as_a_directory(tmp_path, monkeypatch):
+    real_open = os.open
+
+    def windows_open(path, flags, *args):  # Windows' open() of a directory: EACCES, not a descriptor
+        if os.path.isdir(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", windows_open)
+    with pytest.raises(ValueError, match=r"^run = '.*' is a directory, not a TREC run file$"):
+        lt.read_run(tmp_path)
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.5 r\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^run = '.*missing' cannot be read: No such file or directory$"):
+        lt.read_run(tmp_path / "missing")
+    assert lt.read_run(tmp_path / "run") == {"q1": {"d1": 2.5}}
+
+
+def test_without_o_nonblock_a_file_with_crlf_lines_is_read_as_is(tmp_path, monkeypatch):
+    from ltr_teach.runs import trec
+
+    monkeypatch.setattr(trec, "_O_NONBLOCK", 0)  # Windows: no O_NONBLOCK, and no set_blocking to undo it
+    monkeypatch.delattr(os, "set_blocking")
+    (tmp_path / "qrels").write_bytes("q1 0 d1 2\r\n查询 0 d2 1\r\n".encode())  # Notepad's line ends
+    assert lt.read_qrels(tmp_path / "qrels") == {"q1": {"d1": 2}, "查询": {"d2": 1}}
