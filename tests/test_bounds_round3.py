@@ -1,0 +1,133 @@
+"""Issue 24, round 3 ("Library" and "Hangs, memory, tracebacks"): the exact path on real queries, the presets'
+zero rule in the exact functions, and every bound with its message. Expected values are computed here
+independently (fractions by hand, trec_eval's own output, pytrec_eval, SciPy, XGBoost/LightGBM)."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import lightgbm
+import numpy as np
+import pytest
+import pytrec_eval
+import xgboost
+
+import ltr_teach as lt
+
+DATA = Path(__file__).parent / "data"
+
+
+# --- the exact path on a real TREC topic ----------------------------------------------------------------------------
+# tests/data/trec_eval_test_301_302.{qrels,run}: topics 301 and 302 of trec_eval's own test data (usnistgov/trec_eval,
+# test/qrels.test and test/results.test at commit f4253652c8efd0d86ddffd0d163cc0a0f813111a); trec_eval's own output
+# for them (test/out.test) prints ndcg_cut_10 0.1518 for 301 and 0.7530 for 302.
+
+def _read_topics():
+    qrels, run = {}, {}
+    for line in (DATA / "trec_eval_test_301_302.qrels").read_text(encoding="utf-8").splitlines():
+        topic, _, doc, grade = line.split()
+        qrels.setdefault(topic, {})[doc] = int(grade)
+    for line in (DATA / "trec_eval_test_301_302.run").read_text(encoding="utf-8").splitlines():
+        topic, _, doc, _, score, _ = line.split()
+        run.setdefault(topic, {})[doc] = float(score)
+    return qrels, run
+
+
+@pytest.mark.parametrize("topic, printed", [("301", 0.1518), ("302", 0.7530)])
+def test_ndcg_at_10_of_a_real_trec_topic(topic, printed):
+    qrels, run = _read_topics()
+    assert len(qrels["301"]) == 1708 and len(run["301"]) == 500
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut"}).evaluate(run)[topic]["ndcg_cut_10"]
+    # trec_eval's order: score descending, ties by docid descending
+    order = sorted(run[topic], key=lambda d: (run[topic][d], d), reverse=True)
+    grades = [qrels[topic].get(d, 0) for d in order]
+    ideal = list(qrels[topic].values())
+    start = time.perf_counter()
+    ex = lt.ndcg(grades, k=10, ideal=ideal, gain="linear")
+    text = str(ex)
+    elapsed = time.perf_counter() - start
+    assert float(ex) == pytest.approx(theirs, abs=1e-12)
+    assert round(float(ex), 4) == printed
+    assert len(ex.steps) == 10 and "NDCG@10" in text
+    assert elapsed < 1.0
+    # the same through the scores and trec_eval's preset (ties by docid, ideal from the pool)
+    docs = list(run[topic])
+    by_scores = lt.ndcg([qrels[topic].get(d, 0) for d in docs], k=10, scores=[run[topic][d] for d in docs],
+                        docids=docs, ideal=ideal, convention="trec_eval")
+    assert float(by_scores) == pytest.approx(theirs, abs=1e-12)
+
+
+def test_ndcg_at_10_reads_a_long_ranking_without_scores():
+    # 1,000 ranked grades plus 700 judged ones never retrieved; the ideal top 10 is ten 2s
+    grades = [0, 1, 2] + [0] * 997
+    ideal = grades + [2] * 9 + [1] * 691
+    ex = lt.ndcg(grades, k=10, ideal=ideal)
+    dcg = 1 / np.log2(3) + 3 / np.log2(4)
+    idcg = sum(3 / np.log2(i + 1) for i in range(1, 11))
+    assert float(ex) == pytest.approx(dcg / idcg, abs=1e-15)
+    assert [int(r["ideal_grade"]) for r in ex.steps] == [2] * 10
+    grades_long = [1] + [0] * 5000  # 5,001 grades, k = 3: no ideal given, the list's own top 3 is 1, 0, 0
+    assert lt.ndcg(grades_long, k=3).exact == 1
+    with pytest.raises(ValueError, match="ideal has 1700 items; without k"):
+        lt.ndcg(grades, ideal=ideal)
+    with pytest.raises(ValueError, match="at most 100000 items"):
+        lt.ndcg([0] * 100_001, k=10)
+
+
+# --- Manning, Raghavan & Schütze (2008), Exercise 8.9: R R N N N N N N R N R N N N R N N N N R of 10,000 documents,
+# 8 relevant in the collection
+_TOP20 = "RRNNNNNNRNRNNNRNNNNR"
+
+
+def _manning_ap(extra_ranks):
+    hits = [i + 1 for i, c in enumerate(_TOP20) if c == "R"] + list(extra_ranks)
+    return sum(Fraction(h, rank) for h, rank in enumerate(hits, 1)) / 8
+
+
+def test_manning_exercise_8_9_average_precision():
+    top = [1 if c == "R" else 0 for c in _TOP20]
+    # g: the 20 documents are the whole result set
+    assert lt.average_precision(top, n_relevant=8).exact == _manning_ap([])
+    # h and i: the system returned all 10,000 documents, the two missing relevant ones at 21, 22 (largest MAP) or
+    # at 9,999 and 10,000 (smallest)
+    for extra in ([21, 22], [9999, 10000]):
+        rels = top + [0] * 9980
+        for r in extra:
+            rels[r - 1] = 1
+        start = time.perf_counter()
+        ex = lt.average_precision(rels)
+        text = str(ex)
+        assert time.perf_counter() - start < 1.0
+        assert ex.exact == _manning_ap(extra)
+        assert len(ex.steps) == 8 and [r["rank"] for r in ex.steps][-2:] == extra
+        assert "10000" in text.replace(",", "")
+
+
+# --- the presets' zero rule in the exact functions ------------------------------------------------------------------
+
+def _xgboost_map(labels, scores):
+    data = xgboost.DMatrix(np.zeros((len(labels), 1)), label=labels, base_margin=scores)
+    data.set_group([len(labels)])
+    booster = xgboost.train({"objective": "rank:ndcg", "eval_metric": ["map"], "base_score": 0.0}, data,
+                            num_boost_round=0)
+    return float(booster.eval(data).split(":")[-1])
+
+
+def _lightgbm_map(labels, scores, k):
+    data = lightgbm.Dataset(np.zeros((len(labels), 1)), label=labels, group=[len(labels)],
+                            init_score=np.array(scores), params={"verbose": -1})
+    booster = lightgbm.Booster(params={"objective": "lambdarank", "metric": "map", "eval_at": [k], "verbose": -1},
+                               train_set=data)
+    return booster.eval_train()[0][2]
+
+
+def test_average_precision_of_a_group_without_positives_follows_the_preset():
+    assert _xgboost_map([0.0], [1.7]) == 1.0
+    assert float(lt.average_precision([0], scores=[1.7], convention="xgboost")) == 1.0
+    assert _lightgbm_map([0.0, 0.0], [1.7, 0.2], 3) == 1.0
+    assert float(lt.average_precision([0, 0], k=3, scores=[1.7, 0.2], convention="lightgbm")) == 1.0
+    # with a positive both agree with the library, and trec_eval's preset still gives 0 to an empty query
+    assert float(lt.average_precision([0, 1], scores=[1.7, 0.2], convention="xgboost")) == _xgboost_map([0.0, 1.0], [1.7, 0.2])
+    assert lt.average_precision([0], convention="trec_eval").exact == 0
