@@ -131,3 +131,76 @@ def test_average_precision_of_a_group_without_positives_follows_the_preset():
     # with a positive both agree with the library, and trec_eval's preset still gives 0 to an empty query
     assert float(lt.average_precision([0, 1], scores=[1.7, 0.2], convention="xgboost")) == _xgboost_map([0.0, 1.0], [1.7, 0.2])
     assert lt.average_precision([0], convention="trec_eval").exact == 0
+
+
+# --- significance tests: all-zero Wilcoxon, exact permutation counts, names ----------------------------------------
+
+def test_wilcoxon_of_identical_runs_is_w0_p1_as_scipy():
+    from scipy.stats import wilcoxon as scipy_wilcoxon
+
+    theirs = scipy_wilcoxon([0.0, 0.0, 0.0])
+    assert (theirs.statistic, theirs.pvalue) == (0.0, 1.0)
+    qrels = {q: {"a": 1, "b": 0} for q in "xyz"}
+    run = {q: {"a": 2.0, "b": 1.0} for q in "xyz"}
+    test = lt.compare_runs(qrels, {"A": run, "B": run}, "map")["B"].tests["wilcoxon"]
+    assert (test.statistic, test.p_value) == (0.0, 1.0)
+
+
+def _exact_p(diffs, alternative):
+    # every sign pattern on exact fractions, counted by hand
+    import itertools
+
+    obs = sum(diffs)
+    sums = [sum(s * d for s, d in zip(signs, diffs)) for signs in itertools.product([1, -1], repeat=len(diffs))]
+    if alternative == "less":
+        return Fraction(sum(t <= obs for t in sums), len(sums))
+    if alternative == "greater":
+        return Fraction(sum(t >= obs for t in sums), len(sums))
+    return Fraction(sum(abs(t) >= abs(obs) for t in sums), len(sums))
+
+
+def test_exact_permutation_on_float_noise_near_zero():
+    # P@5 with hits [5, 1] (baseline) against [3, 3]: differences -2/5 and +2/5, mean exactly 0
+    qrels = {q: {f"d{i}": 1 for i in range(5)} for q in ("1", "2")}
+    base = {"1": {f"d{i}": 10.0 - i for i in range(5)},
+            "2": {"d0": 10.0, **{f"n{i}": 9.0 - i for i in range(4)}}}
+    run = {q: {"d0": 10.0, "d1": 9.0, "d2": 8.0, "n0": 7.0, "n1": 6.0} for q in ("1", "2")}
+    test = lt.compare_runs(qrels, {"base": base, "run": run}, "P@5", alternative="less")["run"].tests["permutation"]
+    assert test.exact == _exact_p([Fraction(-2, 5), Fraction(2, 5)], "less") == Fraction(3, 4)
+    noisy = [0.6 - 0.4, -(0.3 - 0.1), 0.1 + 0.2]
+    truth = _exact_p([Fraction(1, 5), Fraction(-1, 5), Fraction(3, 10)], "two-sided")
+    from ltr_teach.runs.compare import permutation
+
+    assert lt.sign_flips(noisy).p_value == permutation(np.array(noisy)).exact == truth == Fraction(3, 4)
+    for alternative in ("less", "greater"):
+        assert lt.sign_flips(noisy, alternative=alternative).p_value == \
+            permutation(np.array(noisy), alternative).exact == _exact_p([Fraction(1, 5), Fraction(-1, 5),
+                                                                         Fraction(3, 10)], alternative)
+
+
+def test_sign_flips_of_300_digit_fractions_prints_fast():
+    values = [Fraction((-1) ** i, 3**600 + i) for i in range(12)]
+    start = time.perf_counter()
+    text = str(lt.sign_flips(values))
+    assert time.perf_counter() - start < 5.0
+    assert "4096" in text.replace(",", "")
+
+
+def test_compare_runs_refuses_two_runs_named_alike_and_names_its_arguments():
+    qrels = {q: {"a": 1} for q in "xy"}
+    run = {q: {"a": 1.0, "b": 2.0} for q in "xy"}
+    with pytest.raises(ValueError, match="runs has two runs named '1'"):
+        lt.compare_runs(qrels, {1: run, "1": run, "x": run}, "map")
+    with pytest.raises(ValueError, match="baseline must be the name of one of the runs"):
+        lt.compare_runs(qrels, {"A": run, "B": run}, "map", baseline=["A"])
+    # NumPy integers are whole numbers
+    result = lt.compare_runs(qrels, {"A": run, "B": run}, "map", n_resamples=np.int64(99), seed=np.int32(3),
+                             exact_up_to=np.int64(10))
+    assert result.n_resamples == 99
+    with pytest.raises(ValueError, match="differences must be a list of numbers"):
+        lt.sign_flips(np.array(0.5))
+    for bad in ({"q": 0.5}, {0.5, 0.25}):
+        with pytest.raises(ValueError, match="differences must be a list of numbers"):
+            lt.sign_flips(bad)
+    with pytest.raises(ValueError, match="queries must be a list of query names"):
+        lt.sign_flips([0.5, 0.25], queries=5)
