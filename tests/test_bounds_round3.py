@@ -138,7 +138,8 @@ def test_average_precision_of_a_group_without_positives_follows_the_preset():
 def test_wilcoxon_of_identical_runs_is_w0_p1_as_scipy():
     from scipy.stats import wilcoxon as scipy_wilcoxon
 
-    theirs = scipy_wilcoxon([0.0, 0.0, 0.0])
+    with np.errstate(invalid="ignore"):  # SciPy divides 0 by 0 on its way to p = 1
+        theirs = scipy_wilcoxon([0.0, 0.0, 0.0])
     assert (theirs.statistic, theirs.pvalue) == (0.0, 1.0)
     qrels = {q: {"a": 1, "b": 0} for q in "xyz"}
     run = {q: {"a": 2.0, "b": 1.0} for q in "xyz"}
@@ -204,3 +205,30 @@ def test_compare_runs_refuses_two_runs_named_alike_and_names_its_arguments():
             lt.sign_flips(bad)
     with pytest.raises(ValueError, match="queries must be a list of query names"):
         lt.sign_flips([0.5, 0.25], queries=5)
+
+
+# --- command-line numbers: one reader, sizes checked on the text --------------------------------------------------
+
+@pytest.mark.parametrize("argv, message", [
+    (["compare", "Q", "A", "B", "-m", "map", "--confidence", "1e999999999"], "--confidence = '1e999999999' is outside"),
+    (["compare", "Q", "A", "B", "-m", "map", "--confidence", "1e400"], "--confidence = '1e400' is outside"),
+    (["compare", "Q", "A", "B", "-m", "map", "--confidence", "1.5"], "strictly between 0 and 1"),
+    (["compare", "Q", "A", "B", "-m", "map", "--resamples", "1e999999999"], "--resamples = '1e999999999' is outside"),
+    (["compare", "Q", "A", "B", "-m", "map", "--resamples", "0"], "--resamples = '0' is out of range"),
+    (["compare", "Q", "A", "B", "-m", "map", "--seed", "1e999999999"], "--seed = '1e999999999' is outside"),
+    (["eval", "Q", "A", "-m", "map", "-l", "1e999999999"], "--relevance-level = '1e999999999' is outside"),
+    (["eval", "Q", "A", "-m", "map", "-M", "1e-999999999"], "--depth = '1e-999999999' is outside"),
+    (["eval", "Q", "A", "-m", "map", "-M", "0e-999999999"], "--depth = '0e-999999999' is out of range"),
+    (["explain", "rbp", "1", "0", "--p", "1e999999999"], "--p = '1e999999999' is outside"),
+    (["explain", "ndcg", "1", "0", "--k", "1e999999999"], "--k = '1e999999999' is outside"),
+    (["explain", "precision_at_k", "1", "0", "--k", "1", "--threshold", "1e400"], "--threshold = '1e400' is outside"),
+    (["explain", "interpolated_precision", "1", "0", "--recall", "1" * 500], "is 500 characters long"),
+])
+def test_cli_numbers_one_line_exit_2(capsys, argv, message):
+    from ltr_teach.cli import main
+
+    start = time.perf_counter()
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert time.perf_counter() - start < 5
+    assert code == 2 and err.count("\n") == 1 and message in err, err
