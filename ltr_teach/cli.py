@@ -420,7 +420,7 @@ def _add_eval(sub) -> None:
                    help=_("lowest grade counted relevant by the binary metrics (trec_eval -l; default 1)"))
     p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
                    help=_("drop unjudged documents from the rankings first (trec_eval -J)"))
-    p.add_argument("-M", "--depth", dest="depth", type=lambda t: _int(t, "--depth", 1, 10**9),
+    p.add_argument("-M", "--depth", dest="depth", type=lambda t: _int(t, "--depth"),
                    help=_("evaluate only the top DEPTH documents of each ranking (trec_eval -M)"))
     p.set_defaults(run=run)
 

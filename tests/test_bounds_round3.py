@@ -218,7 +218,7 @@ def test_compare_runs_refuses_two_runs_named_alike_and_names_its_arguments():
     (["compare", "Q", "A", "B", "-m", "map", "--seed", "1e999999999"], "--seed = '1e999999999' is outside"),
     (["eval", "Q", "A", "-m", "map", "-l", "1e999999999"], "--relevance-level = '1e999999999' is outside"),
     (["eval", "Q", "A", "-m", "map", "-M", "1e-999999999"], "--depth = '1e-999999999' is outside"),
-    (["eval", "Q", "A", "-m", "map", "-M", "0e-999999999"], "--depth = '0e-999999999' is out of range"),
+    (["explain", "ndcg", "3", "2", "--k", "0e-999999999"], "k must be an integer >= 1"),
     (["explain", "rbp", "1", "0", "--p", "1e999999999"], "--p = '1e999999999' is outside"),
     (["explain", "ndcg", "1", "0", "--k", "1e999999999"], "--k = '1e999999999' is outside"),
     (["explain", "precision_at_k", "1", "0", "--k", "1", "--threshold", "1e400"], "--threshold = '1e400' is outside"),
@@ -232,3 +232,86 @@ def test_cli_numbers_one_line_exit_2(capsys, argv, message):
     err = capsys.readouterr().err
     assert time.perf_counter() - start < 5
     assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+# --- kappa from the table, sampled metrics, browsing users, RBP's digits -------------------------------------------
+
+def test_cohen_kappa_reads_the_table_and_labels_fast():
+    from sklearn.metrics import cohen_kappa_score
+
+    assert lt.cohen_kappa(counts=[[10**9, 0], [0, 10**9]]).exact == 1
+    # Manning et al. Table 8.2 scaled by 10^6: kappa unchanged, 52/67 (Cohen), computed here from the margins
+    n = 400 * 10**6
+    p_a = Fraction(370, 400)
+    p_e = Fraction(80, 400) * Fraction(90, 400) + Fraction(320, 400) * Fraction(310, 400)
+    table = [[70 * 10**6, 10 * 10**6], [20 * 10**6, 300 * 10**6]]
+    assert sum(map(sum, table)) == n
+    assert lt.cohen_kappa(counts=np.array(table)).exact == (p_a - p_e) / (1 - p_e)
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 10_000, 100_000)
+    b = np.where(rng.random(100_000) < 0.5, a, rng.integers(0, 10_000, 100_000))
+    start = time.perf_counter()
+    ex = lt.cohen_kappa(list(a), list(b))   # NumPy integers as labels
+    assert time.perf_counter() - start < 5
+    from collections import Counter
+
+    ca, cb = Counter(a.tolist()), Counter(b.tolist())
+    p_agree = Fraction(int((a == b).sum()), 100_000)
+    p_chance = Fraction(sum(ca[c] * cb[c] for c in ca), 100_000**2)
+    assert ex.exact == (p_agree - p_chance) / (1 - p_chance)
+    small_a, small_b = a % 50, b % 50   # scikit-learn builds a categories-squared matrix: 50 categories
+    assert float(lt.cohen_kappa(small_a, small_b)) == pytest.approx(cohen_kappa_score(small_a, small_b), abs=1e-12)
+    with pytest.raises(ValueError, match=r"judge_a\[1\] = nan is not a category label"):
+        lt.cohen_kappa([1.0, float("nan")], [1.0, 1.0])
+    with pytest.raises(ValueError, match=r"counts\[0\]\[1\] = -1 must be a whole number"):
+        lt.cohen_kappa(counts=[[1, -1], [0, 1]])
+
+
+def _sampled_hr(rank, n_items, n_neg, k):
+    from math import comb
+
+    return sum(Fraction(comb(rank - 1, m) * comb(n_items - rank, n_neg - m), comb(n_items - 1, n_neg))
+               for m in range(min(k, rank)))
+
+
+def test_sampled_metric_is_bounded_and_exact():
+    with pytest.raises(ValueError, match="n_negatives = 500000000 is too many for the exact expectation: at most 1000"):
+        lt.sampled_metric([5], 10**9, 5 * 10**8)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="full_ranks holds 10000 different ranks; the exact hit_rate expectation takes "
+                                         "at most 1000"):
+        lt.sampled_metric(list(range(1, 10001)), 10**4, 100)
+    assert time.perf_counter() - start < 1
+    with pytest.raises(ValueError, match="C\\(n_items - 1, n_negatives\\), about"):
+        lt.sampled_metric([5], 10**9, 999)
+    ranks = [1, 7, 7, 250, 9000]
+    ex = lt.sampled_metric(ranks, 10**4, 100, k=10)
+    assert ex.exact == sum(_sampled_hr(r, 10**4, 100, 10) for r in ranks) / 5
+    # the recurrence where C(N - r, n - m) starts at 0: 5 items, rank 5, 3 negatives (all from above it)
+    assert lt.sampled_metric([5], 5, 3, k=4).exact == _sampled_hr(5, 5, 3, 4) == 1
+    assert lt.sampled_metric([4], 5, 3, k=3).exact == _sampled_hr(4, 5, 3, 3)
+    ndcg = lt.sampled_metric([3, 40], 1000, 50, k=5, metric="ndcg")
+    from math import comb, log2
+
+    def expected(r):
+        return sum(comb(r - 1, m) * comb(1000 - r, 50 - m) / comb(999, 50) / log2(m + 2) for m in range(min(5, r)))
+    assert float(ndcg) == pytest.approx((expected(3) + expected(40)) / 2, rel=1e-12)
+
+
+def test_browsing_model_and_rbp_are_bounded():
+    with pytest.raises(ValueError, match="browsing_model\\('rbp'\\) tabulates at most 1000 ranks"):
+        lt.browsing_model("rbp", 10**9)
+    with pytest.raises(ValueError, match="browsing_model\\('dcg'\\) tabulates at most 300 ranks"):
+        lt.browsing_model("dcg", 10**6)
+    assert lt.browsing_model("rbp", 1000, p=0.5).params["beyond"] == Fraction(1, 2**1000)
+    # p = 0.12345 = 2469/20000 over 1,000 ranks: RBP = 1 - p^1000 exactly, printed without the 4,300-digit error
+    ex = lt.rbp([1] * 1000, p=0.12345)
+    assert ex.exact == 1 - Fraction(2469, 20000) ** 1000
+    assert "RBP" in str(ex) and ex.latex()
+    noisy = lt.rbp([1] * 300, p=0.8000000000000002)
+    assert noisy.exact == 1 - Fraction("0.8000000000000002") ** 300 and str(noisy)
+    with pytest.raises(ValueError, match="here at most 377 ranks"):
+        lt.rbp([1] * 1000, p=0.8000000000000002)
+    assert lt.rbp([1] * 1000, p=0.8000000000000002, k=100).exact == 1 - Fraction("0.8000000000000002") ** 100
+    with pytest.raises(ValueError, match=r"grades\[1\] = nan is not allowed"):
+        lt.rbp_residual([1, float("nan"), 0])
