@@ -315,3 +315,37 @@ def test_browsing_model_and_rbp_are_bounded():
     assert lt.rbp([1] * 1000, p=0.8000000000000002, k=100).exact == 1 - Fraction("0.8000000000000002") ** 100
     with pytest.raises(ValueError, match=r"grades\[1\] = nan is not allowed"):
         lt.rbp_residual([1, float("nan"), 0])
+
+
+# --- pairs: the promised 2 s -------------------------------------------------------------------------------------
+
+def test_misordered_pairs_and_swap_deltas_within_two_seconds():
+    import random
+
+    rng = random.Random(3)
+    grades = [rng.randint(0, 1) for _ in range(100)]
+    scores = [round(rng.random(), 3) for _ in range(100)]
+    start = time.perf_counter()
+    ex = lt.misordered_pairs(grades, scores)
+    text = str(ex)
+    assert time.perf_counter() - start < 4  # 2 s on an idle machine; the margin is for a shared CI
+    from sklearn.metrics import roc_auc_score
+
+    assert float(ex) == pytest.approx(1 - roc_auc_score(grades, scores), abs=1e-12)   # 1 - AUC, ties 1/2
+    assert "RankNet" in text
+    with pytest.raises(ValueError, match="misordered_pairs shows one exact row per pair, at most 5000"):
+        lt.misordered_pairs([rng.randint(0, 4) for _ in range(200)], [rng.random() for _ in range(200)])
+    grades = [rng.randint(0, 4) for _ in range(200)]
+    start = time.perf_counter()
+    sd = lt.swap_deltas(grades)
+    str(sd), sd._repr_html_(), sd.largest()
+    assert time.perf_counter() - start < 4
+    # the floats against |G_i - G_j| |1/D_i - 1/D_j| / IDCG computed here with NumPy
+    gains = 2.0 ** np.array(grades) - 1
+    disc = 1 / np.log2(np.arange(2, 202))
+    idcg = (np.sort(gains)[::-1] * disc).sum()
+    expected = np.abs(gains[:, None] - gains[None, :]) * np.abs(disc[:, None] - disc[None, :]) / idcg
+    assert np.allclose(sd.values, expected, rtol=1e-12, atol=0)
+    assert float(sd.matrix[0][199]) == pytest.approx(expected[0][199], rel=1e-12)   # exact on first use
+    with pytest.raises(ValueError, match="swap_deltas prints an n × n table, at most 200 items"):
+        lt.swap_deltas([1] * 201)
