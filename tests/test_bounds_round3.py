@@ -349,3 +349,22 @@ def test_misordered_pairs_and_swap_deltas_within_two_seconds():
     assert float(sd.matrix[0][199]) == pytest.approx(expected[0][199], rel=1e-12)   # exact on first use
     with pytest.raises(ValueError, match="swap_deltas prints an n × n table, at most 200 items"):
         lt.swap_deltas([1] * 201)
+
+
+# --- pooling ---------------------------------------------------------------------------------------------------
+
+def test_pool_is_linear_refuses_nan_and_bad_truth_and_orders_mixed_ids_as_text():
+    from ltr_teach.runs.pooling import pool
+
+    n = 1_000_000
+    big = {"A": {"q": {f"d{i}": float(i % 1000) for i in range(n)}}, "B": {"q": {f"e{i}": 1.0 for i in range(n)}}}
+    start = time.perf_counter()
+    pooled = pool(big, depth=n)
+    assert time.perf_counter() - start < 15
+    assert len(pooled["q"]) == 2 * n
+    with pytest.raises(ValueError, match=r"runs\['A'\]\['q'\]\['d2'\] = nan is not a finite number"):
+        pool({"A": {"q": {"d1": 1.0, "d2": float("nan")}}}, depth=1)
+    with pytest.raises(ValueError, match=r"truth\['q1'\] must be \{docid: grade\}; got \[1\]"):
+        pool({"A": {"q1": {"d1": 1.0}}}, depth=1, truth={"q1": [1]})
+    # tied scores: ids compared as text, descending ("2" > "10" > "1"), whatever their type
+    assert pool({"A": {"q": {1: 0.5, "2": 0.5, 10: 0.5}}}, depth=2) == {"q": ["2", 10]}
