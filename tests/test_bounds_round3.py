@@ -368,3 +368,42 @@ def test_pool_is_linear_refuses_nan_and_bad_truth_and_orders_mixed_ids_as_text()
         pool({"A": {"q1": {"d1": 1.0}}}, depth=1, truth={"q1": [1]})
     # tied scores: ids compared as text, descending ("2" > "10" > "1"), whatever their type
     assert pool({"A": {"q": {1: 0.5, "2": 0.5, 10: 0.5}}}, depth=2) == {"q": ["2", 10]}
+
+
+# --- messages that name their argument; long lines and fields ----------------------------------------------------
+
+def test_evaluate_names_its_arguments():
+    qrels, run = {"q": {"d": 1}}, {"q": {"d": 1.0}}
+    with pytest.raises(ValueError, match="qrels must be a dict or the path of a TREC qrels file; got None"):
+        lt.evaluate(None, run, "map")
+    with pytest.raises(ValueError, match="judged_only must be True or False; got 'yes'"):
+        lt.evaluate(qrels, run, "map", judged_only="yes")
+    assert lt.evaluate(qrels, run, "map", judged_only=np.True_).mean["map"] == 1.0
+    with pytest.raises(ValueError, match=r"metric 'iprec@1..5': the recall level must be one number in \[0, 1\]"):
+        lt.evaluate(qrels, run, "iprec@1..5")
+    with pytest.raises(ValueError, match="is 5002 characters long; a metric name has at most 100"):
+        lt.evaluate(qrels, run, "p@" + "9" * 5000)
+    with pytest.raises(ValueError, match="the cut-off k must be a whole number from 1 to 1000000000"):
+        lt.evaluate(qrels, run, "p@" + "9" * 50)
+    with pytest.raises(ValueError, match="g_max = an integer of about 400 digits is not allowed"):
+        lt.evaluate(qrels, run, "err", g_max=10**400)
+
+
+@pytest.mark.parametrize("which", ["qrels", "run"])
+def test_a_5_mb_document_id_is_one_line_exit_2(tmp_path, capsys, which):
+    from ltr_teach.cli import main
+
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    long_id = "x" * (5 * 2**20)
+    qrels.write_text("1 0 d1 1\n" + (f"1 0 {long_id} 1\n" if which == "qrels" else ""), encoding="utf-8")
+    run.write_text("1 Q0 d1 1 2.0 r\n" + (f"1 Q0 {long_id} 2 1.0 r\n" if which == "run" else ""), encoding="utf-8")
+    start = time.perf_counter()
+    code = main(["eval", str(qrels), str(run), "-m", "map"])
+    err = capsys.readouterr().err
+    assert time.perf_counter() - start < 10
+    assert code == 2 and err.count("\n") == 1 and ":2: the line is longer than 1048576 bytes" in err
+    # a field longer than 512 bytes in a short line
+    (tmp_path / "q2.txt").write_text("1 0 d1 1\n1 0 " + "y" * 600 + " 1\n", encoding="utf-8")
+    (tmp_path / "r2.txt").write_text("1 Q0 d1 1 2.0 r\n", encoding="utf-8")
+    assert main(["eval", str(tmp_path / "q2.txt"), str(tmp_path / "r2.txt"), "-m", "map"]) == 2
+    assert "q2.txt:2: field 3 (docid) is 600 bytes long; a field has at most 512 bytes" in capsys.readouterr().err
