@@ -407,3 +407,33 @@ def test_a_5_mb_document_id_is_one_line_exit_2(tmp_path, capsys, which):
     (tmp_path / "r2.txt").write_text("1 Q0 d1 1 2.0 r\n", encoding="utf-8")
     assert main(["eval", str(tmp_path / "q2.txt"), str(tmp_path / "r2.txt"), "-m", "map"]) == 2
     assert "q2.txt:2: field 3 (docid) is 600 bytes long; a field has at most 512 bytes" in capsys.readouterr().err
+
+
+# --- lt.check of a Decimal; the AUC editor's refused label ------------------------------------------------------
+
+def test_check_reads_a_decimal_exactly():
+    from decimal import Decimal
+
+    from ltr_teach.teaching.answers import parse_answer
+
+    assert parse_answer(Decimal("0.944")).value == Fraction(944, 1000)
+    assert lt.check("ndcg-lipstick", Decimal("0.944")).correct
+    assert not lt.check("ndcg-lipstick", Decimal("0.9548")).correct
+    for bad, words in ((Decimal("NaN"), "is not a finite number"), (Decimal("1E+999999999"), "larger than 10^100"),
+                       (Decimal("1E-999999999"), "exponent -999999999 is too large")):
+        start = time.perf_counter()
+        feedback = lt.check("ndcg-lipstick", bad)
+        assert time.perf_counter() - start < 2
+        assert not feedback.correct and words in str(feedback)
+
+
+def test_auc_editor_refused_label_changes_nothing():
+    from ltr_teach.widgets import RankingEditor
+
+    editor = RankingEditor(["a", "b", "c"], [1, 0, 0], metric="auc", scores=[0.9, 0.2, 0.5])
+    with pytest.raises(ValueError, match="only one class"):
+        editor.set_grade(0, 0)
+    assert editor.grades == (1, 0, 0) and editor.explanation.exact == 1
+    editor._on_grade(0, 0)   # the slider's path: refused, reported, the slider set back
+    assert editor.grades == (1, 0, 0) and editor.explanation.exact == 1
+    assert "not applied" in editor._error.value
