@@ -72,8 +72,8 @@ def test_ndcg_at_10_reads_a_long_ranking_without_scores():
     assert lt.ndcg(grades_long, k=3).exact == 1
     with pytest.raises(ValueError, match="ideal has 1700 items; without k"):
         lt.ndcg(grades, ideal=ideal)
-    with pytest.raises(ValueError, match="at most 100000 items"):
-        lt.ndcg([0] * 100_001, k=10)
+    with pytest.raises(ValueError, match="at most 20000 items beyond the rows it shows"):
+        lt.ndcg([0] * 20_001, k=10)
 
 
 # --- Manning, Raghavan & Schütze (2008), Exercise 8.9: R R N N N N N N R N R N N N R N N N N R of 10,000 documents,

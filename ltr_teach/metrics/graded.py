@@ -71,7 +71,7 @@ def _grades_limit(k, scores) -> int:
 
 def _best_first(pool, gain: Gain, keep=None) -> list:
     """The ``keep`` (all when None) items of ``pool`` with the largest gains, best first: sorted by the gain of
-    each distinct grade (a pool of 100,000 judged grades has a handful of distinct ones), not item by item."""
+    each distinct grade (a pool of 20,000 judged grades has a handful of distinct ones), not item by item."""
     counts = Counter(pool)
     out = []
     for value in sorted(counts, key=lambda v: (gain.exact(v), v), reverse=True):
