@@ -32,9 +32,9 @@ SAMPLED_METRICS = {
 #: The most negatives sampled: the probabilities are fractions over C(n_items - 1, n_negatives) (21,000 bits for
 #: 1,000 of 10^9 items).
 MAX_NEGATIVES = 1_000
-#: The largest C(n_items - 1, n_negatives), in bits, the probabilities' common denominator (5,000 bits, about 1,500
-#: digits: 100 negatives of 10^9 items take 2,470, 1,000 of 10,000 items 4,690).
-MAX_DRAW_BITS = 5_000
+#: The largest C(n_items - 1, n_negatives), in bits, the probabilities' common denominator (12,000 bits, about 3,600
+#: digits: 100 negatives of 10^9 items take 2,470, 1,000 of 10^6 items 11,400).
+MAX_DRAW_BITS = 12_000
 #: The most different full ranks: each needs its own exact sum.
 MAX_DISTINCT_RANKS = {"hit_rate": 1_000, "ndcg": 300}
 
