@@ -358,11 +358,11 @@ def test_misordered_pairs_and_swap_deltas_within_two_seconds():
 def test_pool_is_linear_refuses_nan_and_bad_truth_and_orders_mixed_ids_as_text():
     from ltr_teach.runs.pooling import pool
 
-    n = 1_000_000
+    n = 200_000   # a list's membership test made this 2·10^10 comparisons; a dict's is linear
     big = {"A": {"q": {f"d{i}": float(i % 1000) for i in range(n)}}, "B": {"q": {f"e{i}": 1.0 for i in range(n)}}}
     start = time.perf_counter()
     pooled = pool(big, depth=n)
-    assert time.perf_counter() - start < 15
+    assert time.perf_counter() - start < 5
     assert len(pooled["q"]) == 2 * n
     with pytest.raises(ValueError, match=r"runs\['A'\]\['q'\]\['d2'\] = nan is not a finite number"):
         pool({"A": {"q": {"d1": 1.0, "d2": float("nan")}}}, depth=1)
