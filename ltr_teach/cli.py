@@ -63,14 +63,51 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def parse_number(text: str, name: str):
-    """An int, a decimal or a fraction ``1/2`` from the command line; never evaluated as code."""
-    if not _NUMBER.match(text.strip()):
-        raise UsageError(f"{name} = {text!r} is not a number (write 3, 0.5 or 1/2)")
+#: The longest number the command line reads, and the decimal exponents of the sizes a float can hold.
+_MAX_NUMBER_CHARS, _MIN_MAGNITUDE, _MAX_MAGNITUDE = 400, -324, 308
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
+def parse_number(text: str, name: str, low=None, high=None, integer: bool = False):
+    """An int, a decimal or a fraction ``1/2`` from the command line, never evaluated as code: the one reader of
+    every number option. Its size is checked on the text before it is computed (``1e999999999`` would take
+    forever), and ``low``/``high`` (inclusive) bound it; each refusal is a :class:`UsageError` naming ``name``."""
+    stripped = text.strip()
+    if len(stripped) > _MAX_NUMBER_CHARS:
+        raise UsageError(f"{name} = {_shown(text)} is {len(stripped)} characters long; a number has at most "
+                         f"{_MAX_NUMBER_CHARS}")
+    match = _NUMBER.match(stripped)
+    if not match:
+        raise UsageError(f"{name} = {_shown(text)} is not a number (write 3, 0.5 or 1/2)")
+    if "/" not in stripped:
+        mantissa, _e, exponent = stripped.lstrip("+-").lower().partition("e")
+        whole, _dot, decimals = mantissa.partition(".")
+        digits = (whole + decimals).lstrip("0")
+        if not digits:
+            stripped = "0"  # 0e-99999999 is 0, without computing 10^99999999
+        elif exponent:
+            # the decimal exponent of the leading digit, from the text alone
+            magnitude = int(exponent) + len(whole.lstrip("0")) - 1 if whole.lstrip("0") else \
+                int(exponent) - (len(decimals) - len(decimals.lstrip("0"))) - 1
+            if not _MIN_MAGNITUDE <= magnitude <= _MAX_MAGNITUDE:
+                raise UsageError(f"{name} = {_shown(text)} is outside what a float can hold (a size between about "
+                                 "4.9e-324 and 1.8e308)")
     try:
-        value = Fraction(text.strip())
+        value = Fraction(stripped)
     except ZeroDivisionError:
-        raise UsageError(f"{name} = {text!r} divides by zero (write 3, 0.5 or 1/2)") from None
+        raise UsageError(f"{name} = {_shown(text)} divides by zero (write 3, 0.5 or 1/2)") from None
+    if abs(value) > Fraction(sys.float_info.max):
+        raise UsageError(f"{name} = {_shown(text)} is outside what a float can hold (a size between about "
+                         "4.9e-324 and 1.8e308)")
+    if integer and value.denominator != 1:
+        raise UsageError(f"{name} = {_shown(text)} must be a whole number")
+    if (low is not None and value < low) or (high is not None and value > high):
+        allowed = f"from {low} to {high}" if low is not None and high is not None else \
+            (f"at least {low}" if low is not None else f"at most {high}")
+        raise UsageError(f"{name} = {_shown(text)} is out of range; it must be {allowed}")
     return int(value) if value.denominator == 1 else value
 
 
@@ -189,11 +226,8 @@ def _add_explain(sub) -> None:
     p.set_defaults(run=_explain)
 
 
-def _int(text: str, name: str) -> int:
-    value = parse_number(text, name)
-    if not isinstance(value, int):
-        raise UsageError(f"{name} = {text!r} must be a whole number")
-    return value
+def _int(text: str, name: str, low=None, high=None) -> int:
+    return parse_number(text, name, low, high, integer=True)
 
 
 def _add_listing(sub, name: str, summary: str, text) -> None:
@@ -385,7 +419,7 @@ def _add_eval(sub) -> None:
                    help=_("judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)"))
     p.add_argument("--progress", action="store_true",
                    help=_("draw progress bars on stderr (default: only when stderr is a terminal and the file is long)"))
-    p.add_argument("-l", "--relevance-level", dest="relevance_level", type=lambda t: _int(t, "--relevance-level"),
+    p.add_argument("-l", "--relevance-level", dest="relevance_level", type=lambda t: _int(t, "--relevance-level", -2**31, 2**31 - 1),
                    help=_("lowest grade counted relevant by the binary metrics (trec_eval -l; default 1)"))
     p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
                    help=_("drop unjudged documents from the rankings first (trec_eval -J)"))
@@ -578,9 +612,9 @@ def _add_compare(sub) -> None:
                    help=_("adjustment for several runs against one baseline (default holm)"))
     p.add_argument("--confidence", type=lambda t: _fraction(t, "--confidence"), default=0.95,
                    help=_("of the bootstrap interval (default 0.95)"))
-    p.add_argument("--resamples", type=lambda t: _int(t, "--resamples"), default=9999,
+    p.add_argument("--resamples", type=lambda t: _int(t, "--resamples", 1, 10**7), default=9999,
                    help=_("bootstrap resamples and sampled sign flips (default 9999)"))
-    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), default=0, help=_("seed of the resampling (default 0)"))
+    p.add_argument("--seed", type=lambda t: _int(t, "--seed", 0, 2**63), default=0, help=_("seed of the resampling (default 0)"))
     p.add_argument("--per-query", action="store_true", help=_("also print every query's values and difference"))
     p.add_argument("--markdown", metavar="FILE",
                    help=_("write the report of every pair of runs as Markdown to FILE"))
@@ -602,6 +636,8 @@ def _write_report(path: str, text: str, number: int) -> None:
 
 def _fraction(text: str, name: str) -> float:
     value = parse_number(text, name)
+    if not 0 < value < 1:
+        raise UsageError(f"{name} = {_shown(text)} is out of range; it must lie strictly between 0 and 1")
     return float(value)
 
 
