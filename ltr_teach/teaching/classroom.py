@@ -443,9 +443,9 @@ def read_roster(path, course: str = DEFAULT_COURSE) -> list[Student]:
                              "a name and a seed, each under 131,072 characters") from None
         values = [v for v in row.values() if isinstance(v, str)] + [v for v in row.get(None) or [] if isinstance(v, str)]
         if any("\n" in v or "\r" in v for v in values):
-            raise ValueError(f"roster = '{_shown(path)}' line {line}: a quote (\") opened on this line is closed only on "
-                             f"line {reader.line_num} (or never), so the lines between would become one student; "
-                             "close the quote or remove it")
+            raise ValueError(f"roster = '{_shown(path)}' line {line}: a quote (\") opened on this line runs on to "
+                             f"line {reader.line_num}, so those lines would become one student; close the quote or "
+                             "remove it")
         student_id = (row.get(id_column) or "").strip()
         if not student_id and not any(v.strip() for v in values):
             continue  # a blank line
