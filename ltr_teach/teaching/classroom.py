@@ -1167,7 +1167,7 @@ def _grade_answer(student, exercise_id: str, points: int, source: str, file: str
     earned = points if feedback.correct else 0
     if feedback.status == "too coarse" and "too coarse" in partial:
         earned = _whole(points * Fraction(partial["too coarse"]))
-    elif feedback.status == "wrong" and slip and "slip" in partial:
+    elif feedback.status == "wrong" and slip and "slip" in partial and exercises.get(exercise_id).kind == "compute":
         earned = _whole(points * Fraction(partial["slip"]))
     return GradeRow(**base, answer=_short(answer), status=feedback.status, slip=slip,
                     diagnosis=diagnosis, hint=feedback.hint or "", points=earned)
