@@ -196,7 +196,7 @@ def test_the_zips_problems_are_listed_and_nothing_was_extracted(lms_class):
 def test_the_canvas_and_moodle_files_hold_each_students_total(lms_class):
     totals = {s: sum(p for _st, p in lms_class["expected"][s].values()) for s in IDS}
     canvas = read_csv(lms_class["out"].with_name("grades.canvas.csv"))
-    title = "Ranking evaluation exercises"
+    title = "排序评价练习" if lms_class["lang"] == "zh" else "Ranking evaluation exercises"  # the default title
     assert list(canvas[0]) == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title]
     assert canvas[0]["Student"].strip() == "Points Possible" and canvas[0][title] == "7"
     assert [r["SIS User ID"] for r in canvas[1:]] == IDS

@@ -287,3 +287,58 @@ def test_a_port_outside_1_to_65535_is_one_line_and_exit_2(tmp_path, port):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "must be a whole number from 1 to 65535" in done.stderr
     assert not (tmp_path / "t").exists()
+
+
+# -- the workflow's options ---------------------------------------------------------------------------------
+
+def test_assign_in_chinese_writes_the_introduction_and_headings_in_chinese(tmp_path):
+    roster = tmp_path / "r.csv"
+    roster.write_text("id,name\na,李雷\n", encoding="utf-8")
+    assert main(["assign", "--exercises", "p-at-5:2,dcg-append-item", "--roster", str(roster), "--out",
+                 str(tmp_path / "hw"), "--lang", "zh"]) == 0
+    notebook = json.loads((tmp_path / "hw" / "students" / "a.ipynb").read_text(encoding="utf-8"))
+    markdown = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"]
+    assert markdown[0].startswith("# 排序评价练习\n\n学生：**a** (李雷)")
+    assert "共 2 道题，3 分" in markdown[0] and "保存笔记本并以原文件名提交" in markdown[0]
+    assert "These are your own numbers" not in markdown[0]
+    assert markdown[1].startswith("## 1. ") and markdown[1].split("\n")[0].endswith("· 2 分")
+    assert markdown[2].split("\n")[0].endswith("· 1 分")
+    record = json.loads((tmp_path / "hw" / "key" / "assignment.json").read_text(encoding="utf-8"))
+    assert record["lang"] == "zh" and record["assignment"] == "排序评价练习"
+
+
+def test_an_id_pattern_of_the_teacher_matches_files_to_students(homework):
+    folder = homework["root"] / "lms"
+    folder.mkdir()
+    (folder / "hw1-a-final.ipynb").write_bytes(homework["students"]["a"].read_bytes())
+    book = classroom.grade(folder, homework["roster"], assignment=homework["record"], id_pattern=r"hw1-(?P<id>\w+)-final")
+    assert {r.status for r in book.rows if r.student == "a"} == {"not answered"}  # graded: a's empty notebook
+    book = classroom.grade(folder, homework["roster"], assignment=homework["record"])  # "a" stands alone: matched too
+    assert {r.status for r in book.rows if r.student == "a"} == {"not answered"}
+    with pytest.raises(ValueError, match=r"id_pattern = '\(' is not a regular expression"):
+        classroom.grade(folder, homework["roster"], assignment=homework["record"], id_pattern="(")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("zed,p-at-5,1,x", "line 2: student 'zed' is not on the roster"),
+    ("a,nope,1,x", "line 2: exercise 'nope' is not in the assignment"),
+    ("a,p-at-5,3,x", "line 2: points = 3 must be from 0 to 2"),
+    ("a,p-at-5,1e999999,x", "line 2: points = '1e999999' must be a number from 0 to 2"),
+])
+def test_a_bad_override_is_one_line_naming_the_line(homework, capsys, line, message):
+    overrides = homework["root"] / "overrides.csv"
+    overrides.write_text("student,exercise,points,note\n" + line + "\n", encoding="utf-8")
+    assert main(["grade", str(homework["root"] / "hw" / "students"), "--roster", str(homework["roster"]),
+                 "--assignment", str(homework["record"]), "--out", str(homework["root"] / "g.csv"),
+                 "--overrides", str(overrides)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_a_zip_that_is_not_a_zip_is_one_line(homework, capsys):
+    bad = homework["root"] / "download.zip"
+    bad.write_bytes(b"PK\x03\x04 not really")
+    assert main(["grade", str(bad), "--roster", str(homework["roster"]), "--assignment", str(homework["record"]),
+                 "--out", str(homework["root"] / "g.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a readable zip file" in err

@@ -593,7 +593,8 @@ def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment
         intro += ("\n\n这些是你自己的题目数据。在每个答案单元格的引号中写答案（分数、至少三位有效数字的小数、百分数或含 log2 "
                   "的简单表达式），保存后以原文件名提交，不要修改笔记本的元数据。")
     cells = [_cell("markdown", "intro", intro),
-             _cell("code", "setup", f"import ltr_teach as lt\n\nSEED = {student.seed}  # your seed: do not change it")]
+             _cell("code", "setup", f"import ltr_teach as lt\n\nSEED = {student.seed}  # "
+                   + _("your seed: do not change it"))]
     for number, (exercise_id, points) in enumerate(chosen, start=1):
         ex = exercises.variant(exercise_id, student.seed)
         cells.append(_cell("markdown", f"prompt-{number}",
@@ -617,7 +618,11 @@ class Assignment:
     key: Path
 
 
-def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str = "Ranking evaluation exercises",
+#: The title of an assignment not given one (in the sheets' language).
+DEFAULT_TITLE = N_("Ranking evaluation exercises")
+
+
+def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str = DEFAULT_TITLE,
            checks: bool = True, lang: str | None = None, partial=None) -> Assignment:
     """Write one exercise notebook per student and the teacher's key, kept apart.
 
@@ -658,6 +663,8 @@ def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str =
 
 
 def _assign(exercise_list, roster, out, course, name, checks, lang, partial) -> Assignment:
+    if name == DEFAULT_TITLE:
+        name = _(DEFAULT_TITLE)  # the default title in the sheets' language
     chosen = parse_exercise_list(exercise_list)
     students = roster if isinstance(roster, list) else read_roster(roster, course)
     out = Path(out)
