@@ -924,7 +924,7 @@ class Gradebook:
         """The total per student in an LMS's grade-import CSV: ``canvas`` or ``moodle`` (see :data:`EXPORTS`)."""
         if lms not in EXPORTS:
             raise ValueError(f"export = {lms!r} is not a supported LMS; choose one of {', '.join(EXPORTS)}")
-        column = _short(self.assignment, 100)
+        column = _csv_safe(_short(self.assignment, 100))
         with open(path, "w", newline="", encoding="utf-8-sig" if bom else "utf-8") as handle:
             writer = _csv_writer(handle)
             if lms == "canvas":
@@ -938,10 +938,18 @@ class Gradebook:
                 # Moodle's "Import grades from CSV file": a column identifying the user (mapped to "ID number"
                 # at import) and one column per grade item (mapped to the item), optional feedback column.
                 writer.writerow(["ID number", "Full name", column, f"{column} (feedback)"])
-                for student, name, points, most in self.totals():
-                    notes = "; ".join(f"{r.exercise}: {r.override}" for r in self.rows
-                                      if r.student == student and r.override)
+                overridden = self.override_notes()
+                for student, name, points, _most in self.totals():
+                    notes = "; ".join(overridden.get(student, []))
                     writer.writerow([student, _csv_safe(name), points_text(points), _csv_safe(notes)])
+
+    def override_notes(self) -> dict[str, list[str]]:
+        """``"exercise: note"`` of every overridden answer, by student."""
+        notes: dict[str, list[str]] = defaultdict(list)
+        for row in self.rows:
+            if row.override:
+                notes[row.student].append(f"{row.exercise}: {row.override}")
+        return notes
 
     def slip_counts(self, exercise_id: str) -> Counter:
         """How many students made each diagnosed slip on one exercise (key: the slip's keys, joined by +)."""
@@ -1522,10 +1530,11 @@ def _report(book: Gradebook) -> str:
     if book.partial:
         rule = ", ".join(f"{kind}: {Fraction(share)} of the points" for kind, share in book.partial.items())
         out.append(f"<p id='partial'>Partial credit, as the assignment states: {esc(rule)} "
-                   "(a slip is a wrong answer whose mistake the checker names).</p>")
+                   "(a slip is a wrong number whose mistake the checker names; a wrong option gets nothing).</p>")
     out.append("<table id='totals'><tr><th>student</th><th>name</th><th>points</th><th>of</th><th>overridden</th></tr>")
+    overridden = book.override_notes()
     for student, name, points, most in book.totals():
-        notes = [f"{r.exercise}: {r.override}" for r in book.rows if r.student == student and r.override]
+        notes = overridden.get(student, [])
         out.append(f"<tr data-student='{esc(student)}'><td>{esc(student)}</td><td>{esc(name)}</td>"
                    f"<td class='n'>{points_text(points)}</td><td class='n'>{most}</td>"
                    f"<td>{esc('; '.join(notes))}</td></tr>")
