@@ -24,6 +24,7 @@ import sympy
 
 import ltr_teach as lt
 from ltr_teach.cli import main
+from ltr_teach.core.i18n import translate, using_language
 from ltr_teach.teaching.checker import mistakes
 
 EXERCISES = [("ndcg-lipstick", 4), ("p-at-5", 2), ("dcg-append-item", 1)]
@@ -244,6 +245,10 @@ def test_feedback_pages_open_in_chromium_without_script_and_hold_only_their_stud
             row = page.inner_text("tr[data-exercise='p-at-5']")
             if status in ("not answered", "not graded"):  # never the key of an unanswered question
                 assert lms_class["p5"][student] not in row
+            if status != "right":  # the first step of the hint ladder, in the assignment's language
+                with using_language(lms_class["lang"]):
+                    concept = translate(lt.exercises.get("p-at-5").hints[0])
+                assert concept in row and (("精确率" in concept) == (lms_class["lang"] == "zh"))
         # student 18 (case 3): typed with the input method's quotes, graded right; the page says so
         body = page.inner_text("body")
         assert ("正确" if lms_class["lang"] == "zh" else "right") in body

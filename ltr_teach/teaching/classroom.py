@@ -984,9 +984,11 @@ class Gradebook:
         for row in self.rows:
             by_student[row.student].append(row)
         with using_language(self.lang):
+            # the first step of each exercise's hint ladder (the metric's concept): it never gives the answer
+            first_hints = {i: _(exercises.get(i).hints[0]) for i, _points in self.exercises}
             for student, rows in by_student.items():
                 path = folder / f"{student}.html"
-                path.write_text(_feedback_page(self, rows), encoding="utf-8")
+                path.write_text(_feedback_page(self, rows, first_hints), encoding="utf-8")
                 written[student] = path
         return written
 
@@ -1554,7 +1556,7 @@ _VERDICTS = {"right": N_("right"), "wrong": N_("wrong"), "too coarse": N_("too c
              "unreadable": N_("unreadable"), "not answered": N_("not answered"), "not graded": N_("not graded")}
 
 
-def _feedback_page(book: Gradebook, rows: list) -> str:
+def _feedback_page(book: Gradebook, rows: list, first_hints: dict) -> str:
     """One student's feedback: only their rows; no key; no script; every text escaped."""
     esc = html.escape
     first = rows[0]
@@ -1589,7 +1591,7 @@ def _feedback_page(book: Gradebook, rows: list) -> str:
         out.append(f"<tr data-exercise='{esc(row.exercise)}'><td>{esc(question)} <code>{esc(row.exercise)}</code></td>"
                    f"<td><code>{esc(_short(row.answer, 200))}</code></td><td>{esc(_(_VERDICTS[row.status]))}</td>"
                    f"<td>{esc(points)}</td><td>{esc(_(row.diagnosis) if shown else '')}</td>"
-                   f"<td>{esc(_(row.hint) if shown else '')}</td></tr>")
+                   f"<td>{esc(first_hints.get(row.exercise, '') if row.status != 'right' else '')}</td></tr>")
     out.append("</table></body></html>")
     return "\n".join(out)
 
