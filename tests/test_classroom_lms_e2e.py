@@ -143,6 +143,7 @@ def lms_class(request, tmp_path_factory):
         archive.writestr("../../escape_2026020.ipynb", members[canvas_name(20, IDS[19], f"{IDS[19]}.ipynb")])
         archive.writestr("bomb_2026021.ipynb", b"0" * 60_000_000)  # 60 MB of zeros, a few kB compressed
         archive.writestr("__MACOSX/._x.ipynb", b"junk")
+        archive.writestr(canvas_name(MISSING, IDS[MISSING - 1], "homework.pdf"), b"%PDF-1.4")  # not a notebook
     assert zip_path.stat().st_size < 1_000_000
     overrides = root / "overrides.csv"
     with open(overrides, "w", newline="", encoding="utf-8") as handle:
@@ -186,6 +187,8 @@ def test_the_zips_problems_are_listed_and_nothing_was_extracted(lms_class):
     assert "bomb_2026021.ipynb is over the 5,000,000-byte limit" in report or "unpacks to over" in report
     assert "several submissions" in report and f"{IDS[TWICE - 1]}-1.ipynb" in report
     assert "a copy; not graded" in report
+    # student 13 handed in a PDF: said under their id, instead of "no submission"
+    assert "student13_10013_50013_homework.pdf is not a notebook (.ipynb): not read" in report
     assert not (root.parent / "escape_2026020.ipynb").exists() and not list(root.rglob("escape*"))
     rows = {(r["student"], r["exercise"]): r for r in read_csv(lms_class["out"])}
     assert rows[(IDS[COPY1 - 1], "p-at-5")]["status"] == "not answered"  # 2026007-Copy1.ipynb is 2026007's (graded)

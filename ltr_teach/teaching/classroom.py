@@ -779,12 +779,12 @@ def answer_from_cell(source: str) -> str:
     """
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         # a Chinese input method types “0.4444” or ＂rise＂ where Python wants "...": read them as quotes
         source = source.translate(_IME_QUOTES)
         try:
             tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             return source.strip()
     for node in reversed(tree.body):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
@@ -1049,10 +1049,13 @@ def _zip_items(path: Path) -> list[_Item]:
     items, unpacked = [], 0
     for info in members:
         name = info.filename
-        if info.is_dir() or not _is_notebook_name(name) or ".ipynb_checkpoints" in name or "__MACOSX" in name:
+        if info.is_dir() or ".ipynb_checkpoints" in name or "__MACOSX" in name:
             continue
         shown = f"{path.name}:{name}"
         base = name.replace("\\", "/").rsplit("/", 1)[-1]
+        if not _is_notebook_name(name):  # a PDF or a screenshot handed in instead: said, under the student's id
+            items.append(_Item(shown, base, trouble="is not a notebook (.ipynb): not read"))
+            continue
         parts = name.replace("\\", "/").split("/")
         if name.startswith(("/", "\\")) or ".." in parts or re.match(r"[A-Za-z]:", name):
             items.append(_Item(shown, base, trouble="has an unsafe path in the zip (absolute or with ..): not read"))
