@@ -487,6 +487,10 @@ def _add_assign(sub) -> None:
 def _grade(args) -> int:
     from .teaching.classroom import _shown, grade
 
+    for option, path in (("--out", args.out), ("--report", args.report)):
+        if path and os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the write
+            raise UsageError(_("{option} = {path} exists and is not a regular file").format(
+                option=option, path=_shown(repr(path))))
     book = grade(args.submissions, args.roster, assignment=args.assignment, id_pattern=args.id_pattern,
                  overrides=args.overrides)
     exports = {}

@@ -342,3 +342,13 @@ def test_a_zip_that_is_not_a_zip_is_one_line(homework, capsys):
                  "--out", str(homework["root"] / "g.csv")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a readable zip file" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs exist on POSIX only")
+def test_a_gradebook_path_that_is_a_fifo_is_refused_before_writing(homework):
+    out = homework["root"] / "out.csv"
+    os.mkfifo(out)
+    done = run_cli("grade", homework["root"] / "hw" / "students", "--roster", homework["roster"], "--assignment",
+                   homework["record"], "--out", out, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == f"ltr-teach: error: --out = {str(out)!r} exists and is not a regular file\n"
