@@ -7,13 +7,14 @@ traceback. Subcommands are added by small ``_add_*`` functions, one per command.
 from __future__ import annotations
 
 import argparse
+import codecs
 import inspect
 import os
 import re
 import sys
 from fractions import Fraction
 
-from .core.i18n import LANGUAGES, _, translate, using_language
+from .core.i18n import LANGUAGES, _, get_language, translate, using_language
 from .metrics.conventions import CONVENTIONS, resolve
 from .metrics.ordering import TIE_RULES
 from .metrics.registry import ALIASES, METRICS, lookup
@@ -658,7 +659,7 @@ def main(argv=None) -> int:
     """Entry point of the ``ltr-teach`` console script; returns the exit code."""
     try:
         # the help texts are written when the parser is built: the language must be known before parsing
-        with using_language(_language_in(sys.argv[1:] if argv is None else argv)):
+        with using_language(_printable_language(_language_in(sys.argv[1:] if argv is None else argv))):
             args = build_parser().parse_args(argv)
             code = args.run(args)  # main() called in a process (tests) leaves the language as it was
             sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
@@ -687,6 +688,57 @@ def _language_in(argv) -> str | None:
         if value is not None:
             return value if value in LANGUAGES else None
     return None
+
+
+#: Words of the Chinese edition: an output that cannot encode them cannot show it (GBK and UTF-8 can; ASCII,
+#: Latin-1, cp1252 and Big5 cannot).
+_CHINESE_SAMPLE = "正确应为提示排序相关文档"
+
+
+def _printable_language(language: str | None) -> str | None:
+    """``language`` (None: the current one), or English when standard output cannot encode Chinese.
+
+    A Chinese edition printed to an ASCII or Latin-1 output (``LC_ALL=C`` with ``PYTHONUTF8=0``, a
+    ``PYTHONIOENCODING=ascii`` pipe, a Western Windows code page) would stop at its first character with
+    "codec can't encode"; English text is what such an output can show, and stderr says so in one line.
+    Whatever an output still cannot encode (a ✓, a document id in Chinese) is written as a ``\\u`` escape
+    instead of failing the command.
+    """
+    codecs.register_error(_ESCAPE, _escape)
+    for stream in (sys.stdout, sys.stderr):  # Python's own error handlers of its standard streams, not a caller's
+        if not _encodes(stream, "\U0010ffff") and getattr(stream, "errors", None) in _STANDARD_ERRORS:
+            try:
+                stream.reconfigure(errors=_ESCAPE)
+            except (AttributeError, ValueError, OSError):  # pragma: no cover - a stream that is not a text file
+                pass
+    with using_language(language):
+        if get_language() != "zh" or _encodes(sys.stdout, _CHINESE_SAMPLE):
+            return language
+    encoding = getattr(sys.stdout, "encoding", None)
+    print(f"ltr-teach: note: the output's encoding ({encoding}) cannot show Chinese, so this is in English; "
+          "set PYTHONIOENCODING=utf-8 for Chinese", file=sys.stderr)
+    return "en"
+
+
+_ESCAPE = "ltr_teach.escape"
+_STANDARD_ERRORS = ("strict", "surrogateescape", "backslashreplace")
+
+
+def _escape(error: UnicodeEncodeError):
+    """The error handler of an output that cannot encode everything: the bytes of a file name the system gave
+    undecoded (surrogateescape, as Python's C locale does), a ``\\u`` escape for any other character."""
+    if all("\udc80" <= c <= "\udcff" for c in error.object[error.start:error.end]):
+        return codecs.lookup_error("surrogateescape")(error)
+    return codecs.backslashreplace_errors(error)
+
+
+def _encodes(stream, text: str) -> bool:
+    """Whether ``stream`` can write ``text`` as it is (its encoding has every character)."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeError, LookupError):
+        return False
+    return True
 
 
 def _drop_stdout() -> None:

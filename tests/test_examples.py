@@ -309,6 +309,8 @@ ERRATA_HAND = {
     "000-auc-minimum": 0,                                     # the only positive scores below the negative
     "001-ndcg-range": 0,                                      # DCG 0, IDCG 1
     "001-ap-equals-one": (R(1, 1) + R(2, 2)) / 2,             # relevant at ranks 1, 2
+    "001-ap-every-position": (R(1, 1) + R(2, 3)) / 2,         # relevant at ranks 1 and 3 of 1, 0, 1
+    "003-ap-sum": (R(1, 1) + R(2, 2)) / 2,                    # P at recall 1/2 and 1, each step 1/2
     # AP of 0, 1: one relevant item, at rank 2, precision 1/2 there
     "000-only-ndcg-err-top": R(1, 2),
     "003-code-scores-as-gains": 1,

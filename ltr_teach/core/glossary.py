@@ -62,8 +62,8 @@ class Term:
 #: usual translation; ``alternatives`` are accepted too (a notebook may use them).
 TERMS = {t.key: t for t in (
     Term("precision", "precision", "精确率", ("查准率",), (
-        Misnomer("准确率", "准确率 usually names accuracy, (TP+TN)/all; precision TP/(TP+FP) is 精确率/查准率 "
-                 "(document 003)",
+        Misnomer("准确率", "准确率 is ambiguous: it also names accuracy, (TP+TN)/all; precision TP/(TP+FP) is "
+                 "unambiguously 精确率/查准率 (document 003)",
                  r"准确率\s*[(（]\s*prec[ei]sion|准确率\s*(?:与|和|、)\s*召回率|召回率\s*(?:与|和|、)\s*准确率"),
         Misnomer("查全率", "查全率 (how complete) is recall; document 000 gives it to precision",
                  r"查全率\s*[(（]?\s*precision|precision\s*[=:：]?\s*查全率"),

@@ -229,10 +229,11 @@ def errata_panel(document: str) -> HTMLPanel:
 
     Examples
     --------
-    Document 002's lipstick example is computed right: it has no erratum.
+    Document 002's lipstick example is computed right: its one record is a slip of a word.
 
     >>> print(errata_panel("002"))    # doctest: +ELLIPSIS
-    0 records in 002_...
+    1 records in 002_... (1 typo)
+      002-rank-for-evaluate (typo)
     """
     if document not in examples.DOCUMENTS:
         raise ValueError(f"document = {document!r} must be one of {', '.join(examples.DOCUMENTS)}")

@@ -27,7 +27,6 @@ tests compare them) and the one that words the error when the fast path finds a 
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import stat
@@ -39,6 +38,8 @@ import numpy as np
 MAX_LINE_BYTES = 1 << 20
 _BLOCK_BYTES = 1 << 23
 _BOM = b"\xef\xbb\xbf"
+#: ``os.O_NONBLOCK`` where the system has it (not on Windows, which has no FIFOs to wait on either)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _SCORE = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _GRADE = re.compile(rb"[+-]?\d+")
 #: what a qrels / run line holds, and how many fields it may have at least and at most
@@ -55,20 +56,25 @@ def _open(path, what: str):
         raise ValueError(f"{what} must be a dict or the path of a TREC {what} file; got {type(path).__name__}")
     name = _name(path)
     try:
-        # O_NONBLOCK: opening a FIFO for reading waits for a writer; with it the open returns at once
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        # O_NONBLOCK: opening a FIFO for reading waits for a writer; with it the open returns at once.
+        # Windows has neither FIFOs nor O_NONBLOCK, but has O_BINARY: without it the C runtime's read
+        # turns \r\n into \n and stops at a Ctrl-Z byte
+        fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0))
     except OSError as exc:
+        if os.path.isdir(path):  # Windows refuses to open a directory (permission denied): name it as here
+            raise ValueError(f"{what} = {name!r} is a directory, not a TREC {what} file") from None
         raise ValueError(f"{what} = {name!r} cannot be read: {exc.strerror}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise ValueError(f"{what} = {name!r} is a directory, not a TREC {what} file")
-        # reads block again (a FIFO with a writer waits for data; one with none reads as empty)
-        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        if _O_NONBLOCK:  # reads block again (a FIFO with a writer waits for data; one with none reads as empty)
+            os.set_blocking(fd, True)  # fcntl's F_SETFL without importing the Unix-only fcntl
     except BaseException:
         os.close(fd)
         raise
     return os.fdopen(fd, "rb", buffering=0)
+
 
 
 def _blocks(path, what: str, progress=None):

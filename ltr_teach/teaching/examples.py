@@ -227,6 +227,7 @@ class WorkedExample:
 KINDS = {
     N_("error"): N_("the document is wrong here; the correct version is above"),
     N_("convention"): N_("a convention the document chose without saying so: not an error, a note"),
+    N_("misleading"): N_("true in part but misleading; the fuller statement is above"),
     N_("terminology"): N_("a wrong or misleading term; the usual one is above"),
     N_("typo"): N_("a typo; the intended text is above"),
 }
@@ -255,7 +256,8 @@ class Erratum:
     kind : str
         One of :data:`KINDS`: ``"error"`` (a wrong number, formula, claim or code output: the
         document is wrong), ``"convention"`` (a choice the document made without saying so: a
-        note, not an error), ``"terminology"`` (a wrong or misleading term), ``"typo"``.
+        note, not an error), ``"misleading"`` (true in part, but a reader would draw a wrong
+        conclusion), ``"terminology"`` (a wrong, misleading or ambiguous term), ``"typo"``.
     """
 
     id: str
@@ -484,23 +486,24 @@ ERRATA = (
         "P = 1/2, R = 2/3, β = 2 it gives 35/16 > 1."), _F2_EXAMPLE),
     _er("000", "tpf-typo", "typo", N_("1.5 AUC: TPF = TP/(TP+FN) (formula)"), "TPF", "TPR = TP/(TP+FN)",
         N_("Typo: the true positive rate (真正例率) is TPR, as the sentence before says.")),
-    _er("000", "auc-minimum", "convention", "1.5 AUC: “一般来说我们认为AUC的最小值为0.5(当然也存在预测相反这种极端的情况,AUC小于0.5”",
+    _er("000", "auc-minimum", "misleading", "1.5 AUC: “一般来说我们认为AUC的最小值为0.5(当然也存在预测相反这种极端的情况,AUC小于0.5”",
         N_("in general the minimum of AUC is taken to be 0.5, granting that a reversed classifier goes below it"),
         _value_text(Call("auc", ([1, 0], [0, 1])), N_("AUC ranges over [0, 1]; a reversed ranking gives 0, "
                     "0.5 is random guessing")),
-        N_("A framing, not a wrong number: the document itself says AUC below 0.5 exists and that flipping the "
-        "predictions then gives AUC above 0.5. Strictly AUC ranges over [0, 1]; 0.5 is random guessing."),
+        N_("Misleading rather than wrong: the document itself says AUC below 0.5 exists and that flipping the "
+        "predictions then gives AUC above 0.5, but calling 0.5 the minimum hides that a ranking worse than "
+        "random is possible and informative. AUC ranges over [0, 1]; 0.5 is random guessing."),
         Call("auc", ([1, 0], [0, 1]))),
     _er("000", "metric-count", "error", "排序指标: “信息检索和推荐系统常用排序质量评分有4种:”", N_("4 metrics"),
         N_("5 metrics: the list that follows names MRR, MAP, ERR, NDCG and AUC"),
         N_("The count disagrees with the document's own list of five (AUC is the fifth).")),
-    _er("000", "only-ndcg-err-top", "error", "排序指标: “NDCG和ERR的另外一个优点是更关注排名靠前的文档”",
+    _er("000", "only-ndcg-err-top", "misleading", "排序指标: “NDCG和ERR的另外一个优点是更关注排名靠前的文档”",
         N_("favouring the top of the list is an advantage of NDCG and ERR (over MRR and MAP)"),
         _value_text(Call("average_precision", ([0, 1],)), N_("AP of 0, 1, against 1 for 1, 0: MRR (1/rank) and "
                     "MAP (precision at each hit) weigh the top too")),
-        N_("Every metric of the list except AUC rewards relevant items near the top: moving the one relevant "
-        "item from rank 1 to rank 2 halves its reciprocal rank and its AP. What NDCG and ERR add is graded "
-        "relevance."), Call("average_precision", ([0, 1],))),
+        N_("True of NDCG and ERR, but misleading as an advantage over the others: every metric of the list "
+        "except AUC rewards relevant items near the top, since moving the one relevant item from rank 1 to "
+        "rank 2 halves its reciprocal rank and its AP. What NDCG and ERR add is graded relevance."), Call("average_precision", ([0, 1],))),
     _er("000", "shortcoming-typo", "typo", "排序指标: “但是这两种评分方式的缺点时函数不连续”", "缺点时", "缺点是",
         N_("Typo: 时 (time) for 是 (is).")),
     _er("000", "suppose-typo", "typo", "1.3 NDCG: “加上长度为K”", "加上", N_("假设 (suppose)"),
@@ -513,12 +516,26 @@ ERRATA = (
         N_("Typo: 成为 (become) for 称为 (be called).")),
     _er("000", "imbalance-precision-recall", "error",
         N_("1.5 AUC: “Precision和Recall和ACC有个缺陷就是当正负样本不平衡时,很难表征结果”"),
-        N_("precision and recall, like accuracy, fail under class imbalance"),
-        N_("accuracy fails under imbalance; precision and recall, which count only the positive class, are the "
-        "usual measures for it"),
-        N_("The document's own example shows accuracy failing: predicting every ad as not clicked scores accuracy "
-        "above 99%, but its recall is 0 and its precision undefined (no positive predictions), so precision and "
-        "recall expose exactly that classifier.")),
+        N_("precision, recall and accuracy all fail to describe results under class imbalance"),
+        N_("accuracy and precision change with the class ratio; recall does not"),
+        N_("Right for accuracy and precision, wrong for recall. Recall TP/(TP+FN) is computed inside the positive "
+        "class alone, so adding negatives cannot change it; precision TP/(TP+FP) counts the negatives wrongly "
+        "predicted positive, so it falls as negatives grow (Fawcett 2006), and accuracy is dominated by them: in "
+        "the document's click example, predicting every ad as not clicked scores accuracy above 99% while its "
+        "recall is 0.")),
+    _er("000", "ndcg-users-reason", "error",
+        "1.3 NDCG: “而不同用户之间的DCG相比没有意义(不同用户的兴趣不同,对同样的item排名前后不同)”",
+        N_("DCGs of different users cannot be compared because their interests differ and they would order the "
+        "same items differently"),
+        N_("DCGs of different queries cannot be compared because their ideal DCGs differ: the largest DCG a "
+        "query allows depends on how many relevant items it has and how relevant they are; dividing by each "
+        "query's IDCG puts every query on [0, 1] before averaging"),
+        N_("Different interests are already in the grades; what breaks the comparison is the bound. Two queries "
+        "whose judged grades are the same multiset, in whatever order a user prefers them, have the same IDCG and "
+        "comparable DCGs; a query with one relevant item cannot reach the DCG of a query with five.")),
+    _er("000", "rank-m-document", "typo", N_("1.3 NDCG: 设R(j, m)是评价人员给出的文档 d 对查询 j 的相关性得分 (formula)"),
+        N_("R(j, m) is the grade of document d for query j"), N_("R(j, m) is the grade of the document at rank m for query j"),
+        N_("Index slip: the formula sums R(j, m) over the ranks m = 1..k, so m, not a document d, is the index.")),
     _er("001", "ndcg-range", "error", "NDCG: “因DCG的值介于 (0,IDCG],故NDCG的值介于(0,1]”", "DCG in (0, IDCG], NDCG in (0, 1]",
         _value_text(Call("ndcg", ([0, 0, 0],), {"ideal": [1, 0, 0]}),
                     N_("DCG is 0 when no returned item is relevant, so NDCG lies in [0, 1]")),
@@ -559,6 +576,16 @@ ERRATA = (
         "divide rank i by log2(i + 1)"),
         N_("Not an error, a note: ranks 1 and 2 both divide by 1 here, so the values differ from the log2(i + 1) "
         "DCG of the other documents; NDCG differs too, since the two discounts are not proportional.")),
+    _er("001", "ap-every-position", "error", "Average Precision: “AP相当于对每个位置计算P@k”",
+        N_("AP computes P@k at every position"),
+        _value_text(Call("average_precision", ([1, 0, 1],)),
+                    N_("AP of 1, 0, 1: P@k is taken only at the ranks of the relevant documents, 1 and 3")),
+        N_("At every position the mean of P@1, P@2, P@3 would be (1 + 1/2 + 2/3)/3 = 13/18; AP skips the "
+        "irrelevant rank 2 and averages P@1 and P@3: (1 + 2/3)/2 = 5/6."), Call("average_precision", ([1, 0, 1],))),
+    _er("002", "rank-for-evaluate", "typo", "1 为什么要评估排序: “就需要一个标准来对排序的效果进行排序”", N_("a standard to rank (排序) the effect of the ranking"),
+        N_("a standard to evaluate (评估) the effect of the ranking"),
+        N_("Word slip: the sentence is about evaluating (评估) the ranking algorithm after the fact, as its first half "
+        "says (事后评估排序算法); 排序 repeats the word before it.")),
     _er("003", "precision-spelling", "typo", N_("简介: “准确率(Precesion, P)”"), N_("Precesion"), N_("Precision"), N_("Spelling.")),
     _er("003", "recall-label", "typo", N_("Recall(召回率,R): precision = |retrieved ∩ relevant| / |relevant| (formula)"),
         N_("the recall formula is labelled precision="), N_("recall = |retrieved ∩ relevant| / |relevant documents|"),
@@ -605,10 +632,11 @@ ERRATA = (
         "log2(r+1) from rank 2 on.)"), Call("dcg", ([3, 2, 3, 1],))),
     _er("003", "precision-term", "terminology", N_("简介: “准确率(Precesion, P)”; Average precision: “将准确率与召回率联立”"),
         N_("准确率 for precision"),
-        Message(N_("{precision} or {alternative} for precision; {accuracy} is accuracy"), precision=zh("precision"),
-                alternative=TERMS["precision"].alternatives[0], accuracy=zh("accuracy")),
-        N_("准确率 usually names accuracy, (TP+TN)/all; precision, TP/(TP+FP), is 精确率/查准率, as the document "
-        "itself writes in “Precision(精确度,P)” and “召回率和精确率”.")),
+        Message(N_("{precision} or {alternative} for precision, which cannot be read as {accuracy}"),
+                precision=zh("precision"), alternative=TERMS["precision"].alternatives[0], accuracy=zh("accuracy")),
+        N_("An ambiguity, not an error: some Chinese texts use 准确率 for precision, as this one does, and others "
+        "for accuracy, (TP+TN)/all. The unambiguous name of precision, TP/(TP+FP), is 精确率/查准率, as "
+        "the document itself writes in “Precision(精确度,P)” and “召回率和精确率”.")),
     _er("003", "err-name", "terminology", N_("简介: “期望倒数排序(Expected reciprocal rank, ERR)”"), "期望倒数排序",
         Message(N_("{term} (rank, not sorting)"), term=TERMS["err"].alternatives[0]), N_("排序 is sorting or ranking as a process; the reciprocal rank is 倒数排名, "
         "as the document writes later (“预期的倒数排名”).")),
@@ -625,9 +653,26 @@ ERRATA = (
         "P=f(R)P=f(R), RR, PP", "P=f(R), R, P",
         N_("Each formula was pasted twice (its rendered and its source text).")),
     _er("003", "converted-words", "typo", "ERR: “则操做结束；不然跳过该项继续日后查看” and “表示用户的需求被知足时中止的位置的倒数的期望”",
-        "操做, 日后, 知足, 中止", "操作, 往后, 满足, 停止",
-        N_("Words garbled by an automatic conversion: 操做 (操作, operation), 日后 (往后, further down), 知足 "
-        "(满足, satisfied), 中止 (停止, stop).")),
+        "操做, 日后, 知足", "操作, 往后, 满足",
+        N_("Three wrong words, as an automatic synonym replacement leaves them: 操做 is not a word (操作, "
+        "operation); 日后 means “some day in the future”, not 往后 (further down the list); 知足 means “content "
+        "with one's lot”, which changes the meaning of 满足 (the need is satisfied). 中止 (stop) in the same "
+        "sentence is correct.")),
+    _er("003", "click-probability", "error", "Cascade Model: “其中 $r_i$ 表示第 i 个文档被点击的几率”",
+        N_("r_i is the probability that document i is clicked"),
+        N_("r_i is the probability that document i is clicked once the user examines it, that is, given that the "
+        "user reached rank i; its click probability is P(C_i) = r_i Π_{j<i} (1 − r_j)"),
+        N_("The document's own formula shows the difference: with r_1 = r_2 = 1/2 the second document is clicked "
+        "with probability 1/2 · 1/2 = 1/4, not r_2 = 1/2. Only the first document's click probability is r_1.")),
+    _er("003", "ap-sum", "error", "Average precision: “AveP意义是在召回率从0到1逐步提高的同时，对每个R位置上的P进行相加”",
+        N_("AveP adds up P at every recall level"),
+        _value_text(Call("average_precision", ([1, 1],)),
+                    N_("AP of 1, 1: the mean of P over the recall levels, each weighted by its step ΔR")),
+        N_("The integral just before is Σ P·ΔR, and each relevant document raises R by ΔR = 1/R: AP is the mean of "
+        "P at the recall levels, never above 1. Adding the P values without the ΔR gives 1 + 1 = 2 here."),
+        Call("average_precision", ([1, 1],))),
+    _er("003", "extra-de", "typo", N_("F-Measure: “P和R指标有时候会出现的矛盾的情况”"), "会出现的矛盾的情况", "会出现矛盾的情况",
+        N_("A stray 的 after 出现 makes the clause ungrammatical.")),
     _er("004", "dg-heading", "typo", N_("3.1 heading: “3.1 DG和DCG”"), "DG", "CG", N_("Typo: the section introduces CG (累计增益).")),
     _er("004", "rel-index", "typo", N_("3.1: “\\text{rel}_i表示第k个物品的相关性或者评分”"), N_("rel_i is the k-th item's grade"),
         N_("rel_i is the i-th item's grade"), N_("Index slip: i runs over 1..k.")),
@@ -642,26 +687,34 @@ ERRATA = (
         _value_text(WORKED_EXAMPLES[-1].call, N_("exact DCG / exact IDCG")),
         N_("38.5/46.5 = 0.82796 would round to 0.828, and with unrounded DCG and IDCG the value is ≈ 0.8296."),
         WORKED_EXAMPLES[-1].call),
+    _er("004", "dcg-compare-reason", "error",
+        "3.2: “因为不同搜索模型给出的结果有多有少(P的大小不同),仍然会造成无法对比两个模型的效果”",
+        N_("DCG cannot compare two models because they return different numbers of results"),
+        N_("on one query at a fixed k, NDCG = DCG / IDCG divides both models by the same IDCG, so NDCG orders them "
+        "exactly as DCG does; normalising is needed to average over queries, whose IDCGs differ"),
+        N_("A model that returns fewer results simply gains nothing at the empty ranks, and DCG@k already counts "
+        "that. Across queries the bound differs: a query with many highly relevant films has a large IDCG and would "
+        "dominate a mean of DCGs, so each query's DCG is divided by its own IDCG first.")),
     _er("004", "judged-not-relevant", "terminology", "3.2: “如果相关电影一共有7部 ... 评分分别是 5, 3, 2, 1, 2, 4, 0”",
         N_("7 relevant films"), N_("7 judged films, 6 of them relevant (one is rated 0)"),
         N_("A film rated 0 is judged but not relevant; the ideal list comes from all judged films.")),
     _er("004", "mar-typo", "typo", "3.3: “NDCG相对于MAR和MRR指标公式会更复杂”", "MAR", "MAP", N_("Typo for MAP.")),
     _er("004", "rel-as-set", "typo", "3.3: “相同的是相关度得分都是rel = {0,1,2......}”", "rel = {0,1,2......}",
         "rel ∈ {0, 1, 2, ...}", N_("rel is one number; it belongs to the set of grades rather than equals it.")),
-    _er("004", "code-mrr", "error", N_("comment code 1, relevant_docs = [1, 3, 5], results = [3, 4, 2, 1, 5]: `print(mean_reciprocal_rank(results, relevant_docs)) # 输出 0.3333`"),
+    _er("004", "code-mrr", "error", N_("code 1 at the end of the page, relevant_docs = [1, 3, 5], results = [3, 4, 2, 1, 5]: `print(mean_reciprocal_rank(results, relevant_docs)) # 输出 0.3333`"),
         "0.3333",
         _value_text(Call("reciprocal_rank", ([1, 0, 0, 1, 1],)), N_("the first result, 3, is relevant; the "
                     "code returns 1.0")),
         N_("The claimed output is wrong, and the function returns one query's reciprocal rank, not a mean, "
         "despite its name."), Call("reciprocal_rank", ([1, 0, 0, 1, 1],))),
-    _er("004", "code-map", "error", N_("comment code 2: `print(mean_average_precision(results_list, relevant_docs_list)) # 输出 0.5`"),
+    _er("004", "code-map", "error", N_("code 2 at the end of the page: `print(mean_average_precision(results_list, relevant_docs_list)) # 输出 0.5`"),
         "0.5",
         _value_text(Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
                          {"n_relevant": [3, 3, 3]}), N_("APs 7/10, 7/18, 34/45; the code returns this too")),
         N_("The code is right; its printed output is not."),
         Call("mean_average_precision", ([[1, 0, 0, 1, 1], [0, 1, 1, 0, 0], [1, 0, 1, 0, 1]],),
              {"n_relevant": [3, 3, 3]})),
-    _er("004", "code-ndcg", "error", N_("comment code 3, recommended_items = [1, 2, 3, 4, 5], relevant_items = [1, 3, 5]: `print(ndcg(recommended_items, relevant_items, 5)) # 输出 0.6244`"), "0.6244",
+    _er("004", "code-ndcg", "error", N_("code 3 at the end of the page, recommended_items = [1, 2, 3, 4, 5], relevant_items = [1, 3, 5]: `print(ndcg(recommended_items, relevant_items, 5)) # 输出 0.6244`"), "0.6244",
         _value_text(Call("ndcg", ([1, 0, 1, 0, 1],), {"k": 5}),
                     N_("NDCG@5 with 3 relevant items; the code returns ≈ 0.639945")),
         N_("The claimed output matches nothing; the code itself computes IDCG as if all k = 5 positions could "

@@ -205,8 +205,8 @@ def documents_table() -> Table:
 
 
 #: The column title of each kind of erratum (``examples.KINDS``'s keys; a new kind fails here until it has one).
-_KIND_COLUMNS = {"error": N_("errors"), "convention": N_("conventions"), "terminology": N_("terminology"),
-                 "typo": N_("typos")}
+_KIND_COLUMNS = {"error": N_("errors"), "convention": N_("conventions"), "misleading": N_("misleading"),
+                 "terminology": N_("terminology"), "typo": N_("typos")}
 
 
 def glossary_table() -> Table:

@@ -448,8 +448,9 @@ EXERCISES = [
            source="notebook 10"),
     choice("tools-log-base", family="comparing", kind="predict",
            title=N_("ln or log2?"),
-           question=N_("gdeval.pl 1.2a divides each gain by ln(i + 1), gdeval.pl 1.3 by log2(i + 1); everything "
-                       "else is the same. How do their NDCGs of one ranking compare?"),
+           question=N_("gdeval.pl 1.2a (the copy ir_measures ships) divides each gain by ln(i + 1). Suppose a "
+                       "script did the same with log2(i + 1), everything else unchanged. How do their NDCGs of one "
+                       "ranking compare?"),
            facts=_base_facts,
            options={"same": N_("They are equal."),
                     "ln-higher": N_("ln gives the higher NDCG, since ln(i + 1) < log2(i + 1)."),

@@ -93,7 +93,7 @@ EXERCISES = [
            explanation=N_("LambdaRank keeps RankNet's smooth pairwise gradient and scales each pair's by the |ΔNDCG| "
                           "that swapping the two documents would cause: pairs that matter at the top get large "
                           "weights, pairs deep below k get none. LambdaMART is the same gradient in boosted trees "
-                          "(LightGBM's and XGBoost's lambdarank objectives)."),
+                          "(LightGBM's objective lambdarank, XGBoost's rank:ndcg)."),
            hints=(N_("Can you take the derivative of NDCG with respect to a score?"),
                   N_("Ask of each option what it rewards at rank 1 compared with rank 500."),
                   N_("A swap weight of a pair is the change in NDCG if the two documents traded places."))),
