@@ -459,6 +459,13 @@ def _tutorial(args) -> int:
         return 0
 
 
+def _port(text: str) -> int:
+    """A TCP port, 1 to 65535, read without building a huge number (``1e999999999`` is refused at once)."""
+    if not re.fullmatch(r"[0-9]{1,5}", text.strip()) or not 1 <= int(text) <= 65535:
+        raise UsageError(_("--port = {value} must be a whole number from 1 to 65535").format(value=repr(text[:40])))
+    return int(text)
+
+
 def _add_tutorial(sub) -> None:
     p = sub.add_parser(
         "tutorial", help=_("copy the tutorial and exercise notebooks into a folder and open JupyterLab on them"),
@@ -469,7 +476,7 @@ def _add_tutorial(sub) -> None:
     p.add_argument("folder", nargs="?", default="ltr_teach_tutorial", help=_("where to put the notebooks"))
     p.add_argument("--lang", choices=["en", "zh"], default=None,
                    help=_("open this edition's first notebook: zh (中文) or en (default: the page offering both)"))
-    p.add_argument("--port", type=lambda t: _int(t, "--port"), default=8888, help=_("JupyterLab's port (default 8888)"))
+    p.add_argument("--port", type=_port, default=8888, help=_("JupyterLab's port (default 8888)"))
     p.add_argument("--no-browser", action="store_true",
                    help=_("do not launch a browser; JupyterLab prints the address to open"))
     p.add_argument("--copy-only", action="store_true", help=_("copy the notebooks and stop (no JupyterLab)"))
@@ -481,7 +488,7 @@ def _assign(args) -> int:
 
     try:
         done = assign(args.exercises, args.roster, args.out, course=args.course, name=args.name,
-                      checks=not args.no_checks)
+                      checks=not args.no_checks, lang=args.sheet_lang, partial=args.partial)
     except OSError as exc:
         raise UsageError(f"cannot write the assignment into {args.out}: {exc}") from None
     print(_("{n} notebook(s) in {students} (hand these out); the key and the assignment record in {key} (keep "
@@ -505,25 +512,45 @@ def _add_assign(sub) -> None:
     p.add_argument("--name", default="Ranking evaluation exercises", help=_("the assignment's title"))
     p.add_argument("--no-checks", action="store_true",
                    help=_("no lt.check cell under the answers (for a test: students cannot check as they go)"))
+    p.add_argument("--lang", dest="sheet_lang", choices=["en", "zh"], default=None,
+                   help=_("the language of the sheets and of the feedback pages: zh (中文) or en"))
+    p.add_argument("--partial", default="",
+                   help=_("partial credit for near misses, as shares of the points: \"too coarse=1/2,slip=1/4\""))
     p.set_defaults(run=_assign)
 
 
 def _grade(args) -> int:
-    from .teaching.classroom import grade
+    from .teaching.classroom import _shown, grade
 
-    book = grade(args.submissions, args.roster, assignment=args.assignment)
+    for option, path in (("--out", args.out), ("--report", args.report)):
+        if path and os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the write
+            raise UsageError(_("{option} = {path} exists and is not a regular file").format(
+                option=option, path=_shown(repr(path))))
+    book = grade(args.submissions, args.roster, assignment=args.assignment, id_pattern=args.id_pattern,
+                 overrides=args.overrides)
+    exports = {}
     try:
-        book.to_csv(args.out)
+        book.to_csv(args.out, bom=args.bom)
         if args.report:
             book.write_report(args.report)
+        for lms in dict.fromkeys(args.export or []):
+            stem = args.out[:-4] if args.out.lower().endswith(".csv") else args.out
+            exports[lms] = f"{stem}.{lms}.csv"
+            book.export(exports[lms], lms, bom=args.bom)
+        pages = book.write_feedback(args.feedback) if args.feedback else {}
     except OSError as exc:
-        raise UsageError(f"cannot write the gradebook or the report: {exc}") from None
+        raise UsageError(_("cannot write the gradebook or the report: {error}").format(
+            error=_shown(exc.strerror or exc))) from None
     right = sum(r.right for r in book.rows)
     print(_("{students} student(s), {right} of {answers} answers right; gradebook in {path}").format(
         students=len({r.student for r in book.rows}), right=right, answers=len(book.rows), path=args.out)
         + (_(", report in {path}").format(path=args.report) if args.report else ""))
+    for lms, path in exports.items():
+        print(_("  {lms} grade import: {path}").format(lms=lms, path=path))
+    if args.feedback:
+        print(_("  {n} feedback page(s) in {path}").format(n=len(pages), path=args.feedback))
     for who, problem in book.problems:
-        print(f"  {who}: {problem}")
+        print(f"  {_shown(who)}: {_shown(problem)}")
     return 0
 
 
@@ -533,12 +560,22 @@ def _add_grade(sub) -> None:
         description=_("Read each submitted notebook as JSON (never run it), recheck every answer from the student's "
                     "seed in the assignment record, and write the gradebook CSV and an HTML class report. "
                     "Malformed, renamed, tampered or huge submissions are listed, not graded."))
-    p.add_argument("submissions", nargs="+", help=_("a folder of returned notebooks, or the notebook files"))
+    p.add_argument("submissions", nargs="+",
+                   help=_("a folder of returned notebooks, the notebook files, or an LMS download (.zip)"))
     p.add_argument("--roster", required=True, help=_("the roster CSV the assignment was made from"))
     p.add_argument("--assignment", help=_("the record OUT/key/assignment.json (default: looked for in the "
                                         "submissions folder and its parent)"))
     p.add_argument("--out", required=True, help=_("the gradebook CSV to write"))
     p.add_argument("--report", help=_("the HTML class report to write"))
+    p.add_argument("--id-pattern", dest="id_pattern",
+                   help=_("a regular expression whose group 'id' (or first group) is the student id in a file's "
+                          "path (default: an id of the record between separators, as LMS downloads name files)"))
+    p.add_argument("--overrides", help=_("a CSV student,exercise,points,note whose points replace the graded ones"))
+    p.add_argument("--feedback", metavar="DIR", help=_("write one HTML feedback page per student into DIR"))
+    p.add_argument("--export", action="append", choices=["canvas", "moodle"],
+                   help=_("also write the totals as that LMS's grade import CSV, beside the gradebook"))
+    p.add_argument("--bom", action="store_true",
+                   help=_("write the CSV files as UTF-8 with a byte-order mark (for Excel)"))
     p.set_defaults(run=_grade)
 
 

@@ -223,7 +223,7 @@ def test_seeds_come_from_the_seed_column_or_a_hash_of_course_and_id(tmp_path):
     ("name\nx\n", "has no id column"),
     ("id\n../evil\n", r"line 2: id = '\.\./evil' must be 1 to 64 letters"),
     ("id\na\na\n", "line 3: id = 'a' appears twice"),
-    ("id,seed\na,-3\n", r"line 2: seed = '-3' must be a whole number >= 0"),
+    ("id,seed\na,-3\n", r"line 2: seed = '-3' must be a whole number from 0 to 999,999,999,999,999,999"),
     ("id\n", "lists no students"),
 ])
 def test_a_bad_roster_names_the_line_and_what_is_allowed(tmp_path, text, message):
@@ -317,8 +317,10 @@ def test_answer_cells_are_read_without_running_them():
     assert read("print('hi')") == "print('hi')"
 
 
-@pytest.mark.parametrize("text, safe", [("=1+1", "'=1+1"), ("+2", "'+2"), ("-0.5", "'-0.5"), ("@SUM(A1)", "'@SUM(A1)"),
-                                        ("\t=x", "'\t=x"), ("0.5", "0.5"), (None, "")])
+@pytest.mark.parametrize("text, safe", [("=1+1", "'=1+1"), ("+2", "+2"), ("-0.5", "-0.5"), ("@SUM(A1)", "'@SUM(A1)"),
+                                        ("\t=x", "'\t=x"), ("0.5", "0.5"), (None, ""), ("+0.2937", "+0.2937"),
+                                        ("+1+1", "'+1+1"), ("-2-3", "'-2-3"), ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+                                        ("-1e5", "'-1e5")])
 def test_csv_cells_that_a_spreadsheet_would_run_are_quoted(text, safe):
     assert classroom._csv_safe(text) == safe
 

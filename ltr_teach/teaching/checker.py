@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import html
 import math
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
@@ -41,7 +42,7 @@ from sympy import Integer, Rational
 
 from ..core.exact import ln, log2, to_float
 from ..core.explanation import Explanation
-from ..core.i18n import N_, _, translate
+from ..core.i18n import N_, _, translate, using_language
 from ..metrics import binary, graded
 from ..metrics.graded import DISCOUNTS, GAINS
 from . import exercises
@@ -1183,13 +1184,30 @@ def _option_key(exercise, answer) -> str:
     if len(answer) > MAX_CHOICE_LENGTH:
         raise UnreadableAnswer(N_("it is {n} characters long; an answer has at most {most}"), n=len(answer),
                                most=MAX_CHOICE_LENGTH)
-    typed = " ".join(answer.strip().strip("\"'“”‘’「」。.").split()).casefold()
+    # NFKC folds what an input method types (ｒｉｓｅ, ＂rise＂) onto the key's letters
+    typed = " ".join(unicodedata.normalize("NFKC", answer).strip().strip("\"'“”‘’「」『』。.").split()).casefold()
     by_key = {k.casefold(): k for k in keys}
     if typed in by_key:
         return by_key[typed]
-    by_text = {" ".join(exercise.option_text(k).split()).casefold(): k for k in keys}
+    by_text = {}
+    for language in ("en", "zh"):  # an option's own label, in either language of the course
+        with using_language(language):
+            for k in keys:
+                label = unicodedata.normalize("NFKC", exercise.option_text(k))
+                by_text.setdefault(" ".join(label.split()).casefold(), k)
+    by_text.update({" ".join(unicodedata.normalize("NFKC", exercise.option_text(k)).split()).casefold(): k
+                    for k in keys})
     if typed in by_text:
         return by_text[typed]
+    # the words that set one option apart (上升 of “DCG 上升”): a run of whole words found in one option only
+    runs: dict[str, set] = {}
+    for label, k in by_text.items():
+        words = label.split()
+        for i in range(len(words)):
+            for j in range(i + 1, len(words) + 1):
+                runs.setdefault(" ".join(words[i:j]), set()).add(k)
+    if len(typed) >= 2 and len(runs.get(typed, ())) == 1:
+        return next(iter(runs[typed]))
     letters = "abcdefghijklmnopqrstuvwxyz"[:len(keys)]
     if len(typed) == 1 and typed in letters and not any(len(k) == 1 for k in keys):
         return keys[letters.index(typed)]

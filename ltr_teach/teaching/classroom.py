@@ -35,18 +35,88 @@ import hashlib
 import html
 import io
 import json
+import os
 import re
 import shutil
+import stat
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
-from ..core.i18n import EDITION_FILE
+from ..core.i18n import EDITION_FILE, N_, _, get_language, using_language
 from ..core.palette import COLORS, PALETTE
 from . import exercises
 from .answers import RANKING_EXAMPLES
 from .checker import check
 from .kinds import CHOICE_KINDS
+
+# -- reading files that may be anything ---------------------------------------------------------------
+
+class NotARegularFile(OSError):
+    """A path that is a FIFO, a device, a folder or a symbolic link where a regular file was expected."""
+
+
+def read_bytes_at_most(path, limit: int, follow_links: bool = True) -> bytes:
+    """The bytes of a regular file, at most ``limit + 1`` of them (a longer file shows as ``limit + 1`` bytes).
+
+    The file is opened without blocking (a FIFO never hangs) and checked with ``fstat`` on the open file
+    (a link to ``/dev/zero`` is a device, not a regular file); ``follow_links=False`` refuses a symbolic
+    link itself (``lstat``).
+
+    Raises
+    ------
+    NotARegularFile
+        For a FIFO, a device, a socket, a folder, or (``follow_links=False``) a symbolic link.
+    OSError
+        When the file cannot be opened or read.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "a.txt")
+    ...     _ = open(path, "wb").write(b"12345")
+    ...     read_bytes_at_most(path, 3), read_bytes_at_most(path, 10)
+    (b'1234', b'12345')
+    """
+    path = os.fspath(path)
+    if not follow_links and os.path.islink(path):
+        raise NotARegularFile(f"'{path}' is a symbolic link, not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                    else "a folder" if stat.S_ISDIR(mode) else "not a regular file")
+            raise NotARegularFile(f"'{path}' is {kind}, not a regular file")
+        chunks, left = [], limit + 1
+        while left > 0:
+            chunk = os.read(descriptor, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown(name) -> str:
+    """A file name or id as it may be printed on a terminal: control characters, newlines and bidi marks escaped.
+
+    >>> _shown("2026022.ipynb\\n2026022: graded, 8 of 8 points")
+    '2026022.ipynb\\\\n2026022: graded, 8 of 8 points'
+    """
+    text = str(name)
+    return _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
+
 
 # -- the tutorial ----------------------------------------------------------------------------------
 
@@ -182,6 +252,7 @@ class TutorialCopy:
     updated: list = field(default_factory=list)
     unchanged: list = field(default_factory=list)
     kept: list = field(default_factory=list)
+    links: list = field(default_factory=list)
 
     def summary(self) -> str:
         """A few lines for the terminal: what was copied and which changed files were kept."""
@@ -189,6 +260,8 @@ class TutorialCopy:
                   f"{len(self.unchanged)} already up to date, {len(self.kept)} kept")]
         lines += [f"  kept {name}: you changed it, so it was not overwritten (delete it to get the shipped one)"
                   for name in self.kept]
+        lines += [_("  not written {name}: it is a symbolic link in your folder, which ltr-teach does not follow "
+                    "(delete the link to get the shipped file)").format(name=_shown(name)) for name in self.links]
         return "\n".join(lines)
 
 
@@ -224,6 +297,9 @@ def copy_tutorial(folder) -> TutorialCopy:
     for name, source in files.items():
         target = folder / name
         shipped = _sha256(source)
+        if _through_link(folder, name):  # a link (even a dangling one) would write outside the folder
+            result.links.append(name)
+            continue
         if not target.exists():
             result.copied.append(name)
         else:
@@ -239,8 +315,19 @@ def copy_tutorial(folder) -> TutorialCopy:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
         given[name] = shipped
-    manifest_path.write_text(json.dumps({"files": given}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    if not manifest_path.is_symlink():
+        manifest_path.write_text(json.dumps({"files": given}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return result
+
+
+def _through_link(folder: Path, name: str) -> bool:
+    """Whether ``folder / name`` or a folder on the way to it (inside ``folder``) is a symbolic link."""
+    path = folder
+    for part in Path(name).parts:
+        path = path / part
+        if path.is_symlink():
+            return True
+    return False
 
 
 # -- rosters and seeds -------------------------------------------------------------------------------
@@ -291,6 +378,29 @@ class Student:
 
 _ID_COLUMNS = ("id", "student", "student_id")
 
+#: The largest seed a roster or record may give (18 digits: ``exercises.variant`` takes any int, but a
+#: seed is a number to copy, not a data store).
+MAX_SEED = 10**18 - 1
+SEED_TEXT = re.compile(r"[0-9]{1,18}")
+
+#: A roster or an assignment record larger than this is refused (100,000 students take about 4 MB).
+MAX_ROSTER_BYTES = 50_000_000
+
+
+def _read_text(path, what: str, limit: int) -> str:
+    """A teacher's text file (roster, record, overrides): a regular file of at most ``limit`` bytes, UTF-8."""
+    try:
+        data = read_bytes_at_most(path, limit)
+    except OSError as exc:
+        raise ValueError(f"{what} = '{_shown(path)}' cannot be read: {_shown(exc.strerror or exc)}") from None
+    if len(data) > limit:
+        raise ValueError(f"{what} = '{_shown(path)}' is over {limit:,} bytes: not read")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{what} = '{_shown(path)}' is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+                         "save it as UTF-8 CSV") from None
+
 
 def read_roster(path, course: str = DEFAULT_COURSE) -> list[Student]:
     """The students of a roster CSV: an ``id`` column, optional ``name`` and ``seed`` columns.
@@ -307,32 +417,50 @@ def read_roster(path, course: str = DEFAULT_COURSE) -> list[Student]:
     list of Student
         In the roster's order.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"roster = '{path}' cannot be read: {exc}") from None
+    text = _read_text(path, "roster", MAX_ROSTER_BYTES)
     reader = csv.DictReader(io.StringIO(text))
-    columns = {(c or "").strip().lower(): c for c in reader.fieldnames or []}
+    try:
+        fieldnames = reader.fieldnames
+    except csv.Error as exc:
+        raise ValueError(f"roster = '{_shown(path)}' line 1 is not CSV: {exc}") from None
+    columns = {(c or "").strip().lower(): c for c in fieldnames or []}
     id_column = next((columns[c] for c in _ID_COLUMNS if c in columns), None)
     if id_column is None:
-        raise ValueError(f"roster = '{path}' has no id column (its header is {list(columns)}); "
+        raise ValueError(f"roster = '{_shown(path)}' has no id column (its header is {_shown(_short(str(list(columns)), 200))}); "
                          "the first line must name the columns: id,name[,seed]")
+    seed_column = columns.get("seed")
+    name_column = columns.get("name")
     students, seen = [], set()
-    for line, row in enumerate(reader, start=2):
+    rows = iter(reader)
+    while True:
+        line = reader.line_num + 1
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise ValueError(f"roster = '{_shown(path)}' line {line} is not CSV ({exc}): a roster line holds an id, "
+                             "a name and a seed, each under 131,072 characters") from None
+        values = [v for v in row.values() if isinstance(v, str)] + [v for v in row.get(None) or [] if isinstance(v, str)]
+        if any("\n" in v or "\r" in v for v in values):
+            raise ValueError(f"roster = '{_shown(path)}' line {line}: a quote (\") opened on this line runs on to "
+                             f"line {reader.line_num}, so those lines would become one student; close the quote or "
+                             "remove it")
         student_id = (row.get(id_column) or "").strip()
-        if not student_id and not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+        if not student_id and not any(v.strip() for v in values):
             continue  # a blank line
         if not STUDENT_ID.fullmatch(student_id):
-            raise ValueError(f"roster = '{path}' line {line}: id = {student_id!r} must be 1 to 64 letters, digits, "
-                             "'.', '_' or '-' (it becomes the notebook's file name)")
+            raise ValueError(f"roster = '{_shown(path)}' line {line}: id = {_shown(repr(_short(student_id, 80)))} must "
+                             "be 1 to 64 letters, digits, '.', '_' or '-' (it becomes the notebook's file name)")
         if student_id in seen:
-            raise ValueError(f"roster = '{path}' line {line}: id = {student_id!r} appears twice")
+            raise ValueError(f"roster = '{_shown(path)}' line {line}: id = {student_id!r} appears twice")
         seen.add(student_id)
-        raw_seed = (row.get(columns["seed"]) or "").strip() if "seed" in columns else ""
-        if raw_seed and not raw_seed.isdigit():
-            raise ValueError(f"roster = '{path}' line {line}: seed = {raw_seed!r} must be a whole number >= 0")
+        raw_seed = (row.get(seed_column) or "").strip() if seed_column else ""
+        if raw_seed and not SEED_TEXT.fullmatch(raw_seed):
+            raise ValueError(f"roster = '{_shown(path)}' line {line}: seed = {_shown(repr(_short(raw_seed, 40)))} must "
+                             f"be a whole number from 0 to {MAX_SEED:,}")
         seed = int(raw_seed) if raw_seed else student_seed(student_id, course)
-        name = (row.get(columns["name"]) or "").strip() if "name" in columns else ""
+        name = (row.get(name_column) or "").strip() if name_column else ""
         students.append(Student(student_id, name, seed, seed_given=bool(raw_seed)))
     if not students:
         raise ValueError(f"roster = '{path}' lists no students")
@@ -410,9 +538,9 @@ def _other_kinds_note(chosen) -> str:
     kinds = {exercises.get(exercise_id).kind for exercise_id, _points in chosen}
     note = ""
     if kinds & set(CHOICE_KINDS):
-        note += "For a question with options, replace None by the name of one option, in quotes. "
+        note += _("For a question with options, replace None by the name of one option, in quotes. ")
     if "create" in kinds:
-        note += "For a ranking to build, type its grades between the quotes, rank 1 first, as in [3, 0, 2]. "
+        note += _("For a ranking to build, type its grades between the quotes, rank 1 first, as in [3, 0, 2]. ")
     return note
 
 
@@ -450,24 +578,27 @@ def student_notebook(student: Student, chosen: list[tuple[str, int]], assignment
     optional check cells call :func:`ltr_teach.check` with the student's seed.
     """
     total = sum(points for _, points in chosen)
+    name_part = f" ({student.name})" if student.name else ""
     intro = (f"# {assignment}\n\n"
-             f"Student: **{student.id}**{f' ({student.name})' if student.name else ''} · seed **{student.seed}** · "
-             f"{len(chosen)} exercise{'s' if len(chosen) != 1 else ''}, {total} point{'s' if total != 1 else ''}\n\n"
-             "These are your own numbers: another student's notebook has different ones. Write each answer "
-             "between the quotes of its answer cell: a fraction (p/q), a decimal with at least three significant "
-             "digits, a percentage, or a small expression with log2. "
+             + _("Student: **{id}**{name} · seed **{seed}** · {n} exercise(s), {total} point(s)").format(
+                 id=student.id, name=name_part, seed=student.seed, n=len(chosen), total=total) + "\n\n"
+             + _("These are your own numbers: another student's notebook has different ones. Write each answer "
+                 "between the quotes of its answer cell: a fraction (p/q), a decimal with at least three significant "
+                 "digits, a percentage, or a small expression with log2. ")
              + _other_kinds_note(chosen)
-             + ("Run the cell below it to see whether it is right. " if checks else "")
-             + "Save the notebook and hand it in under the same file name; do not change the notebook's "
-             "metadata (it holds your id and seed).\n\n"
-             "这些是你自己的题目数据。在每个答案单元格的引号中写答案（分数、至少三位有效数字的小数、百分数或含 log2 "
-             "的简单表达式），保存后以原文件名提交，不要修改笔记本的元数据。")
+             + (_("Run the cell below it to see whether it is right. ") if checks else "")
+             + _("Save the notebook and hand it in under the same file name; do not change the notebook's "
+                 "metadata (it holds your id and seed)."))
+    if get_language() != "zh":
+        intro += ("\n\n这些是你自己的题目数据。在每个答案单元格的引号中写答案（分数、至少三位有效数字的小数、百分数或含 log2 "
+                  "的简单表达式），保存后以原文件名提交，不要修改笔记本的元数据。")
     cells = [_cell("markdown", "intro", intro),
-             _cell("code", "setup", f"import ltr_teach as lt\n\nSEED = {student.seed}  # your seed: do not change it")]
+             _cell("code", "setup", f"import ltr_teach as lt\n\nSEED = {student.seed}  # "
+                   + _("your seed: do not change it"))]
     for number, (exercise_id, points) in enumerate(chosen, start=1):
         ex = exercises.variant(exercise_id, student.seed)
         cells.append(_cell("markdown", f"prompt-{number}",
-                           f"## {number}. {ex.title} · `{ex.id}` · {points} point{'s' if points != 1 else ''}\n\n"
+                           f"## {number}. {ex.title} · `{ex.id}` · " + _("{n} point(s)").format(n=points) + "\n\n"
                            f"{ex.prompt}{_options_markdown(ex)}"))
         cells.append(_cell("code", f"answer-{number}", answer_cell_source(ex, number),
                            {"tags": [ANSWER_TAG], "ltr_teach": {"exercise": ex.id, "points": points}}))
@@ -487,8 +618,12 @@ class Assignment:
     key: Path
 
 
-def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str = "Ranking evaluation exercises",
-           checks: bool = True) -> Assignment:
+#: The title of an assignment not given one (in the sheets' language).
+DEFAULT_TITLE = N_("Ranking evaluation exercises")
+
+
+def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str = DEFAULT_TITLE,
+           checks: bool = True, lang: str | None = None, partial=None) -> Assignment:
     """Write one exercise notebook per student and the teacher's key, kept apart.
 
     ``out/students/<id>.ipynb`` go to the students; ``out/key/`` stays with the teacher: the
@@ -510,11 +645,26 @@ def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str =
     checks : bool
         Put a ``lt.check`` cell under every answer cell, so students see at once whether an answer
         is right (formative work); ``False`` for a test.
+    lang : {"en", "zh"} or None
+        The language of the sheets (introduction, headings, prompts) and of the feedback pages; None: the
+        current language.
+    partial : str or dict, optional
+        The partial-credit rule (see :func:`parse_partial`), kept in the record and applied by :func:`grade`.
 
     Returns
     -------
     Assignment
     """
+    if lang not in (None, *LANGUAGES):
+        raise ValueError(f"lang = {lang!r} is not a course language; choose one of {', '.join(LANGUAGES)}")
+    partial = parse_partial(partial or {})
+    with using_language(lang):
+        return _assign(exercise_list, roster, out, course, name, checks, lang, partial)
+
+
+def _assign(exercise_list, roster, out, course, name, checks, lang, partial) -> Assignment:
+    if name == DEFAULT_TITLE:
+        name = _(DEFAULT_TITLE)  # the default title in the sheets' language
     chosen = parse_exercise_list(exercise_list)
     students = roster if isinstance(roster, list) else read_roster(roster, course)
     out = Path(out)
@@ -537,7 +687,8 @@ def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str =
             key_rows.append([student.id, student.name, student.seed, exercise_id, points, exercises.answer_text(ex),
                              exercises.call_text(ex).strip("`")])
         key_md.append("")
-    record = {"format": RECORD_FORMAT, "assignment": name, "course": course, "checks": checks,
+    record = {"format": RECORD_FORMAT, "assignment": name, "course": course, "checks": checks, "lang": lang,
+              "partial": partial,
               "exercises": [{"id": i, "points": p} for i, p in chosen],
               "students": [{"id": s.id, "name": s.name, "seed": s.seed, "file": f"students/{s.id}.ipynb"}
                            for s in students]}
@@ -551,25 +702,35 @@ def assign(exercise_list, roster, out, course: str = DEFAULT_COURSE, name: str =
 
 def read_record(path) -> dict:
     """The assignment record written by :func:`assign`, checked for shape."""
+    text = _read_text(path, "assignment", MAX_ROSTER_BYTES)
     try:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"assignment = '{path}' cannot be read as an assignment record: {exc}") from None
+        record = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else _short(str(exc), 120)
+        raise ValueError(f"assignment = '{_shown(path)}' cannot be read as an assignment record: "
+                         f"{_shown(reason)}") from None
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        raise ValueError(f"assignment = '{path}' is not an assignment record of `ltr-teach assign` "
+        raise ValueError(f"assignment = '{_shown(path)}' is not an assignment record of `ltr-teach assign` "
                          f"(format {RECORD_FORMAT})")
     try:
         for entry in record["exercises"]:
             exercises.get(entry["id"])
-            int(entry["points"])
+            if type(entry["points"]) is not int or not 0 < entry["points"] <= 1000:
+                raise ValueError(f"points {_short(str(entry['points']), 40)!r} of {entry['id']!r}")
         for entry in record["students"]:
-            if not STUDENT_ID.fullmatch(entry["id"]):
-                raise ValueError(f"student id {entry['id']!r}")
-            int(entry["seed"])
-        str(record["assignment"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"assignment = '{path}' is not an assignment record of `ltr-teach assign`: "
-                         f"{type(exc).__name__} {exc}") from None
+            if not isinstance(entry["id"], str) or not STUDENT_ID.fullmatch(entry["id"]):
+                raise ValueError(f"student id {_short(str(entry['id']), 80)!r}")
+            if type(entry["seed"]) is not int or not 0 <= entry["seed"] <= MAX_SEED:
+                raise ValueError(f"seed {_short(str(entry['seed']), 40)!r} of student {entry['id']!r} (a whole number "
+                                 f"from 0 to {MAX_SEED:,})")
+        if not isinstance(record["assignment"], str):
+            raise ValueError("assignment title")
+        if record.get("lang") not in (None, *LANGUAGES):
+            raise ValueError(f"lang {_short(str(record.get('lang')), 20)!r}")
+        parse_partial(record.get("partial") or {})
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ValueError(f"assignment = '{_shown(path)}' is not an assignment record of `ltr-teach assign`: "
+                         f"{type(exc).__name__} {_shown(_short(str(exc), 160))}") from None
     return record
 
 
@@ -588,7 +749,16 @@ STATUSES = ("right", "wrong", "too coarse", "unreadable", "not answered", "not g
 def _csv_safe(value) -> str:
     """A spreadsheet reads a cell starting with = + - @ (or a tab / carriage return) as a formula: quote it."""
     text = "" if value is None else str(value)
+    if _PLAIN_NUMBER.fullmatch(text):  # +0.2937 or -3 is a number to a spreadsheet, not a formula: keep it
+        return text
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]{1,15}(?:\.[0-9]{1,15})?|\.[0-9]{1,15})")
+
+
+#: Quotes an input method types, read as ASCII quotes when the cell is not Python as typed.
+_IME_QUOTES = str.maketrans({c: '"' for c in "“”„‟＂「」『』〝〞"} | {c: "'" for c in "‘’‚‛＇"})
 
 
 def answer_from_cell(source: str) -> str:
@@ -602,13 +772,20 @@ def answer_from_cell(source: str) -> str:
     --------
     >>> answer_from_cell('answer_1 = "599/840"'), answer_from_cell("answer_1 = 0.713"), answer_from_cell('answer_1 = ""')
     ('599/840', '0.713', '')
+    >>> answer_from_cell('answer_5 = “0.4444”'), answer_from_cell('answer_2 = ＂rise＂')
+    ('0.4444', 'rise')
     >>> answer_from_cell("import os; os.system('rm -rf ~')")
     "import os; os.system('rm -rf ~')"
     """
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return source.strip()
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # a Chinese input method types “0.4444” or ＂rise＂ where Python wants "...": read them as quotes
+        source = source.translate(_IME_QUOTES)
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return source.strip()
     for node in reversed(tree.body):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and node.targets[0].id.startswith("answer"):
@@ -623,7 +800,11 @@ def answer_from_cell(source: str) -> str:
 
 @dataclass(frozen=True)
 class GradeRow:
-    """One line of the gradebook: one student's answer to one exercise."""
+    """One line of the gradebook: one student's answer to one exercise.
+
+    ``points`` is an int, or a :class:`~fractions.Fraction` when the assignment's partial-credit rule gave
+    part of the points; ``override`` holds the teacher's note when an overrides file set the points.
+    """
 
     student: str
     name: str
@@ -634,9 +815,10 @@ class GradeRow:
     slip: str = ""
     diagnosis: str = ""
     hint: str = ""
-    points: int = 0
+    points: object = 0
     file: str = ""
     problem: str = ""
+    override: str = ""
 
     @property
     def right(self) -> bool:
@@ -644,7 +826,66 @@ class GradeRow:
 
 
 CSV_COLUMNS = ("student", "name", "exercise", "answer", "status", "right", "slip", "diagnosis", "points",
-               "max_points", "problem", "file")
+               "max_points", "problem", "file", "override")
+
+
+def points_text(points) -> str:
+    """Points as a spreadsheet reads them: ``2``, ``0.5``, ``0.33`` (two decimals when the fraction does not end).
+
+    >>> from fractions import Fraction
+    >>> points_text(2), points_text(Fraction(1, 2)), points_text(Fraction(2, 3))
+    ('2', '0.5', '0.67')
+    """
+    value = Fraction(points)
+    if value.denominator == 1:
+        return str(value.numerator)
+    text = f"{float(value):.6f}".rstrip("0").rstrip(".")
+    return text if Fraction(text) == value else f"{float(value):.2f}"
+
+
+#: The near misses a partial-credit rule can give points for: a too coarse decimal, and a wrong answer whose
+#: slip the checker names.
+PARTIAL_KINDS = ("too coarse", "slip")
+
+
+def parse_partial(text) -> dict:
+    """A partial-credit rule, ``"too coarse=1/2,slip=1/4"``: the share of an exercise's points each near miss gets.
+
+    Examples
+    --------
+    >>> parse_partial("too coarse=1/2, slip=0.25")
+    {'too coarse': '1/2', 'slip': '1/4'}
+    >>> parse_partial("")
+    {}
+    """
+    if isinstance(text, dict):
+        pieces = [f"{k}={v}" for k, v in text.items()]
+    else:
+        pieces = [p for p in str(text or "").split(",") if p.strip()]
+    rule = {}
+    for piece in pieces:
+        kind, _sep, share = piece.partition("=")
+        kind = " ".join(kind.split()).lower()
+        if kind not in PARTIAL_KINDS:
+            raise ValueError(f"partial = {_short(str(text), 80)!r}: {_short(kind, 40)!r} is not a near miss; "
+                             f"give {' and/or '.join(PARTIAL_KINDS)}, as in \"too coarse=1/2,slip=1/4\"")
+        share = share.strip()
+        if not re.fullmatch(r"[0-9]{1,6}(?:\.[0-9]{1,6})?(?:/[0-9]{1,6})?", share):
+            raise ValueError(f"partial = {_short(str(text), 80)!r}: the share of {kind!r} must be a fraction from 0 "
+                             "to 1, such as 1/2 or 0.25")
+        try:
+            value = Fraction(share)
+        except ZeroDivisionError:
+            raise ValueError(f"partial = {_short(str(text), 80)!r}: the share of {kind!r} divides by zero") from None
+        if not 0 <= value <= 1:
+            raise ValueError(f"partial = {_short(str(text), 80)!r}: the share of {kind!r} is {share}; it must be "
+                             "from 0 to 1")
+        rule[kind] = str(value)
+    return rule
+
+
+def _csv_writer(handle):
+    return csv.writer(handle, lineterminator="\r\n")
 
 
 @dataclass
@@ -655,15 +896,60 @@ class Gradebook:
     exercises: list
     rows: list
     problems: list  # (student or file, what is wrong)
+    partial: dict = field(default_factory=dict)
+    lang: str | None = None
 
-    def to_csv(self, path) -> None:
-        """The gradebook as CSV, one row per student and exercise; formula-like text is quoted with '."""
-        with open(path, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
+    def to_csv(self, path, bom: bool = False) -> None:
+        """The gradebook as CSV, one row per student and exercise; formula-like text is quoted with '.
+
+        ``bom=True`` writes UTF-8 with a byte-order mark, so that Excel reads Chinese names right.
+        """
+        with open(path, "w", newline="", encoding="utf-8-sig" if bom else "utf-8") as handle:
+            writer = _csv_writer(handle)
             writer.writerow(CSV_COLUMNS)
             for row in self.rows:
-                values = {**row.__dict__, "right": "yes" if row.right else "no"}
+                values = {**row.__dict__, "right": "yes" if row.right else "no", "points": points_text(row.points)}
                 writer.writerow([_csv_safe(values[c]) for c in CSV_COLUMNS])
+
+    def totals(self) -> list[tuple[str, str, object, int]]:
+        """``(student, name, points, max points)`` per student, in the roster's order."""
+        found: dict[str, list] = {}
+        for row in self.rows:
+            entry = found.setdefault(row.student, [row.student, row.name, Fraction(0), 0])
+            entry[2] += Fraction(row.points)
+            entry[3] += row.max_points
+        return [(s, n, p.numerator if p.denominator == 1 else p, m) for s, n, p, m in found.values()]
+
+    def export(self, path, lms: str, bom: bool = False) -> None:
+        """The total per student in an LMS's grade-import CSV: ``canvas`` or ``moodle`` (see :data:`EXPORTS`)."""
+        if lms not in EXPORTS:
+            raise ValueError(f"export = {lms!r} is not a supported LMS; choose one of {', '.join(EXPORTS)}")
+        column = _csv_safe(_short(self.assignment, 100))
+        with open(path, "w", newline="", encoding="utf-8-sig" if bom else "utf-8") as handle:
+            writer = _csv_writer(handle)
+            if lms == "canvas":
+                # Canvas's gradebook import: Student, ID, SIS User ID, SIS Login ID, Section, then one column
+                # per assignment; the "Points Possible" row is optional. Rows are matched by SIS User ID here.
+                writer.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
+                writer.writerow(["    Points Possible", "", "", "", "", points_text(sum(p for _, p in self.exercises))])
+                for student, name, points, _most in self.totals():
+                    writer.writerow([_csv_safe(name), "", student, "", "", points_text(points)])
+            else:
+                # Moodle's "Import grades from CSV file": a column identifying the user (mapped to "ID number"
+                # at import) and one column per grade item (mapped to the item), optional feedback column.
+                writer.writerow(["ID number", "Full name", column, f"{column} (feedback)"])
+                overridden = self.override_notes()
+                for student, name, points, _most in self.totals():
+                    notes = "; ".join(overridden.get(student, []))
+                    writer.writerow([student, _csv_safe(name), points_text(points), _csv_safe(notes)])
+
+    def override_notes(self) -> dict[str, list[str]]:
+        """``"exercise: note"`` of every overridden answer, by student."""
+        notes: dict[str, list[str]] = defaultdict(list)
+        for row in self.rows:
+            if row.override:
+                notes[row.student].append(f"{row.exercise}: {row.override}")
+        return notes
 
     def slip_counts(self, exercise_id: str) -> Counter:
         """How many students made each diagnosed slip on one exercise (key: the slip's keys, joined by +)."""
@@ -681,20 +967,152 @@ class Gradebook:
     def write_report(self, path) -> None:
         Path(path).write_text(self.report_html(), encoding="utf-8")
 
+    def write_feedback(self, folder) -> dict:
+        """One self-contained HTML page per graded or listed student in ``folder`` (``<id>.html``), in the
+        assignment's language: each question, the answer, the verdict, the diagnosis and the first hint.
 
-def _submission_files(submissions) -> list[Path]:
+        A page holds only its student's rows; an unanswered question shows no key; no script.
+
+        Returns
+        -------
+        dict of str to Path
+        """
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        written = {}
+        by_student: dict[str, list] = defaultdict(list)
+        for row in self.rows:
+            by_student[row.student].append(row)
+        with using_language(self.lang):
+            # the first step of each exercise's hint ladder (the metric's concept): it never gives the answer
+            first_hints = {i: _(exercises.get(i).hints[0]) for i, _points in self.exercises}
+            for student, rows in by_student.items():
+                path = folder / f"{student}.html"
+                path.write_text(_feedback_page(self, rows, first_hints), encoding="utf-8")
+                written[student] = path
+        return written
+
+
+#: The LMS grade-import formats :meth:`Gradebook.export` writes.
+EXPORTS = ("canvas", "moodle")
+
+
+# -- collecting the submissions ---------------------------------------------------------------------------
+
+#: A zip of submissions (an LMS download) larger than this is refused; its members are read in memory.
+MAX_ZIP_BYTES = 500_000_000
+#: At most this many members and this many bytes, all members unpacked, are read from one zip.
+MAX_ZIP_MEMBERS = 20_000
+MAX_ZIP_UNPACKED = 2_000_000_000
+
+
+@dataclass
+class _Item:
+    """One submitted file: where it was (shown, relative), its file name, its bytes or what is wrong."""
+
+    shown: str
+    name: str
+    data: bytes | None = None
+    trouble: str = ""
+
+
+def _is_notebook_name(name: str) -> bool:
+    return name.lower().endswith(".ipynb")
+
+
+def _read_item(path: Path, shown: str) -> _Item:
+    try:
+        data = read_bytes_at_most(path, MAX_SUBMISSION_BYTES, follow_links=False)
+    except NotARegularFile as exc:
+        kind = str(exc).rpartition(" is ")[2]
+        return _Item(shown, path.name, trouble=f"is {kind}: not read")
+    except OSError as exc:
+        return _Item(shown, path.name, trouble=f"cannot be read ({_shown(exc.strerror or exc)})")
+    if len(data) > MAX_SUBMISSION_BYTES:
+        return _Item(shown, path.name, trouble=f"is over the {MAX_SUBMISSION_BYTES:,}-byte limit: not read")
+    return _Item(shown, path.name, data)
+
+
+def _zip_items(path: Path) -> list[_Item]:
+    """The notebooks of an LMS download (a .zip), read in memory with limits; never extracted."""
+    import zipfile
+
+    data = _read_teacher_bytes(path, "submissions", MAX_ZIP_BYTES)
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise ValueError(f"submissions = '{_shown(path)}' is not a readable zip file: {_shown(exc)}") from None
+    if len(members) > MAX_ZIP_MEMBERS:
+        raise ValueError(f"submissions = '{_shown(path)}' holds {len(members):,} files; at most "
+                         f"{MAX_ZIP_MEMBERS:,} are read")
+    items, unpacked = [], 0
+    for info in members:
+        name = info.filename
+        if info.is_dir() or ".ipynb_checkpoints" in name or "__MACOSX" in name:
+            continue
+        shown = f"{path.name}:{name}"
+        base = name.replace("\\", "/").rsplit("/", 1)[-1]
+        if not _is_notebook_name(name):  # a PDF or a screenshot handed in instead: said, under the student's id
+            items.append(_Item(shown, base, trouble="is not a notebook (.ipynb): not read"))
+            continue
+        parts = name.replace("\\", "/").split("/")
+        if name.startswith(("/", "\\")) or ".." in parts or re.match(r"[A-Za-z]:", name):
+            items.append(_Item(shown, base, trouble="has an unsafe path in the zip (absolute or with ..): not read"))
+            continue
+        if info.file_size > MAX_SUBMISSION_BYTES:
+            items.append(_Item(shown, base, trouble=f"is over the {MAX_SUBMISSION_BYTES:,}-byte limit: not read"))
+            continue
+        if unpacked > MAX_ZIP_UNPACKED:
+            items.append(_Item(shown, base, trouble="not read: the zip unpacks to more than "
+                                                    f"{MAX_ZIP_UNPACKED:,} bytes (a zip bomb?)"))
+            continue
+        try:
+            with archive.open(info) as handle:
+                content = handle.read(MAX_SUBMISSION_BYTES + 1)  # the header's size may lie: read at most this
+        except (zipfile.BadZipFile, RuntimeError, OSError, ValueError, EOFError, NotImplementedError) as exc:
+            items.append(_Item(shown, base, trouble=f"cannot be unpacked ({_shown(_short(str(exc), 80))})"))
+            continue
+        unpacked += len(content)
+        if len(content) > MAX_SUBMISSION_BYTES:
+            items.append(_Item(shown, base, trouble=f"unpacks to over {MAX_SUBMISSION_BYTES:,} bytes (a zip bomb?): "
+                                                    "not read"))
+            continue
+        items.append(_Item(shown, base, content))
+    return items
+
+
+def _read_teacher_bytes(path, what: str, limit: int) -> bytes:
+    try:
+        data = read_bytes_at_most(path, limit)
+    except OSError as exc:
+        raise ValueError(f"{what} = '{_shown(path)}' cannot be read: {_shown(exc.strerror or exc)}") from None
+    if len(data) > limit:
+        raise ValueError(f"{what} = '{_shown(path)}' is over {limit:,} bytes: not read")
+    return data
+
+
+def _collect(submissions) -> list[_Item]:
+    """Every submitted notebook: the ``.ipynb`` files of folders (not following links), notebook files, zips."""
     if isinstance(submissions, (str, Path)):
         submissions = [submissions]
-    files = []
+    items = []
     for item in submissions:
         path = Path(item)
         if path.is_dir():
-            files += sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-        elif path.is_file():
-            files.append(path)
+            found = []
+            for folder, subfolders, names in os.walk(path, followlinks=False):
+                subfolders[:] = sorted(d for d in subfolders if d != ".ipynb_checkpoints")
+                found += [Path(folder) / n for n in names if _is_notebook_name(n)]
+            for file in sorted(found):
+                items.append(_read_item(file, file.relative_to(path).as_posix()))
+        elif path.suffix.lower() == ".zip":
+            items += _zip_items(path)
+        elif path.exists() or path.is_symlink():
+            items.append(_read_item(path, path.name))
         else:
-            raise ValueError(f"submissions: '{path}' is neither a notebook nor a folder")
-    return files
+            raise ValueError(f"submissions: '{_shown(path)}' is neither a notebook, a zip nor a folder")
+    return items
 
 
 def find_record(submissions) -> Path | None:
@@ -709,18 +1127,13 @@ def find_record(submissions) -> Path | None:
     return None
 
 
-def _read_submission(path: Path) -> tuple[dict | None, str]:
+def _read_submission(data: bytes) -> tuple[dict | None, str]:
     """The notebook's JSON and ``""``, or ``None`` and what is wrong with the file."""
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        return None, f"cannot be read ({exc.strerror})"
-    if size > MAX_SUBMISSION_BYTES:
-        return None, f"is {size:,} bytes, over the {MAX_SUBMISSION_BYTES:,}-byte limit: not read"
-    try:
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        return None, f"is not a notebook (not JSON: {str(exc)[:80]})"
+        notebook = json.loads(data.decode("utf-8-sig"))  # a byte-order mark is how some editors save UTF-8
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:80]
+        return None, f"is not a notebook (not JSON: {_shown(reason)})"
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         return None, "is not a notebook (no list of cells)"
     return notebook, ""
@@ -761,7 +1174,7 @@ def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
 
 
-def _grade_answer(student, exercise_id: str, points: int, source: str, file: str) -> GradeRow:
+def _grade_answer(student, exercise_id: str, points: int, source: str, file: str, partial: dict) -> GradeRow:
     base = {"student": student.id, "name": student.name, "exercise": exercise_id, "max_points": points, "file": file}
     if len(source) > MAX_ANSWER_CELL:
         return GradeRow(**base, answer=_short(source), status="unreadable",
@@ -770,29 +1183,83 @@ def _grade_answer(student, exercise_id: str, points: int, source: str, file: str
     feedback = check(exercise_id, answer, seed=student.seed)
     diagnosis = feedback.diagnosis or (feedback.message if feedback.status in ("wrong", "too coarse", "unreadable")
                                        else "")
-    return GradeRow(**base, answer=_short(answer), status=feedback.status, slip="+".join(feedback.mistakes),
-                    diagnosis=diagnosis, hint=feedback.hint or "",
-                    points=points if feedback.correct else 0)
+    slip = "+".join(feedback.mistakes)
+    earned = points if feedback.correct else 0
+    if feedback.status == "too coarse" and "too coarse" in partial:
+        earned = _whole(points * Fraction(partial["too coarse"]))
+    elif feedback.status == "wrong" and slip and "slip" in partial and exercises.get(exercise_id).kind == "compute":
+        earned = _whole(points * Fraction(partial["slip"]))
+    return GradeRow(**base, answer=_short(answer), status=feedback.status, slip=slip,
+                    diagnosis=diagnosis, hint=feedback.hint or "", points=earned)
 
 
-def grade(submissions, roster, assignment=None) -> Gradebook:
+def _whole(value: Fraction):
+    return value.numerator if value.denominator == 1 else value
+
+
+#: The default way to find a student id in an LMS file name: an id of the record standing alone
+#: between separators (``li_lei_12345_67890_2026001.ipynb``, ``2026001-Copy1.ipynb``).
+_SEPARATOR = re.compile(r"[^A-Za-z0-9]+")
+
+
+def _ids_in_name(shown: str, ids, pattern) -> list[str]:
+    """The record's student ids the file's name (and folders inside a zip or folder) names."""
+    stem = shown.replace("\\", "/").rsplit("/", 1)[-1]
+    stem = stem[: -len(".ipynb")] if stem.lower().endswith(".ipynb") else stem
+    if pattern is not None:
+        match = pattern.search(shown)
+        if not match:
+            return []
+        found = match.group("id") if "id" in pattern.groupindex else match.group(1 if pattern.groups else 0)
+        return [found] if found else []
+    if stem in ids:
+        return [stem]
+    found = []
+    for text in [stem] + shown.replace("\\", "/").split("/")[:-1][-2:]:  # the name, then its folder (Moodle)
+        tokens = [t for t in _SEPARATOR.split(text) if t]
+        seps = list(_SEPARATOR.finditer(text))
+        # every run of whole tokens with the separators between them, as written
+        starts = [0] + [m.end() for m in seps]
+        ends = [m.start() for m in seps] + [len(text)]
+        spans = [(a, b) for a, b in zip(starts, ends) if b > a]
+        for i in range(len(spans)):
+            for j in range(i, min(len(spans), i + 6)):
+                piece = text[spans[i][0]:spans[j][1]]
+                if piece in ids and piece not in found:
+                    found.append(piece)
+        if found or not tokens:
+            break
+    return found
+
+
+def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None) -> Gradebook:
     """Grade the returned notebooks of a class without running them.
 
     Each notebook is read as JSON; its metadata names the student, and the student's seed comes
     from the teacher's record (never from the notebook). A submission is not graded, and the
-    problem is reported, when it is too large, not a notebook, without the metadata, renamed (the
-    file name is not the student id it holds), one of two for the same student, for a student not
-    in the record, or tampered with (its seed or assignment differs from the record).
+    problem is reported, when it is too large, not a regular file (a FIFO, a device, a link), not a
+    notebook, without the metadata, renamed or copied (the file's name does not name the student id it
+    holds), one of two for the same student, for a student not in the record, or tampered with (its
+    seed or assignment differs from the record).
+
+    A file's name names a student when it is the id (``2026001.ipynb``) or, as an LMS names downloads,
+    holds the id between separators (``li_lei_12345_67890_2026001.ipynb``, ``2026001-Copy1.ipynb``);
+    ``id_pattern`` (a regular expression whose group ``id``, or first group, is the id) replaces that rule.
 
     Parameters
     ----------
     submissions : str, Path or list of them
-        A folder (searched recursively for ``*.ipynb``) or notebook files.
+        A folder (searched recursively for ``*.ipynb``), notebook files, or a ``.zip`` as an LMS
+        (Canvas, Moodle, Blackboard) downloads it (read in memory, never extracted).
     roster : str, Path or list of Student
         Who should have handed in (names; seeds must agree with the record).
     assignment : str or Path, optional
         The record ``key/assignment.json``; by default looked for in the submissions folder and its
         parent.
+    id_pattern : str, optional
+        The teacher's regular expression for the student id in a file's path.
+    overrides : str or Path, optional
+        A CSV ``student,exercise,points,note`` whose points replace the graded ones (see :func:`read_overrides`).
 
     Returns
     -------
@@ -803,76 +1270,162 @@ def grade(submissions, roster, assignment=None) -> Gradebook:
         raise ValueError("grade needs the assignment record (--assignment DIR/key/assignment.json, written by "
                          "`ltr-teach assign`): it holds the exercises, the points and every student's seed")
     record = read_record(record_path)
+    pattern = None
+    if id_pattern is not None:
+        try:
+            pattern = re.compile(id_pattern)
+        except (re.error, RecursionError, OverflowError) as exc:
+            raise ValueError(f"id_pattern = {_shown(_short(repr(id_pattern), 80))} is not a regular expression: "
+                             f"{_shown(exc)}") from None
+    partial = parse_partial(record.get("partial") or {})
     chosen = [(e["id"], int(e["points"])) for e in record["exercises"]]
     assigned = {s["id"]: Student(s["id"], s.get("name", ""), int(s["seed"])) for s in record["students"]}
     students = read_roster(roster, record.get("course", DEFAULT_COURSE)) if not isinstance(roster, list) else roster
+    changes = read_overrides(overrides, {s.id for s in students}, dict(chosen)) if overrides else {}
     problems: list[tuple[str, str]] = []
-    by_student: dict[str, list[tuple[Path, dict]]] = defaultdict(list)
-    for path in _submission_files(submissions):
-        notebook, trouble = _read_submission(path)
-        if trouble:
-            problems.append((path.stem, f"{path.name} {trouble}"))
-            continue
-        meta, trouble = _claim(notebook)
-        if trouble:
-            problems.append((path.stem, f"{path.name} {trouble}"))
-            continue
-        claimed = meta["student"]
-        if path.stem != claimed:
-            problems.append((path.stem, (f"{path.name} is renamed: it holds the notebook of student "
-                                         f"{_short(claimed, 64)!r}; not graded (rename it back to "
-                                         f"{_short(claimed, 64)}.ipynb if that is right)")))
-            continue
-        if claimed not in assigned:
-            problems.append((claimed, f"{path.name}: student {claimed!r} is not in the assignment record"))
-            continue
-        if meta["seed"] != assigned[claimed].seed:
-            problems.append((claimed, (f"{path.name} is tampered with: its seed {_short(str(meta['seed']), 40)} is "
-                                       f"not the seed {assigned[claimed].seed} the record gave {claimed}; not graded")))
-            continue
-        if meta.get("assignment") != record["assignment"]:
-            problems.append((claimed, (f"{path.name} belongs to another assignment "
-                                       f"({_short(str(meta.get('assignment')), 60)!r}); not graded")))
-            continue
-        by_student[claimed].append((path, notebook))
-    rows = []
-    on_roster = {s.id for s in students}
-    for claimed, handed_in in by_student.items():
-        if claimed not in on_roster:
-            problems.append((claimed, (f"{', '.join(p.name for p, _ in handed_in)}: {claimed} is in the assignment "
-                                       "record but not on the roster; not graded")))
-    for student in students:
-        record_student = assigned.get(student.id)
-        if record_student is None:
-            problems.append((student.id, "is on the roster but not in the assignment record: assign them first"))
-            continue
-        if student.seed_given and student.seed != record_student.seed:
-            raise ValueError(f"roster: student {student.id!r} has seed {student.seed} but the assignment record "
-                             f"gave seed {record_student.seed}: use the roster and course the assignment was made with")
-        student = Student(student.id, student.name or record_student.name, record_student.seed)
-        handed_in = by_student.get(student.id, [])
-        if len(handed_in) != 1:
-            if handed_in:
-                problems.append((student.id, "several submissions (" + ", ".join(p.name for p, _ in handed_in)
-                                 + "): none graded"))
-            elif not any(who == student.id for who, _ in problems):
-                problems.append((student.id, "no submission"))
-            reported = "; ".join(text for who, text in problems if who == student.id)
-            rows += [GradeRow(student.id, student.name, i, p, problem=reported) for i, p in chosen]
-            continue
-        path, notebook = handed_in[0]
-        cells = _answer_cells(notebook)
-        for exercise_id, points in chosen:
-            sources = cells.get(exercise_id, [])
-            if not sources:
-                rows.append(GradeRow(student.id, student.name, exercise_id, points, status="not answered",
-                                     file=path.name, problem="the answer cell is missing"))
-            elif len(sources) > 1:
-                rows.append(GradeRow(student.id, student.name, exercise_id, points, status="unreadable",
-                                     file=path.name, problem=f"{len(sources)} answer cells for this exercise"))
+    trouble_of: dict[str, list[str]] = defaultdict(list)
+
+    def problem(who: str, text: str) -> None:
+        problems.append((_shown(who), text))
+        trouble_of[who].append(text)
+
+    items = _collect(submissions)
+    named = {id(item): _ids_in_name(item.shown, assigned, pattern) for item in items}
+    handed: dict[str, list[_Item]] = defaultdict(list)  # who a file's name says handed it in
+    for item in items:
+        for who in named[id(item)]:
+            handed[who].append(item)
+    by_student: dict[str, list[tuple[_Item, dict]]] = defaultdict(list)
+    with using_language(record.get("lang")):
+        for item in items:
+            shown = _shown(item.shown)
+            who_named = named[id(item)]
+            label = who_named[0] if len(who_named) == 1 else item.name
+            if item.trouble:
+                problem(label, f"{shown} {item.trouble}")
+                continue
+            notebook, trouble = _read_submission(item.data)
+            if trouble:
+                problem(label, f"{shown} {trouble}")
+                continue
+            meta, trouble = _claim(notebook)
+            if trouble:
+                problem(label, f"{shown} {trouble}")
+                continue
+            claimed = meta["student"]
+            claimed_shown = _shown(_short(claimed, 64))
+            if claimed not in who_named:
+                others = [i for i in handed.get(claimed, []) if i is not item]
+                if others:
+                    problem(label, (f"{shown} holds the notebook of student {claimed_shown!r}, who handed in "
+                                    f"{', '.join(_shown(i.shown) for i in others)} too: a copy; not graded "
+                                    "(talk to both students before renaming anything)"))
+                elif not who_named:
+                    problem(label, (f"{shown}: its name holds no student id; it holds the notebook of student "
+                                    f"{claimed_shown!r}; not graded (name it {claimed_shown}.ipynb if that is right, "
+                                    "or give --id-pattern)"))
+                else:
+                    problem(label, (f"{shown} is renamed: it holds the notebook of student {claimed_shown!r}; not "
+                                    f"graded (rename it back to {claimed_shown}.ipynb if that is right)"))
+                continue
+            if claimed not in assigned:
+                problem(claimed, f"{shown}: student {claimed_shown!r} is not in the assignment record")
+                continue
+            if meta["seed"] != assigned[claimed].seed:
+                problem(claimed, (f"{shown} is tampered with: its seed {_shown(_short(str(meta['seed']), 40))} is "
+                                  f"not the seed {assigned[claimed].seed} the record gave {claimed}; not graded"))
+                continue
+            if meta.get("assignment") != record["assignment"]:
+                problem(claimed, (f"{shown} belongs to another assignment "
+                                  f"({_shown(_short(str(meta.get('assignment')), 60))!r}); not graded"))
+                continue
+            by_student[claimed].append((item, notebook))
+        rows = []
+        on_roster = {s.id for s in students}
+        for claimed, handed_in in by_student.items():
+            if claimed not in on_roster:
+                problem(claimed, (f"{', '.join(_shown(i.shown) for i, _ in handed_in)}: {claimed} is in the "
+                                  "assignment record but not on the roster; not graded"))
+        for student in students:
+            record_student = assigned.get(student.id)
+            if record_student is None:
+                problem(student.id, "is on the roster but not in the assignment record: assign them first")
+                continue
+            if student.seed_given and student.seed != record_student.seed:
+                raise ValueError(f"roster: student {student.id!r} has seed {student.seed} but the assignment record "
+                                 f"gave seed {record_student.seed}: use the roster and course the assignment was "
+                                 "made with")
+            student = Student(student.id, student.name or record_student.name, record_student.seed)
+            handed_in = by_student.get(student.id, [])
+            if len(handed_in) != 1:
+                if handed_in:
+                    problem(student.id, "several submissions (" + ", ".join(_shown(i.shown) for i, _ in handed_in)
+                            + "): none graded")
+                elif student.id not in trouble_of:
+                    problem(student.id, "no submission")
+                reported = "; ".join(trouble_of[student.id])
+                student_rows = [GradeRow(student.id, student.name, i, p, problem=reported) for i, p in chosen]
             else:
-                rows.append(_grade_answer(student, exercise_id, points, sources[0], path.name))
-    return Gradebook(assignment=record["assignment"], exercises=chosen, rows=rows, problems=problems)
+                item, notebook = handed_in[0]
+                cells = _answer_cells(notebook)
+                student_rows = []
+                for exercise_id, points in chosen:
+                    sources = cells.get(exercise_id, [])
+                    if not sources:
+                        student_rows.append(GradeRow(student.id, student.name, exercise_id, points,
+                                                     status="not answered", file=item.shown,
+                                                     problem="the answer cell is missing"))
+                    elif len(sources) > 1:
+                        student_rows.append(GradeRow(student.id, student.name, exercise_id, points,
+                                                     status="unreadable", file=item.shown,
+                                                     problem=f"{len(sources)} answer cells for this exercise"))
+                    else:
+                        student_rows.append(_grade_answer(student, exercise_id, points, sources[0], item.shown,
+                                                          partial))
+            for row in student_rows:
+                change = changes.get((row.student, row.exercise))
+                rows.append(row if change is None else
+                            GradeRow(**{**row.__dict__, "points": change[0], "override": change[1] or "override"}))
+    return Gradebook(assignment=record["assignment"], exercises=chosen, rows=rows, problems=problems,
+                     partial=partial, lang=record.get("lang"))
+
+
+def read_overrides(path, students, points: dict) -> dict:
+    """The teacher's overrides: a CSV ``student,exercise,points,note``, by (student, exercise).
+
+    Applied on every regrade: the points replace the graded ones and the row is marked with the note.
+    """
+    text = _read_text(path, "overrides", MAX_ROSTER_BYTES)
+    reader = csv.reader(io.StringIO(text))
+    changes = {}
+    try:
+        for number, row in enumerate(reader, start=1):
+            if not any(v.strip() for v in row):
+                continue
+            cells = [v.strip() for v in row] + ["", "", "", ""]
+            if number == 1 and cells[0].lower() in ("student", "id", "student_id"):
+                continue
+            student, exercise_id, given, note = cells[:4]
+            where = f"overrides = '{_shown(path)}' line {reader.line_num}"
+            if student not in students:
+                raise ValueError(f"{where}: student {_shown(_short(student, 64))!r} is not on the roster")
+            if exercise_id not in points:
+                raise ValueError(f"{where}: exercise {_shown(_short(exercise_id, 64))!r} is not in the assignment "
+                                 f"({', '.join(points)})")
+            if not re.fullmatch(r"[0-9]{1,4}(?:\.[0-9]{1,4})?(?:/[0-9]{1,4})?", given):
+                raise ValueError(f"{where}: points = {_shown(_short(given, 40))!r} must be a number from 0 to "
+                                 f"{points[exercise_id]}")
+            try:
+                value = Fraction(given)
+            except ZeroDivisionError:
+                raise ValueError(f"{where}: points = {given!r} divides by zero") from None
+            if not 0 <= value <= points[exercise_id]:
+                raise ValueError(f"{where}: points = {given} must be from 0 to {points[exercise_id]}, the "
+                                 "exercise's points")
+            changes[(student, exercise_id)] = (_whole(value), _short(note, 200))
+    except csv.Error as exc:
+        raise ValueError(f"overrides = '{_shown(path)}' line {reader.line_num} is not CSV: {exc}") from None
+    return changes
 
 
 # -- the report ---------------------------------------------------------------------------------------------
@@ -952,7 +1505,7 @@ def _report(book: Gradebook) -> str:
     for title, image in _plots(book):
         out.append(f"<figure><img alt='{esc(title)}' src='{image}'><figcaption>{esc(title)}</figcaption></figure>")
     out.append("<h2>The most common slips</h2>")
-    for exercise_id, _ in book.exercises:
+    for exercise_id, _points in book.exercises:
         rows = [r for r in book.rows if r.exercise == exercise_id and r.slip]
         if not rows:
             continue
@@ -966,7 +1519,7 @@ def _report(book: Gradebook) -> str:
         out.append("</table>")
     out.append("<h2>Who needs which hint</h2><table id='hints'><tr><th>exercise</th><th>students</th>"
                "<th>tell them</th><th>what they wrote (up to 3)</th></tr>")
-    for exercise_id, _ in book.exercises:
+    for exercise_id, _points in book.exercises:
         groups = defaultdict(list)
         for r in book.rows:
             if r.exercise == exercise_id and r.status in ("wrong", "too coarse", "unreadable"):
@@ -974,8 +1527,22 @@ def _report(book: Gradebook) -> str:
         for advice, rows in sorted(groups.items(), key=lambda item: -len(item[1])):
             answers = list(dict.fromkeys(r.answer for r in rows))[:3]
             shown = " ".join(f"<code>{esc(_short(a, 80))}</code>" for a in answers)
-            out.append(f"<tr><td><code>{esc(exercise_id)}</code></td><td>{esc(', '.join(r.student for r in rows))}</td>"
+            who = ", ".join(f"{r.student} ({r.name})" if r.name else r.student for r in rows)
+            out.append(f"<tr><td><code>{esc(exercise_id)}</code></td><td>{esc(who)}</td>"
                        f"<td>{esc(advice)}</td><td>{shown}</td></tr>")
+    out.append("</table>")
+    out.append("<h2>Points per student</h2>")
+    if book.partial:
+        rule = ", ".join(f"{kind}: {Fraction(share)} of the points" for kind, share in book.partial.items())
+        out.append(f"<p id='partial'>Partial credit, as the assignment states: {esc(rule)} "
+                   "(a slip is a wrong number whose mistake the checker names; a wrong option gets nothing).</p>")
+    out.append("<table id='totals'><tr><th>student</th><th>name</th><th>points</th><th>of</th><th>overridden</th></tr>")
+    overridden = book.override_notes()
+    for student, name, points, most in book.totals():
+        notes = overridden.get(student, [])
+        out.append(f"<tr data-student='{esc(student)}'><td>{esc(student)}</td><td>{esc(name)}</td>"
+                   f"<td class='n'>{points_text(points)}</td><td class='n'>{most}</td>"
+                   f"<td>{esc('; '.join(notes))}</td></tr>")
     out.append("</table>")
     out.append("<h2>Submission problems</h2>")
     if book.problems:
@@ -988,10 +1555,55 @@ def _report(book: Gradebook) -> str:
     return "\n".join(out)
 
 
+_VERDICTS = {"right": N_("right"), "wrong": N_("wrong"), "too coarse": N_("too coarse"),
+             "unreadable": N_("unreadable"), "not answered": N_("not answered"), "not graded": N_("not graded")}
+
+
+def _feedback_page(book: Gradebook, rows: list, first_hints: dict) -> str:
+    """One student's feedback: only their rows; no key; no script; every text escaped."""
+    esc = html.escape
+    first = rows[0]
+    total = sum(Fraction(r.points) for r in rows)
+    most = sum(r.max_points for r in rows)
+    title = _("Feedback: {assignment}").format(assignment=book.assignment)
+    who = f"{first.student} ({first.name})" if first.name else first.student
+    out = ["<!DOCTYPE html>", f"<html lang='{'zh-CN' if book.lang == 'zh' else 'en'}'><head><meta charset='utf-8'>",
+           "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">",
+           f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
+           f"<h1>{esc(title)}</h1>",
+           f"<p id='student'>{esc(_('Student: {who}').format(who=who))}</p>",
+           "<p id='total'>" + esc(_("Points: {points} of {most}").format(points=points_text(_whole(total)), most=most))
+           + "</p>"]
+    if first.status == "not graded":  # the reason may name another student's file: not shown here
+        reason = (_("no notebook of yours was found among the submissions") if first.problem == "no submission"
+                  else _("your notebook could not be graded as handed in; your teacher will tell you why"))
+        out.append(f"<p class='problem'>{esc(reason)}</p>")
+    out.append(f"<table id='answers'><tr><th>{esc(_('question'))}</th><th>{esc(_('your answer'))}</th>"
+               f"<th>{esc(_('verdict'))}</th><th>{esc(_('points'))}</th><th>{esc(_('what went wrong'))}</th>"
+               f"<th>{esc(_('a first hint'))}</th></tr>")
+    for number, row in enumerate(rows, start=1):
+        try:
+            ex = exercises.get(row.exercise)
+            question = f"{number}. {ex.title}"
+        except (KeyError, ValueError):
+            question = f"{number}. {row.exercise}"
+        shown = row.status in ("wrong", "too coarse", "unreadable")
+        points = f"{points_text(row.points)} / {row.max_points}"
+        if row.override:
+            points += " · " + _("changed by your teacher: {note}").format(note=row.override)
+        out.append(f"<tr data-exercise='{esc(row.exercise)}'><td>{esc(question)} <code>{esc(row.exercise)}</code></td>"
+                   f"<td><code>{esc(_short(row.answer, 200))}</code></td><td>{esc(_(_VERDICTS[row.status]))}</td>"
+                   f"<td>{esc(points)}</td><td>{esc(_(row.diagnosis) if shown else '')}</td>"
+                   f"<td>{esc(first_hints.get(row.exercise, '') if row.status != 'right' else '')}</td></tr>")
+    out.append("</table></body></html>")
+    return "\n".join(out)
+
+
 __all__ = [
     "TUTORIAL_FOLDERS", "START_PAGE", "START_PAGES", "start_page", "LANGUAGES", "MANIFEST", "tutorial_source",
     "tutorial_files", "copy_tutorial", "lab_settings", "LAB_LOCALES",
     "TutorialCopy", "Student", "student_seed", "read_roster", "parse_exercise_list", "student_notebook", "assign",
     "Assignment", "read_record", "answer_from_cell", "GradeRow", "Gradebook", "grade", "find_record",
-    "STATUSES", "CSV_COLUMNS",
+    "STATUSES", "CSV_COLUMNS", "read_bytes_at_most", "NotARegularFile", "points_text", "parse_partial",
+    "read_overrides", "EXPORTS", "PARTIAL_KINDS",
 ]
