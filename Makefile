@@ -56,12 +56,8 @@ test: $(VENV)/.installed-test $(VENV)/.installed-site browser-deps
 ## lite: build the JupyterLite edition of both editions (Pyodide in the browser, nothing installed) into
 ## _build/lite; serve that folder (python -m http.server -d _build/lite) and open it. See tools/build_lite.py.
 .PHONY: lite
-lite: $(VENV)/.installed-lite
+lite: $(VENV)/.installed
 	$(BIN)/python tools/build_lite.py
-
-$(VENV)/.installed-lite: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[lite]"
-	touch $@
 
 ## browser-deps: in CI (root), Debian's Chromium and a CJK font for tests/browser (Playwright comes
 ## from the test extra and drives this Chromium: no browser download)

@@ -14,6 +14,12 @@
 - JupyterLab and the Pyodide kernel (jupyterlite-core, jupyterlite-pyodide-kernel). Pyodide itself
   and its packages (NumPy, Matplotlib, SymPy) come from Pyodide's CDN when a student opens the site.
 
+The JupyterLite tools run in a virtual environment of their own, ``_build/lite-env`` (made on the first
+build; the versions are the ``lite`` extra of pyproject.toml, with this environment's jupyterlab_widgets and
+zh-CN language pack, whose front ends the site ships). Installed beside the tutorial's JupyterLab, the Pyodide
+kernel's JupyterLab extension would load into the local JupyterLab too, which has no JupyterLite services to
+give it, and log an error on every page.
+
 Usage::
 
     python tools/build_lite.py                 # into _build/lite
@@ -24,15 +30,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import venv
 from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "_build" / "lite"
+#: The JupyterLite tools' own environment (see the module's docstring).
+LITE_ENV = ROOT / "_build" / "lite-env"
+#: What the lite tools take from this environment, at the versions installed here: the front ends the site ships,
+#: jupyter_server, with which JupyterLite indexes the course's files, and jupyterlab_server, which reads the translations.
+FROM_HERE = ("jupyter_server", "jupyterlab_server", "jupyterlab_widgets", "jupyterlab-language-pack-zh-CN")
 #: The course's folders, copied with their layout (the notebooks link to each other by relative paths).
 COURSE_FOLDERS = ("notebooks", "exercises")
 EDITION_FILE = ".ltr-teach-language"  # ltr_teach.core.i18n.EDITION_FILE; the tool must not import the package
@@ -88,6 +101,21 @@ def build_wheels(wheels: Path) -> list[Path]:
     return sorted(wheels.glob("*.whl"))
 
 
+def lite_python() -> Path:
+    """The JupyterLite tools' Python, in :data:`LITE_ENV`, made and filled on first use."""
+    python = LITE_ENV / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    # the lite extra's list, read as text (tomllib is Python 3.11+; the course runs on 3.10)
+    extra = re.search(r"^lite = \[(.*?)\]", (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    tools = re.findall(r'"([^"]+)"', extra.group(1))
+    wanted = [*tools, *(f"{name}=={version(name)}" for name in FROM_HERE)]
+    stamp = LITE_ENV / "installed.json"
+    if not python.exists() or not stamp.exists() or json.loads(stamp.read_text(encoding="utf-8")) != wanted:
+        venv.create(LITE_ENV, with_pip=True, clear=True)
+        run([python, "-m", "pip", "install", "--quiet", *wanted])
+        stamp.write_text(json.dumps(wanted), encoding="utf-8")
+    return python
+
+
 def build(output: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="ltr_teach_lite_") as scratch:
         scratch = Path(scratch)
@@ -100,7 +128,7 @@ def build(output: Path) -> None:
             json.dumps({"ContentsManager": {"allow_hidden": True}}, indent=1), encoding="utf-8")
         if output.exists():
             shutil.rmtree(output)
-        command = [sys.executable, "-m", "jupyterlite_core", "build", "--lite-dir", lite_dir,
+        command = [lite_python(), "-m", "jupyterlite_core", "build", "--lite-dir", lite_dir,
                    "--output-dir", output, "--contents", contents, "--no-sourcemaps"]
         for wheel in found:
             command += ["--piplite-wheels", wheel]
