@@ -158,3 +158,45 @@ def test_the_scan_finds_an_answer_put_in_an_output(exercise_id):
     data = {**data, "text/html": data["text/html"] + leak}
     with pytest.raises(AssertionError):
         check_no_answer(exercise, data, exercise_id)
+
+
+# -- issue 21: a wrong answer is diagnosed without giving the right one away ---------------------------------
+CHOICES = [e for e in ALL if e.kind in kinds.CHOICE_KINDS]
+COMPUTES = [e for e in ALL if e.kind == "compute"]
+
+
+def _names_option(text: str, key: str, label: str) -> bool:
+    """Whether ``text`` names the option: its key quoted or as ``option key``, or its label."""
+    label = label.strip().rstrip("。.")
+    quoted = re.search(rf"[“\"'`‘「]{re.escape(key)}[”\"'`’」]|\b[Oo]ption {re.escape(key)}\b|选项 ?{re.escape(key)}",
+                       text)
+    return bool(quoted) or (len(label) > 1 and label in text)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("exercise", CHOICES, ids=[e.id for e in CHOICES])
+def test_a_wrong_options_diagnosis_does_not_name_the_right_one(exercise, language):
+    with using_language(language):
+        right, label = exercise.correct, exercise.option_text(exercise.correct)
+        for key in exercise.options:
+            if key != right:
+                diagnosis = lt.check(exercise.id, key).diagnosis
+                assert diagnosis and not _names_option(diagnosis, right, label), (key, diagnosis)
+
+
+@pytest.mark.parametrize("exercise", COMPUTES, ids=[e.id for e in COMPUTES])
+def test_a_wrong_numbers_diagnosis_does_not_state_the_answer(exercise):
+    value = exercise.answer
+    for wrong in (value + 1, value * 2, value / 3):
+        feedback = lt.check(exercise.id, str(sympy.nsimplify(wrong)))
+        assert not feedback.correct
+        text = _plain(f"{feedback.message} {feedback.diagnosis or ''}")
+        for form in answer_forms(exercise):
+            assert not _found(form, text) or _found(form, _plain(exercise.prompt)) or _found(form, str(wrong)), \
+                (form, text)
+
+
+def test_the_diagnosis_scan_finds_a_named_option():
+    assert _names_option("Not “b”: B puts it higher", "b", "Algorithm B")
+    assert _names_option("never click is right about all 997 impressions", "never", "never click")
+    assert not _names_option("compute gain / log2(i + 1) at ranks 2, 3 and 5", "b", "Algorithm B")
