@@ -30,7 +30,6 @@ from ..teaching.checker import check
 from ..teaching.kinds import CHOICE_KINDS, ladder_steps, markdown_html
 from . import starting_state
 
-
 #: Seconds after a check in which a change of the answer box's text still belongs to that check: a click can
 #: reach the kernel before the keystrokes typed just before it (see :class:`AskBox`).
 LATE_TEXT_S = 1.0
