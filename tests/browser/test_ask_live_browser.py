@@ -3,7 +3,6 @@
 - ``lt.ask``: typing and clicking 检查 with no pause, 20 times with answers alternately right and wrong, gives
   20 verdicts that each match the text typed (the box used to send its text only on blur, and a click could
   be checked against the text before); Enter checks too.
-- A ranking editor's grade sliders are named for a screen reader by their item and rank.
 - A course notebook opens without the "modified" marker: nothing JupyterLab rewrites on opening differs.
 """
 
@@ -66,23 +65,8 @@ def test_every_verdict_is_for_the_text_typed_and_enter_checks(lab_server, lab_pa
     assert [p for p in watch.problems() if "jupyterlite" not in p] == []  # an installed JupyterLite extension logs one
 
 
-def test_each_grade_slider_is_named_by_its_item_and_rank(lab_server, lab_page):
-    page, watch = lab_page
-    _write(lab_server, "slider_names.ipynb",
-           'import ltr_teach as lt\nfrom ltr_teach.interactive.widgets import RankingEditor\nlt.set_language("en")\n'
-           'RankingEditor(["MAC lipstick", "lip balm", "eye cream"], [3, 1, 0], metric="dcg")')
-    open_notebook(page, lab_server, "slider_names.ipynb")
-    run_all_cells(page)
-    page.locator(".ltr-grade-slider").first.wait_for(timeout=UI_TIMEOUT_MS)
-    for rank, item in enumerate(["MAC lipstick", "lip balm", "eye cream"], start=1):
-        slider = page.get_by_role("slider", name=f"grade of {item} (rank {rank})")
-        assert slider.count() == 1, page.evaluate(
-            "() => [...document.querySelectorAll('[role=slider]')].map(s => s.getAttribute('aria-label'))")
-    assert [p for p in watch.problems() if "jupyterlite" not in p] == []  # an installed JupyterLite extension logs one
-
-
 def test_a_course_notebook_opens_unmodified(lab_server, lab_page):
-    page, watch = lab_page
+    page, _watch = lab_page
     open_notebook(page, lab_server, "zh/02_mrr.ipynb")
     wait_for_kernel_idle(page)
     page.wait_for_timeout(3000)  # anything JupyterLab rewrites on opening (metadata from the kernel) is done
