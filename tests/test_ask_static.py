@@ -200,3 +200,28 @@ def test_the_diagnosis_scan_finds_a_named_option():
     assert _names_option("Not “b”: B puts it higher", "b", "Algorithm B")
     assert _names_option("never click is right about all 997 impressions", "never", "never click")
     assert not _names_option("compute gain / log2(i + 1) at ranks 2, 3 and 5", "b", "Algorithm B")
+
+
+# -- issue 21: the text checked is the text in the box ------------------------------------------------------
+def test_the_answer_box_sends_every_keystroke_and_enter_checks():
+    box = lt.ask("cg-at-2-swapped")  # grades [5, 2, 3, 1, 2]: CG@2 = 5 + 2 = 7
+    assert box.input.continuous_update is True
+    box.input.value = "8"
+    box.input._handle_custom_msg({"event": "submit"}, [])  # what the front end sends on Enter
+    assert "not right: 8 is not CG@2" in _plain(box.feedback.value) and box._attempts == 1
+
+
+def test_text_arriving_just_after_a_check_is_checked_as_the_same_attempt(monkeypatch):
+    from ltr_teach.interactive import ask as ask_module
+
+    clock = [100.0]
+    monkeypatch.setattr(ask_module.time, "monotonic", lambda: clock[0])
+    box = lt.ask("cg-at-2-swapped")
+    box.input.value = "8"
+    assert box.check().correct is False  # the click, before the last keystroke arrives
+    clock[0] += 0.2
+    box.input.value = "7"  # the keystroke the front end held back
+    assert "right: 7 is CG@2" in _plain(box.feedback.value) and box._attempts == 1
+    clock[0] += ask_module.LATE_TEXT_S + 1
+    box.input.value = "6"  # typing later is not checked until Check or Enter
+    assert "right: 7 is CG@2" in _plain(box.feedback.value)

@@ -42,6 +42,8 @@ def test_every_verdict_is_for_the_text_typed_and_enter_checks(lab_server, lab_pa
     assert cell_stderr(page) == []
     field, check = page.locator(".ltr-ask-input input"), page.locator("button.ltr-ask-check")
     field.wait_for(timeout=UI_TIMEOUT_MS)
+    # the live box replaces the saved question: JupyterLab shows one of the output's forms, the widget
+    assert page.locator(".ltr-ask").count() == 1 and page.locator(".ltr-ask-static").count() == 0
     verdicts = []
     for number, typed in enumerate(ANSWERS):
         before = page.locator(".ltr-ask-feedback").inner_text()
