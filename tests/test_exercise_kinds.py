@@ -366,7 +366,7 @@ def test_every_control_has_an_accessible_name():
 def test_exercise_widget_is_ask():
     box = lt.exercises.get("p-at-5").widget()
     assert type(box).__name__ == "AskBox" and repr(box) == "<question p-at-5: answer in the box, then Check>"
-    assert box._repr_mimebundle_()["text/plain"] == repr(box)
+    assert box._repr_mimebundle_()["text/plain"] == box.static_text()
 
 
 def test_ask_and_check_in_chinese():

@@ -46,7 +46,9 @@ START_PAGE = ROOT / "notebooks" / "start_here.ipynb"
 EDITION_FILE = ".ltr-teach-language"  # ltr_teach.core.i18n.EDITION_FILE; the tool must not import the package to build
 
 _MARKER = re.compile(r"^<!--\s*(zh|en|code|exercises)((?:\s+[a-z_]+=[^\s>]+)*)\s*-->\s*$")
-_KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
+#: The display name ipykernel's own kernelspec gives: JupyterLab writes the running kernel's into the notebook when it
+#: opens, and a different one would mark every notebook modified (●) as soon as it opens (issue 21).
+_KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ exercise, a text field for a number or a ranking), and three buttons: **Check**,
 ladder, one step per click) and **Show answer** (enabled after a first attempt). Nothing in the box at
 creation holds the answer: the right option, the value, the example and the explanation are computed
 only when the student checks or asks for the answer, so a notebook's saved output (its widget state or
-its text repr) never gives it away.
+its text repr) never gives it away. The saved output also carries the question itself (prompt and options)
+as HTML and text, so a notebook read without a kernel (GitHub, nbviewer, the website) shows every
+question; a front end that renders widgets shows the live box instead.
 
 The logic is in plain methods that tests call without a browser: :meth:`AskBox.check`,
 :meth:`AskBox.next_hint`, :meth:`AskBox.show_answer`; the buttons only call them.
@@ -17,6 +19,7 @@ CSS classes (for browser tests): ``ltr-ask`` (the box), ``ltr-ask-prompt``, ``lt
 from __future__ import annotations
 
 import html
+import time
 
 import ipywidgets as W
 
@@ -27,6 +30,10 @@ from ..teaching.checker import check
 from ..teaching.kinds import CHOICE_KINDS, ladder_steps, markdown_html
 from . import starting_state
 
+#: Seconds after a check in which a change of the answer box's text still belongs to that check: a click can
+#: reach the kernel before the keystrokes typed just before it (see :class:`AskBox`).
+LATE_TEXT_S = 1.0
+
 
 class AskBox(W.VBox):
     """One exercise as a widget; see the module docstring. Build it with :func:`ask`."""
@@ -35,6 +42,7 @@ class AskBox(W.VBox):
         self._exercise = exercise
         self._hints_shown = 0
         self._attempts = 0
+        self._checked_at = None  # time.monotonic() of the last check
         title = W.HTML(f"<b>{html.escape(exercise.label)}</b> · {html.escape(exercise.title)}")
         prompt = W.HTMLMath(markdown_html(exercise.prompt), layout=W.Layout(width="auto"))
         prompt.add_class("ltr-ask-prompt")
@@ -46,7 +54,13 @@ class AskBox(W.VBox):
             example = RANKING_EXAMPLES[exercise.shape] if exercise.kind == "create" else "5/12, 0.417"
             self.input = W.Text(value="", placeholder=_("for example {example}").format(example=example),
                                 description=_("your answer"), tooltip=_("type your answer, then Check"),
-                                continuous_update=False, style={"description_width": "initial"})
+                                continuous_update=True, style={"description_width": "initial"})
+            # Enter checks too (the front end sends a "submit" message; Text.on_submit is deprecated)
+            self.input.on_msg(lambda _widget, content, _buffers: content.get("event") == "submit" and self.check())
+            # The box's text reaches the kernel as it is typed (continuous_update), but the front end holds an
+            # update back while the previous one is unanswered, and a click is sent at once: a click can then
+            # arrive before the last keystrokes. Text arriving just after a check is the text that was checked.
+            self.input.observe(self._late_text, "value")
         self.input.add_class("ltr-ask-input")
         self.check_button = W.Button(description=_("Check"), tooltip=_("check your answer"), icon="check")
         self.hint_button = W.Button(description=_("Hint"), tooltip=self._hint_tooltip(), icon="lightbulb-o")
@@ -66,13 +80,32 @@ class AskBox(W.VBox):
         super().__init__([title, prompt, self.input, buttons, self.hint_area, self.feedback], **kwargs)
         self.add_class("ltr-ask")
 
-    def __repr__(self) -> str:  # the saved text/plain output: short, deterministic, no answer
+    def __repr__(self) -> str:  # short, deterministic, no answer
         return _("<question {label}: answer in the box, then Check>").format(label=self._exercise.label)
 
+    def static_text(self) -> str:
+        """The question as plain text for a notebook read without a kernel: label, title, prompt, options.
+
+        Never the answer, which option is right, a hint or an explanation (see the module docstring)."""
+        exercise = self._exercise
+        options = "".join(f"\n  - {key}: {text}" for key, text in exercise._option_lines())
+        return (f"[{exercise.label}] {exercise.title}\n{exercise.prompt}{options}\n"
+                + _("(answer it in the box when the notebook runs, then Check)"))
+
+    def static_html(self) -> str:
+        """The question as HTML for a notebook read without a kernel (GitHub, nbviewer, a website)."""
+        note = html.escape(_("Run the notebook to answer this question in its box, then Check."))
+        return (f"<div class='ltr-ask-static'>{self._exercise._repr_html_()}"
+                f"<p><i>{note}</i></p></div>")
+
     def _repr_mimebundle_(self, **kwargs):
+        # Front ends that render widgets (JupyterLab, Notebook, VS Code with a kernel) show the widget view,
+        # which outranks HTML there; the others (GitHub, nbviewer, nbconvert and the course website, which
+        # skip a widget view whose state is not saved) show the static question: prompt and options only.
         starting_state.register(self, self._exercise.label)
         bundle = super()._repr_mimebundle_(**kwargs)
-        bundle["text/plain"] = repr(self)
+        bundle["text/plain"] = self.static_text()
+        bundle["text/html"] = self.static_html()
         return bundle
 
     # -- what the buttons do --------------------------------------------------------------------------
@@ -84,12 +117,21 @@ class AskBox(W.VBox):
 
     def check(self):
         """Check the entered answer; the first attempt enables "Show answer". Returns the feedback."""
+        self._checked_at = time.monotonic()
         feedback = check(self._exercise, self.answer_given)
         if feedback.status != "not answered":
             self._attempts += 1
             self.reveal_button.disabled = False
         self.feedback.value = feedback._repr_html_()
         return feedback
+
+    def _late_text(self, change) -> None:
+        """Check again when the box's text arrives within :data:`LATE_TEXT_S` of a check (see ``__init__``)."""
+        if self._checked_at is not None and time.monotonic() - self._checked_at < LATE_TEXT_S:
+            attempts, checked_at = self._attempts, self._checked_at
+            self.check()
+            self._checked_at = checked_at  # the window runs from the click
+            self._attempts = attempts or self._attempts  # the same attempt, not one more
 
     def next_hint(self) -> str:
         """Show one more step of the hint ladder (concept, procedure, first number). Returns the step's text."""

@@ -21,9 +21,8 @@ def _feedback(page) -> str:
 
 def _type_and_check(page, text: str) -> str:
     field = page.locator(".ltr-ask-input input")
-    field.fill(text)
-    field.press("Enter")  # the Text widget sends its value on Enter (continuous_update=False)
     before = _feedback(page)
+    field.fill(text)  # the box sends its text as it is typed (Enter would check it too)
     page.locator("button.ltr-ask-check").click()
     page.wait_for_function("(before) => document.querySelector('.ltr-ask-feedback').innerText !== before", arg=before,
                            timeout=UI_TIMEOUT_MS)

@@ -166,8 +166,8 @@ EXERCISES = [
                        "which has the larger DCG?"),
            options={"a": N_("Algorithm A"), "b": N_("Algorithm B"), "same": N_("They are equal")},
            correct="b",
-           why={"a": N_("A puts the grade-4 lipstick at rank 5, where its gain 15 is divided by log2 6 ≈ 2.585; B "
-                        "puts it at rank 3 (divided by 2) and the grade-1 one last."),
+           why={"a": N_("The lists differ only at ranks 2, 3 and 5, and there both move large and small gains: "
+                        "compute gain / log2(i + 1) at those three ranks for each list before choosing."),
                 "same": N_("Equal sums are CG's verdict: CG ignores the order. DCG divides each gain by a discount "
                            "that grows with the rank, so the order matters.")},
            explanation=N_("B: DCG(A) ≈ {dcg_a}, DCG(B) ≈ {dcg_b}. B places the grade-4 item at rank 3 instead of 5, "

@@ -217,11 +217,10 @@ EXERCISES = [
            facts=_clicks_facts,
            options={"never": N_("never click"), "top10": N_("top 10"), "same": N_("They are equal")},
            correct="never",
-           why={"top10": N_("Top 10 finds two clicks (TP = 2) but pays with eight false alarms (FP = 8); never "
-                            "click is right about all 997 impressions without a click, and only wrong about the 3 "
-                            "clicks."),
-                "same": N_("Count the wrong decisions: never click misses the 3 clicks; top 10 misses 1 click and "
-                           "raises 8 false alarms.")},
+           why={"top10": N_("Top 10 finds two clicks (TP = 2) but pays with eight false alarms (FP = 8). "
+                            "Accuracy counts every wrong decision alike: count them for both predictors."),
+                "same": N_("Equal accuracy needs equally many wrong decisions: count the missed clicks (FN) and "
+                           "the false alarms (FP) of each predictor.")},
            explanation=N_("Never click: {tn_never} true negatives, accuracy {never}. Top 10: TP = {tp_top10}, "
                           "FP = {fp_top10}, TN = {tn_top10}, accuracy {top10}. The useless predictor wins, because "
                           "accuracy is ruled by the true negatives when positives are rare."),

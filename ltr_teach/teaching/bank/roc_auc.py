@@ -103,10 +103,10 @@ EXERCISES += [
            facts=_imbalance_facts,
            options={"same": N_("It stays the same."), "falls": N_("It falls."), "rises": N_("It rises.")},
            correct="same",
-           why={"falls": N_("Each positive now beats {copies} times as many negatives, out of {copies} times as "
-                            "many pairs: the share of pairs won does not change."),
-                "rises": N_("Copying the negatives multiplies the pairs won and all pairs by the same {copies}: "
-                            "the share does not change.")},
+           why={"falls": N_("AUC falls only if a smaller share of the pairs is won: count how the pairs each "
+                            "positive wins and all pairs grow when every negative appears {copies} times."),
+                "rises": N_("AUC rises only if a larger share of the pairs is won: compare how the pairs won and "
+                            "all pairs grow when every negative appears {copies} times.")},
            explanation=N_("AUC is the share of positive–negative pairs won; copying every negative multiplies both "
                           "counts by {copies}, so AUC stays {auc_many}. TPR is a share of the positives and FPR a "
                           "share of the negatives: the ROC curve does not see the class ratio."),
@@ -121,8 +121,9 @@ EXERCISES += [
            facts=_imbalance_facts,
            options={"falls": N_("It falls."), "same": N_("It stays the same, like AUC."), "rises": N_("It rises.")},
            correct="falls",
-           why={"same": N_("Precision = TP / (TP + FP) mixes the classes: ten times as many false positives above "
-                           "each positive lower every precision. FPR is divided by the negatives, precision is not."),
+           why={"same": N_("AP is not AUC: precision = TP / (TP + FP) mixes the classes, while FPR is divided by "
+                           "the negatives alone. Work out what {copies} times as many false positives above each "
+                           "positive do to TP / (TP + FP)."),
                 "rises": N_("More negatives can only add false positives above a positive; recall does not change, "
                             "so no precision can rise.")},
            explanation=N_("AP falls from {ap} to {ap_many}. A ranking in random order has precision equal to the "
