@@ -902,7 +902,7 @@ def example_card(example) -> Card:
     000 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
       quantity        MAP(Q)
       document says   599/420
-      exact (ltr_teach)  599/840 ≈ 0.713095
+      exact (ltr_teach)  (13/15 + 47/84)/2 = 599/840 ≈ 0.713095
       computed by     lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
       note            599/420 is AP(1) + AP(2); the mean divides by 2: 599/840
       => the document is wrong here (see the errata)
