@@ -215,13 +215,15 @@ class Explanation:
         """The value with six decimals (``0.713095``; ``2e+308`` beyond the float range)."""
         return fmt_value(self.exact)
 
-    def result_line(self) -> str:
-        """``NDCG@7 = (exact) ≈ 0.944227``; ``=`` when the decimal is exact."""
+    def result_line(self, terms: bool = True) -> str:
+        """``DCG = 31 + 1/log2(3) + ... = (exact) ≈ 42.225752``: the rank-order terms (:meth:`terms_str`), the
+        simplified exact value, its decimal (``=`` when the decimal is exact). ``terms=False`` leaves the terms
+        out (a plot title)."""
         exact = self.exact_str
         if is_long(self.exact):
             return f"{self.name} {exact} " + _("(the exact number is too long to print; .exact holds it)")
-        terms = self.terms_str()
-        name = f"{self.name} = {terms}" if terms and terms != exact else self.name
+        shown = self.terms_str() if terms else None
+        name = f"{self.name} = {shown}" if shown and shown != exact else self.name
         if isinstance(self.exact, sympy.Integer) or self.exact is sympy.nan:
             return f"{name} = {exact}"
         sign = "=" if isinstance(self.exact, sympy.Rational) and terminates(self.exact) else "≈"

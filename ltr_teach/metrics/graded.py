@@ -78,7 +78,7 @@ def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[di
 def _sum_latex(rows) -> str:
     if not rows:
         return "0"
-    return " + ".join(r"\frac{%s}{%s}" % (fmt_latex(r["gain"]), sympy.latex(r["discount"])) for r in rows)
+    return " + ".join(r"\frac{%s}{%s}" % (fmt_latex(r["gain"]), fmt_latex(r["discount"])) for r in rows)
 
 
 def _dcg_formula(label: str, k, gain: Gain, discount: Discount, star: str = "") -> str:
