@@ -4,7 +4,7 @@ VENV   ?= .venv
 PORT   ?= 8888
 BIN     = $(VENV)/bin
 
-.PHONY: tutorial test browser-deps install-test clean catalogs
+.PHONY: tutorial test browser-deps install-test clean catalogs site
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+$(VENV)/.installed-site: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[site]"
 	touch $@
 
 # JupyterLab serves the repository's root, so both editions of the tutorial (notebooks/zh/,
@@ -45,8 +49,8 @@ tutorial: $(VENV)/.installed
 	@printf '{"locale": "%s"}\n' $(LAB_LOCALE) > $(TRANSLATION)
 	$(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/$(START_PAGE) --LabApp.user_settings_dir=$(LAB_SETTINGS) $(AS_ROOT)
 
-## test: install the test extra and run every test
-test: $(VENV)/.installed-test browser-deps
+## test: install the test extra and run every test (tests/browser/test_site_browser.py builds the site: the site extra too)
+test: $(VENV)/.installed-test $(VENV)/.installed-site browser-deps
 	$(BIN)/python -m pytest
 
 ## lite: build the JupyterLite edition of both editions (Pyodide in the browser, nothing installed) into
@@ -70,5 +74,14 @@ browser-deps:
 catalogs: $(VENV)/.installed-test
 	$(BIN)/python tools/catalogs.py
 
+## site: the course website, both editions, from the saved notebooks (Sphinx + MyST-NB; MathJax from npm,
+## installed once into site/node_modules) into _build/site: open _build/site/index.html, or serve the folder
+site: $(VENV)/.installed-site site/node_modules/mathjax/package.json
+	$(BIN)/python tools/build_site.py
+
+site/node_modules/mathjax/package.json: site/package-lock.json
+	cd site && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info _build site/node_modules

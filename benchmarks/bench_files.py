@@ -30,11 +30,11 @@ import pickle, sys, time
 t0 = time.perf_counter()
 import pytrec_eval
 qrels, run = {}, {}
-with open(sys.argv[1]) as f:
+with open(sys.argv[1], encoding="utf-8") as f:
     for line in f:
         q, _, d, g = line.split()
         qrels.setdefault(q, {})[d] = int(g)
-with open(sys.argv[2]) as f:
+with open(sys.argv[2], encoding="utf-8") as f:
     for line in f:
         q, _, d, _, s, _ = line.split()[:6]
         run.setdefault(q, {})[d] = float(s)
@@ -58,7 +58,7 @@ def make_files(folder: Path, n_queries: int, n_docs: int, n_judged: int = 30, se
     if qrels_path.exists() and run_path.exists():
         return qrels_path, run_path
     rng = np.random.default_rng(seed)
-    with open(qrels_path, "w") as fq, open(run_path, "w") as fr:
+    with open(qrels_path, "w", encoding="utf-8") as fq, open(run_path, "w", encoding="utf-8") as fr:
         for q in range(n_queries):
             docs = rng.choice(10**6, size=n_docs, replace=False)
             scores = np.sort(np.round(rng.random(n_docs) * 10, 2))[::-1]  # two decimals: ties

@@ -83,6 +83,8 @@ def main() -> None:
     measure("ndcg of 2 grades near 1e308 (mpmath fallback)",
             lambda: lt.ndcg([1.3e308, 0, 1.2e308], gain="linear", discount="ln"))
 
+    bounded(rng)
+
     print("\nwidget with 200 items (NDCG, every grade and move redraws table and plot):")
     names = [f"item {i}" for i in range(200)]
     editor = RankingEditor(names, [rng.randint(0, 3) for _ in range(200)], metric="ndcg")
@@ -99,6 +101,78 @@ def main() -> None:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         print(f"  {label:<10} median of 5: {sorted(times)[2] * 1000:6.1f} ms   peak {peak / 2**20:5.1f} MiB")
+
+
+def timed(label: str, call) -> None:
+    """The time of ``call()`` and of its ``str()`` (for results that are not explanations, or refusals)."""
+    start = time.perf_counter()
+    try:
+        result = call()
+        text = str(result)
+        what = f"{len(text) // 1000} kB of text"
+    except ValueError as exc:
+        what = f"refused: {str(exc)[:70]}"
+    print(f"{label:<58} total {time.perf_counter() - start:5.2f} s  ({what})")
+
+
+def bounded(rng) -> None:
+    """Issue 24: each bounded call at its limit, and the inputs that used to hang, refused at once."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from ltr_teach.core.validate import MAX_POOL
+    from ltr_teach.metrics.pairs import MAX_SWAP_ITEMS
+    from ltr_teach.metrics.sampled import MAX_NEGATIVES
+    from ltr_teach.metrics.user_models import BROWSING_MAX_RANKS
+    from ltr_teach.runs.pooling import pool
+
+    print("\nbounded calls at their limits (issue 24):")
+    pool_grades = [rng.randint(0, 2) for _ in range(MAX_POOL)]
+    measure(f"ndcg@10 of 1,000 grades with {MAX_POOL:,} judged in ideal",
+            lambda: lt.ndcg(pool_grades[:1000], k=10, ideal=pool_grades))
+    measure(f"ndcg@10 of {MAX_POOL:,} grades (no scores)", lambda: lt.ndcg(pool_grades, k=10))
+    rels = [0] * MAX_POOL
+    for r in rng.sample(range(MAX_POOL), 1000):
+        rels[r] = 1
+    measure(f"average_precision of {MAX_POOL:,} rels, 1,000 relevant", lambda: lt.average_precision(rels))
+    grades100 = [rng.randint(0, 1) for _ in range(100)]
+    measure("misordered_pairs, 100 items (about 2,500 pairs)",
+            lambda: lt.misordered_pairs(grades100, [round(rng.random(), 3) for _ in range(100)]))
+    def swaps():
+        sd = lt.swap_deltas([rng.randint(0, 4) for _ in range(MAX_SWAP_ITEMS)])
+        sd._repr_html_(), sd.largest()
+        return sd
+    timed(f"swap_deltas of {MAX_SWAP_ITEMS} items (table, HTML, largest)", swaps)
+    measure("rbp of 1,000 ranks, p = 0.12345", lambda: lt.rbp([1] * 1000, p=0.12345))
+    measure("rbp of 377 ranks, p = 0.8000000000000002", lambda: lt.rbp([1] * 377, p=0.8000000000000002))
+    measure(f"browsing_model('rbp', {BROWSING_MAX_RANKS['rbp']})", lambda: lt.browsing_model("rbp", 1000))
+    measure(f"browsing_model('dcg', {BROWSING_MAX_RANKS['dcg']})", lambda: lt.browsing_model("dcg", 300))
+    measure(f"sampled_metric, 1,000 ranks of 10^9 items, {MAX_NEGATIVES // 10} negatives",
+            lambda: lt.sampled_metric(list(range(1, 1001)), 10**9, 100))
+    measure("sampled_metric ndcg, 300 ranks of 10^9 items, 100 negatives",
+            lambda: lt.sampled_metric(list(range(1, 301)), 10**9, 100, metric="ndcg"))
+    labels_a = np.array([rng.randrange(10_000) for _ in range(100_000)])
+    labels_b = np.where(np.array([rng.random() for _ in range(100_000)]) < 0.5, labels_a, labels_a[::-1])
+    measure("cohen_kappa of 100,000 labels, 10,000 categories", lambda: lt.cohen_kappa(labels_a, labels_b))
+    measure("cohen_kappa of counts [[10^9, 0], [0, 10^9]]", lambda: lt.cohen_kappa(counts=[[10**9, 0], [0, 10**9]]))
+    timed("sign_flips of 12 fractions with 300-digit denominators",
+          lambda: lt.sign_flips([Fraction((-1) ** i, 3**600 + i) for i in range(12)]))
+    runs = {"A": {"q": {f"d{i}": float(i % 997) for i in range(10**6)}}, "B": {"q": {f"e{i}": 1.0 for i in range(10**6)}}}
+    timed("pool of 2 runs x 10^6 documents, depth 10^6", lambda: len(pool(runs, depth=10**6)["q"]))
+    print("inputs that used to hang or run out of memory, now refused:")
+    timed("sampled_metric([5], 10**9, 5*10**8)", lambda: lt.sampled_metric([5], 10**9, 5 * 10**8))
+    timed("sampled_metric(range(1, 10001), 10**4, 100)", lambda: lt.sampled_metric(list(range(1, 10001)), 10**4, 100))
+    timed("browsing_model('rbp', 10**9)", lambda: lt.browsing_model("rbp", 10**9))
+    timed("browsing_model('dcg', 10**6)", lambda: lt.browsing_model("dcg", 10**6))
+    from ltr_teach.cli import UsageError, parse_number
+
+    def cli_number():
+        try:
+            return parse_number("1e999999999", "--confidence")
+        except UsageError as exc:
+            raise ValueError(str(exc)) from None
+    timed("CLI number 1e999999999", cli_number)
 
 
 if __name__ == "__main__":

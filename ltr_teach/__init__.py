@@ -13,50 +13,105 @@ float, and the table of steps that produced it.
 599/840
 """
 
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from .core.exact import ln, log2
-from .core.explanation import Explanation
-from .core.i18n import get_language, set_language
-from .metrics import online
-from .metrics.agreement import cohen_kappa
-from .metrics.binary import (
-    average_precision,
-    bpref,
-    eleven_point_ap,
-    f_beta,
-    interpolated_precision,
-    judged_at_k,
-    mean_average_precision,
-    mrr,
-    precision_at_k,
-    r_precision,
-    recall_at_k,
-    reciprocal_rank,
-    success_at_k,
-)
-from .metrics.compare import compare_conventions
-from .metrics.confusion import ConfusionMatrix, confusion_matrix
-from .metrics.conventions import CONVENTIONS
-from .metrics.ctr import gauc, log_loss
-from .metrics.graded import DISCOUNTS, GAINS, ZERO_RULES, cg, dcg, err, idcg, ndcg
-from .metrics.ordering import TIE_RULES
-from .metrics.pairs import misordered_pairs, swap_deltas
-from .metrics.registry import METRICS
-from .metrics.roc import auc, pr_curve, roc_curve
-from .metrics.sampled import sampled_metric
-from .metrics.suite import MetricSuite, agreement
-from .metrics.user_models import BROWSING_MODELS, browsing_model, rbp, rbp_residual
-from .runs.compare import adjustment_steps, compare_runs, sign_flips
-from .runs.evaluate import evaluate
-from .runs.pooling import pool
-from .runs.systems import compare_systems, tukey_hsd
-from .runs.trec import read_qrels, read_run, write_qrels, write_run
-from .teaching import classroom, examples, exercises, kinds, samples
-from .teaching.checker import Feedback, check
-from .teaching.tables import documents_table, examples_table, glossary_table, ndcg_cutoffs
-from .teaching.verify import verify
+from .core import hooks
+
+#: Where each public name lives: ``lt.ndcg`` imports :mod:`ltr_teach.metrics.graded` on first use (PEP 562), so
+#: ``import ltr_teach`` loads neither SymPy nor NumPy, Matplotlib or ipywidgets: the command line starts fast,
+#: and the package imports in a browser (Pyodide) before NumPy is there. ``(module, None)`` names a submodule.
+_LAZY = {
+    "ln": (".core.exact", "ln"),
+    "log2": (".core.exact", "log2"),
+    "Explanation": (".core.explanation", "Explanation"),
+    "get_language": (".core.i18n", "get_language"),
+    "set_language": (".core.i18n", "set_language"),
+    "cohen_kappa": (".metrics.agreement", "cohen_kappa"),
+    "average_precision": (".metrics.binary", "average_precision"),
+    "bpref": (".metrics.binary", "bpref"),
+    "eleven_point_ap": (".metrics.binary", "eleven_point_ap"),
+    "f_beta": (".metrics.binary", "f_beta"),
+    "interpolated_precision": (".metrics.binary", "interpolated_precision"),
+    "judged_at_k": (".metrics.binary", "judged_at_k"),
+    "mean_average_precision": (".metrics.binary", "mean_average_precision"),
+    "mrr": (".metrics.binary", "mrr"),
+    "precision_at_k": (".metrics.binary", "precision_at_k"),
+    "r_precision": (".metrics.binary", "r_precision"),
+    "recall_at_k": (".metrics.binary", "recall_at_k"),
+    "reciprocal_rank": (".metrics.binary", "reciprocal_rank"),
+    "success_at_k": (".metrics.binary", "success_at_k"),
+    "compare_conventions": (".metrics.compare", "compare_conventions"),
+    "ConfusionMatrix": (".metrics.confusion", "ConfusionMatrix"),
+    "confusion_matrix": (".metrics.confusion", "confusion_matrix"),
+    "CONVENTIONS": (".metrics.conventions", "CONVENTIONS"),
+    "gauc": (".metrics.ctr", "gauc"),
+    "log_loss": (".metrics.ctr", "log_loss"),
+    "DISCOUNTS": (".metrics.graded", "DISCOUNTS"),
+    "GAINS": (".metrics.graded", "GAINS"),
+    "ZERO_RULES": (".metrics.graded", "ZERO_RULES"),
+    "cg": (".metrics.graded", "cg"),
+    "dcg": (".metrics.graded", "dcg"),
+    "err": (".metrics.graded", "err"),
+    "idcg": (".metrics.graded", "idcg"),
+    "ndcg": (".metrics.graded", "ndcg"),
+    "online": (".metrics.online", None),
+    "TIE_RULES": (".metrics.ordering", "TIE_RULES"),
+    "misordered_pairs": (".metrics.pairs", "misordered_pairs"),
+    "swap_deltas": (".metrics.pairs", "swap_deltas"),
+    "METRICS": (".metrics.registry", "METRICS"),
+    "auc": (".metrics.roc", "auc"),
+    "pr_curve": (".metrics.roc", "pr_curve"),
+    "roc_curve": (".metrics.roc", "roc_curve"),
+    "sampled_metric": (".metrics.sampled", "sampled_metric"),
+    "MetricSuite": (".metrics.suite", "MetricSuite"),
+    "agreement": (".metrics.suite", "agreement"),
+    "BROWSING_MODELS": (".metrics.user_models", "BROWSING_MODELS"),
+    "browsing_model": (".metrics.user_models", "browsing_model"),
+    "rbp": (".metrics.user_models", "rbp"),
+    "rbp_residual": (".metrics.user_models", "rbp_residual"),
+    "adjustment_steps": (".runs.compare", "adjustment_steps"),
+    "compare_runs": (".runs.compare", "compare_runs"),
+    "sign_flips": (".runs.compare", "sign_flips"),
+    "evaluate": (".runs.evaluate", "evaluate"),
+    "pool": (".runs.pooling", "pool"),
+    "compare_systems": (".runs.systems", "compare_systems"),
+    "tukey_hsd": (".runs.systems", "tukey_hsd"),
+    "read_qrels": (".runs.trec", "read_qrels"),
+    "read_run": (".runs.trec", "read_run"),
+    "write_qrels": (".runs.trec", "write_qrels"),
+    "write_run": (".runs.trec", "write_run"),
+    "Feedback": (".teaching.checker", "Feedback"),
+    "check": (".teaching.checker", "check"),
+    "classroom": (".teaching.classroom", None),
+    "examples": (".teaching.examples", None),
+    "exercises": (".teaching.exercises", None),
+    "kinds": (".teaching.kinds", None),
+    "samples": (".teaching.samples", None),
+    "documents_table": (".teaching.tables", "documents_table"),
+    "examples_table": (".teaching.tables", "examples_table"),
+    "glossary_table": (".teaching.tables", "glossary_table"),
+    "ndcg_cutoffs": (".teaching.tables", "ndcg_cutoffs"),
+    "verify": (".teaching.verify", "verify"),
+}
+
+
+def __getattr__(name):
+    try:
+        module, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'ltr_teach' has no attribute {name!r}") from None
+    value = import_module(module, __name__)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value  # looked up once: the next access is a plain attribute
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 try:
     __version__ = _version("ltr_teach")
@@ -95,5 +150,5 @@ def _exercise_widget(exercise):
     return AskBox(exercise)
 
 
-kinds.WIDGET_MAKER = _exercise_widget  # Exercise.widget(): the teaching layer cannot import the interactive one
+hooks.WIDGET_MAKER = _exercise_widget  # Exercise.widget(): the teaching layer cannot import the interactive one
 __all__.append("ask")

@@ -7,15 +7,16 @@ traceback. Subcommands are added by small ``_add_*`` functions, one per command.
 from __future__ import annotations
 
 import argparse
+import codecs
 import inspect
 import os
 import re
 import sys
 from fractions import Fraction
 
-from .core.i18n import LANGUAGES, _, translate, using_language
 # Only light modules at the top (no SymPy, NumPy, Matplotlib, ipywidgets): `ltr-teach --help` builds every
 # subcommand's parser, so each command imports what it computes with inside its own function.
+from .core.i18n import LANGUAGES, _, get_language, translate, using_language
 from .metrics.conventions import CONVENTIONS, TIE_RULES, resolve
 from .metrics.registry import ALIASES, METRICS, lookup
 
@@ -63,14 +64,51 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def parse_number(text: str, name: str):
-    """An int, a decimal or a fraction ``1/2`` from the command line; never evaluated as code."""
-    if not _NUMBER.match(text.strip()):
-        raise UsageError(f"{name} = {text!r} is not a number (write 3, 0.5 or 1/2)")
+#: The longest number the command line reads, and the decimal exponents of the sizes a float can hold.
+_MAX_NUMBER_CHARS, _MIN_MAGNITUDE, _MAX_MAGNITUDE = 400, -324, 308
+
+
+def _shown(text: str) -> str:
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
+def parse_number(text: str, name: str, low=None, high=None, integer: bool = False):
+    """An int, a decimal or a fraction ``1/2`` from the command line, never evaluated as code: the one reader of
+    every number option. Its size is checked on the text before it is computed (``1e999999999`` would take
+    forever), and ``low``/``high`` (inclusive) bound it; each refusal is a :class:`UsageError` naming ``name``."""
+    stripped = text.strip()
+    if len(stripped) > _MAX_NUMBER_CHARS:
+        raise UsageError(f"{name} = {_shown(text)} is {len(stripped)} characters long; a number has at most "
+                         f"{_MAX_NUMBER_CHARS}")
+    match = _NUMBER.match(stripped)
+    if not match:
+        raise UsageError(f"{name} = {_shown(text)} is not a number (write 3, 0.5 or 1/2)")
+    if "/" not in stripped:
+        mantissa, _e, exponent = stripped.lstrip("+-").lower().partition("e")
+        whole, _dot, decimals = mantissa.partition(".")
+        digits = (whole + decimals).lstrip("0")
+        if not digits:
+            stripped = "0"  # 0e-99999999 is 0, without computing 10^99999999
+        elif exponent:
+            # the decimal exponent of the leading digit, from the text alone
+            magnitude = int(exponent) + len(whole.lstrip("0")) - 1 if whole.lstrip("0") else \
+                int(exponent) - (len(decimals) - len(decimals.lstrip("0"))) - 1
+            if not _MIN_MAGNITUDE <= magnitude <= _MAX_MAGNITUDE:
+                raise UsageError(f"{name} = {_shown(text)} is outside what a float can hold (a size between about "
+                                 "4.9e-324 and 1.8e308)")
     try:
-        value = Fraction(text.strip())
+        value = Fraction(stripped)
     except ZeroDivisionError:
-        raise UsageError(f"{name} = {text!r} divides by zero (write 3, 0.5 or 1/2)") from None
+        raise UsageError(f"{name} = {_shown(text)} divides by zero (write 3, 0.5 or 1/2)") from None
+    if abs(value) > Fraction(sys.float_info.max):
+        raise UsageError(f"{name} = {_shown(text)} is outside what a float can hold (a size between about "
+                         "4.9e-324 and 1.8e308)")
+    if integer and value.denominator != 1:
+        raise UsageError(f"{name} = {_shown(text)} must be a whole number")
+    if (low is not None and value < low) or (high is not None and value > high):
+        allowed = f"from {low} to {high}" if low is not None and high is not None else \
+            (f"at least {low}" if low is not None else f"at most {high}")
+        raise UsageError(f"{name} = {_shown(text)} is out of range; it must be {allowed}")
     return int(value) if value.denominator == 1 else value
 
 
@@ -189,11 +227,8 @@ def _add_explain(sub) -> None:
     p.set_defaults(run=_explain)
 
 
-def _int(text: str, name: str) -> int:
-    value = parse_number(text, name)
-    if not isinstance(value, int):
-        raise UsageError(f"{name} = {text!r} must be a whole number")
-    return value
+def _int(text: str, name: str, low=None, high=None) -> int:
+    return parse_number(text, name, low, high, integer=True)
 
 
 def _add_listing(sub, name: str, summary: str, text) -> None:
@@ -395,7 +430,7 @@ def _add_eval(sub) -> None:
                    help=_("judged queries absent from the run: skip (trec_eval) or score 0 (trec_eval -c)"))
     p.add_argument("--progress", action="store_true",
                    help=_("draw progress bars on stderr (default: only when stderr is a terminal and the file is long)"))
-    p.add_argument("-l", "--relevance-level", dest="relevance_level", type=lambda t: _int(t, "--relevance-level"),
+    p.add_argument("-l", "--relevance-level", dest="relevance_level", type=lambda t: _int(t, "--relevance-level", -2**31, 2**31 - 1),
                    help=_("lowest grade counted relevant by the binary metrics (trec_eval -l; default 1)"))
     p.add_argument("-J", "--judged-only", dest="judged_only", action="store_true",
                    help=_("drop unjudged documents from the rankings first (trec_eval -J)"))
@@ -588,9 +623,9 @@ def _add_compare(sub) -> None:
                    help=_("adjustment for several runs against one baseline (default holm)"))
     p.add_argument("--confidence", type=lambda t: _fraction(t, "--confidence"), default=0.95,
                    help=_("of the bootstrap interval (default 0.95)"))
-    p.add_argument("--resamples", type=lambda t: _int(t, "--resamples"), default=9999,
+    p.add_argument("--resamples", type=lambda t: _int(t, "--resamples", 1, 10**7), default=9999,
                    help=_("bootstrap resamples and sampled sign flips (default 9999)"))
-    p.add_argument("--seed", type=lambda t: _int(t, "--seed"), default=0, help=_("seed of the resampling (default 0)"))
+    p.add_argument("--seed", type=lambda t: _int(t, "--seed", 0, 2**63), default=0, help=_("seed of the resampling (default 0)"))
     p.add_argument("--per-query", action="store_true", help=_("also print every query's values and difference"))
     p.add_argument("--markdown", metavar="FILE",
                    help=_("write the report of every pair of runs as Markdown to FILE"))
@@ -612,6 +647,8 @@ def _write_report(path: str, text: str, number: int) -> None:
 
 def _fraction(text: str, name: str) -> float:
     value = parse_number(text, name)
+    if not 0 < value < 1:
+        raise UsageError(f"{name} = {_shown(text)} is out of range; it must lie strictly between 0 and 1")
     return float(value)
 
 
@@ -632,7 +669,7 @@ def main(argv=None) -> int:
     """Entry point of the ``ltr-teach`` console script; returns the exit code."""
     try:
         # the help texts are written when the parser is built: the language must be known before parsing
-        with using_language(_language_in(sys.argv[1:] if argv is None else argv)):
+        with using_language(_printable_language(_language_in(sys.argv[1:] if argv is None else argv))):
             args = build_parser().parse_args(argv)
             code = args.run(args)  # main() called in a process (tests) leaves the language as it was
             sys.stdout.flush()  # a full disk shows here, not in Python's exit-time flush (a traceback)
@@ -661,6 +698,57 @@ def _language_in(argv) -> str | None:
         if value is not None:
             return value if value in LANGUAGES else None
     return None
+
+
+#: Words of the Chinese edition: an output that cannot encode them cannot show it (GBK and UTF-8 can; ASCII,
+#: Latin-1, cp1252 and Big5 cannot).
+_CHINESE_SAMPLE = "正确应为提示排序相关文档"
+
+
+def _printable_language(language: str | None) -> str | None:
+    """``language`` (None: the current one), or English when standard output cannot encode Chinese.
+
+    A Chinese edition printed to an ASCII or Latin-1 output (``LC_ALL=C`` with ``PYTHONUTF8=0``, a
+    ``PYTHONIOENCODING=ascii`` pipe, a Western Windows code page) would stop at its first character with
+    "codec can't encode"; English text is what such an output can show, and stderr says so in one line.
+    Whatever an output still cannot encode (a ✓, a document id in Chinese) is written as a ``\\u`` escape
+    instead of failing the command.
+    """
+    codecs.register_error(_ESCAPE, _escape)
+    for stream in (sys.stdout, sys.stderr):  # Python's own error handlers of its standard streams, not a caller's
+        if not _encodes(stream, "\U0010ffff") and getattr(stream, "errors", None) in _STANDARD_ERRORS:
+            try:
+                stream.reconfigure(errors=_ESCAPE)
+            except (AttributeError, ValueError, OSError):  # pragma: no cover - a stream that is not a text file
+                pass
+    with using_language(language):
+        if get_language() != "zh" or _encodes(sys.stdout, _CHINESE_SAMPLE):
+            return language
+    encoding = getattr(sys.stdout, "encoding", None)
+    print(f"ltr-teach: note: the output's encoding ({encoding}) cannot show Chinese, so this is in English; "
+          "set PYTHONIOENCODING=utf-8 for Chinese", file=sys.stderr)
+    return "en"
+
+
+_ESCAPE = "ltr_teach.escape"
+_STANDARD_ERRORS = ("strict", "surrogateescape", "backslashreplace")
+
+
+def _escape(error: UnicodeEncodeError):
+    """The error handler of an output that cannot encode everything: the bytes of a file name the system gave
+    undecoded (surrogateescape, as Python's C locale does), a ``\\u`` escape for any other character."""
+    if all("\udc80" <= c <= "\udcff" for c in error.object[error.start:error.end]):
+        return codecs.lookup_error("surrogateescape")(error)
+    return codecs.backslashreplace_errors(error)
+
+
+def _encodes(stream, text: str) -> bool:
+    """Whether ``stream`` can write ``text`` as it is (its encoding has every character)."""
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeError, LookupError):
+        return False
+    return True
 
 
 def _drop_stdout() -> None:

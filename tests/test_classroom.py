@@ -109,7 +109,7 @@ def test_a_fresh_copy_holds_every_notebook_byte_for_byte_and_a_manifest(tmp_path
     assert {"exercises/zh/.ltr-teach-language", "exercises/en/03_dcg_ndcg.ipynb"} <= set(TUTORIAL)
     for name in TUTORIAL:
         assert (tmp_path / "course" / name).read_bytes() == (REPO / name).read_bytes()
-    manifest = json.loads((tmp_path / "course" / classroom.MANIFEST).read_text())["files"]
+    manifest = json.loads((tmp_path / "course" / classroom.MANIFEST).read_text(encoding="utf-8"))["files"]
     assert manifest == {name: sha256(REPO / name) for name in TUTORIAL}
 
 
@@ -131,7 +131,7 @@ def test_a_second_copy_keeps_what_the_student_changed_and_says_so(tmp_path):
 def test_a_file_an_older_copy_gave_is_updated_and_a_file_it_never_gave_is_kept(tmp_path):
     classroom.copy_tutorial(tmp_path)
     manifest_path = tmp_path / classroom.MANIFEST
-    manifest = json.loads(manifest_path.read_text())
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     # An older release gave this text; the student never touched it, so the new one replaces it.
     old = tmp_path / "notebooks" / "en" / "04_dcg_ndcg.ipynb"
     old.write_text("an older release's notebook", encoding="utf-8")
@@ -140,7 +140,7 @@ def test_a_file_an_older_copy_gave_is_updated_and_a_file_it_never_gave_is_kept(t
     stranger = tmp_path / "notebooks" / "en" / "05_ndcg_variants.ipynb"
     stranger.write_text("my own notes", encoding="utf-8")
     del manifest["files"]["notebooks/en/05_ndcg_variants.ipynb"]
-    manifest_path.write_text(json.dumps(manifest))
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
     done = classroom.copy_tutorial(tmp_path)
     assert done.updated == ["notebooks/en/04_dcg_ndcg.ipynb"] and done.kept == ["notebooks/en/05_ndcg_variants.ipynb"]
     assert old.read_bytes() == (REPO / "notebooks" / "en" / "04_dcg_ndcg.ipynb").read_bytes()
@@ -149,7 +149,7 @@ def test_a_file_an_older_copy_gave_is_updated_and_a_file_it_never_gave_is_kept(t
 
 def test_a_broken_manifest_writes_only_missing_files(tmp_path):
     classroom.copy_tutorial(tmp_path)
-    (tmp_path / classroom.MANIFEST).write_text("{not json")
+    (tmp_path / classroom.MANIFEST).write_text("{not json", encoding="utf-8")
     page = tmp_path / "notebooks" / "en" / "00_start_here.ipynb"
     page.write_text("changed", encoding="utf-8")
     done = classroom.copy_tutorial(tmp_path)
@@ -173,7 +173,7 @@ def test_tutorial_command_copy_only(tmp_path, capsys):
     assert f"{len(TUTORIAL)} copied" in out
     assert main(["tutorial", str(tmp_path / "t"), "--copy-only"]) == 0
     assert f"{len(TUTORIAL)} already up to date, 0 kept" in capsys.readouterr().out
-    (tmp_path / "file").write_text("x")
+    (tmp_path / "file").write_text("x", encoding="utf-8")
     assert main(["tutorial", str(tmp_path / "file"), "--copy-only"]) == 2
     assert capsys.readouterr().err.startswith("ltr-teach: error: folder = ")
 
@@ -332,7 +332,7 @@ def test_assign_and_grade_report_bad_input_in_one_line(tmp_path, capsys):
     for text, message in (("x,y", "cannot be read as an assignment record"),
                           ('{"format": "x"}', "is not an assignment record of `ltr-teach assign`"),
                           ('{"format": "ltr_teach-assignment-1", "exercises": [{"id": 3}]}', "is not an assignment record")):
-        (tmp_path / "record.json").write_text(text)
+        (tmp_path / "record.json").write_text(text, encoding="utf-8")
         assert main(["grade", str(tmp_path / "missing"), "--roster", str(roster), "--out", "g.csv",
                      "--assignment", str(tmp_path / "record.json")]) == 2
         assert message in capsys.readouterr().err

@@ -33,7 +33,8 @@ SKIP = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "_
 
 
 def run(command, **kwargs) -> subprocess.CompletedProcess:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False, **kwargs)
+    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                          timeout=600, check=False, **kwargs)
     assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
 
@@ -51,7 +52,7 @@ def installed(tmp_path_factory):
     python = venv / "bin" / "python"
     run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)])
     site = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
-    (site / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (site / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     return python, venv / "bin" / "ltr-teach", wheel
 
 
@@ -82,16 +83,17 @@ def test_ltr_teach_tutorial_from_the_wheel_copies_a_course_that_runs(installed, 
     copied = sorted(p.relative_to(course).as_posix() for p in course.rglob("*")
                     if p.is_file() and p.name != ".ltr_teach_tutorial.json")
     assert copied == TUTORIAL
-    manifest = json.loads((course / ".ltr_teach_tutorial.json").read_text())["files"]
+    manifest = json.loads((course / ".ltr_teach_tutorial.json").read_text(encoding="utf-8"))["files"]
     assert manifest == {n: hashlib.sha256((REPO / n).read_bytes()).hexdigest() for n in TUTORIAL}
     # Every copied notebook runs top to bottom in the new environment and prints what it committed.
     # Nothing of the checkout on the command line either: a path argument inside it makes pytest take
     # the checkout's pyproject.toml as its configuration (and the checkout as its rootdir).
     shutil.copy(REPO / "tests" / "nbval_sanitize.cfg", tmp_path / "sanitize.cfg")
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     nbval = subprocess.run([str(python), "-m", "pytest", "-c", str(tmp_path / "pytest.ini"), "--rootdir", str(course),
                             "--nbval", "--nbval-current-env", "-p", "no:cacheprovider",
                             "--nbval-sanitize-with", str(tmp_path / "sanitize.cfg"), "-q", "-rf", str(course)],
-                           capture_output=True, text=True, env=env, cwd=course, timeout=900, check=False)
+                           capture_output=True, text=True, encoding="utf-8", errors="replace", env=env, cwd=course,
+                           timeout=900, check=False)
     assert nbval.returncode == 0, nbval.stdout[-4000:] + nbval.stderr[-2000:]
     assert " passed" in nbval.stdout and "failed" not in nbval.stdout and str(REPO) not in nbval.stdout

@@ -222,9 +222,9 @@ class TestErrors:
         assert "Traceback" not in err
 
     def test_no_traceback_from_the_console(self):
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
         proc = subprocess.run([sys.executable, "-m", "ltr_teach.cli", "explain", "ndcg", "3", "nan"],
-                              capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False)
+                              capture_output=True, text=True, encoding="utf-8", env=env, cwd=ROOT, timeout=120, check=False)
         assert proc.returncode == 2
         assert proc.stdout == ""
         assert proc.stderr == "ltr-teach: error: value = 'nan' is not a number (write 3, 0.5 or 1/2)\n"

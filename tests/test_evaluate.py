@@ -137,7 +137,7 @@ def test_cli_prints_a_trec_eval_table(tmp_path, capsys):
 
 
 def test_cli_reports_bad_input_in_one_line(tmp_path, capsys):
-    (tmp_path / "run").write_text("q1 Q0 d1 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1\n", encoding="utf-8")
     write_qrels({"q1": {"d1": 1}}, tmp_path / "qrels")
     assert main(["eval", str(tmp_path / "qrels"), str(tmp_path / "run"), "-m", "map"]) == 2
     assert "run:1: a run line has at least 6 fields" in capsys.readouterr().err
@@ -176,9 +176,9 @@ def test_bad_input_names_the_argument(kwargs, message):
 
 
 def test_malformed_files_name_the_line(tmp_path):
-    (tmp_path / "q").write_text("1 0 a 1\n1 0 a 2\n")
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 a 2\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"q:2: document 'a' is judged twice"):
         read_qrels(tmp_path / "q")
-    (tmp_path / "r").write_text("1 Q0 a 1 high run\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 high run\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"r:1: score 'high' is not a number"):
         read_run(tmp_path / "r")

@@ -208,11 +208,12 @@ def test_hints_are_translated():
 
 
 def _cli(*args, lang_env=None):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
     env.pop("LTR_TEACH_LANG", None)
     if lang_env:
         env["LTR_TEACH_LANG"] = lang_env
-    return subprocess.run([sys.executable, "-m", "ltr_teach.cli", *args], capture_output=True, text=True, env=env,
+    return subprocess.run([sys.executable, "-m", "ltr_teach.cli", *args], capture_output=True, text=True, encoding="utf-8",
+                          env=env,
                           cwd=ROOT, check=False)  # the callers assert on the exit code
 
 
@@ -323,7 +324,7 @@ def _make_tutorial_commands(tmp_path, *assignments):
     (venv / "bin" / "python").touch()
     (venv / ".installed").touch()  # newer than pyproject.toml: make prints no pip install
     done = subprocess.run(["make", "-n", "tutorial", f"VENV={venv}", *assignments], capture_output=True, text=True,
-                          cwd=ROOT, check=False)  # the callers assert on the exit code
+                          encoding="utf-8", cwd=ROOT, check=False)  # the callers assert on the exit code
     return done, venv
 
 

@@ -119,7 +119,7 @@ def test_gdeval_preset_averages_as_gdeval_pl(collection, tmp_path):
     lt.write_run(run, tmp_path / "run")
     script = files("ir_measures") / "bin" / "gdeval.pl"
     out = subprocess.run(["perl", str(script), str(tmp_path / "qrels"), str(tmp_path / "run"), "10"],
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+                         capture_output=True, text=True, encoding="utf-8", check=True).stdout.splitlines()
     printed = {line.split(",")[1]: (float(line.split(",")[2]), float(line.split(",")[3])) for line in out[1:]}
     no_relevant = {q for q, judged in qrels.items() if not any(g > 0 for g in judged.values())}
     assert no_relevant and set(printed) == set(run) - no_relevant

@@ -111,7 +111,7 @@ def test_cli_on_trec_files_agrees_with_trec_eval(tmp_path, capsys):
     qrels, run = random_collection(seed=37, n_queries=200)
     write_qrels(qrels, tmp_path / "qrels.txt")
     write_run(run, tmp_path / "run.txt")
-    with open(tmp_path / "qrels.txt") as f_qrels, open(tmp_path / "run.txt") as f_run:
+    with open(tmp_path / "qrels.txt", encoding="utf-8") as f_qrels, open(tmp_path / "run.txt", encoding="utf-8") as f_run:
         trec_qrels, trec_run = pytrec_eval.parse_qrel(f_qrels), pytrec_eval.parse_run(f_run)
     reference = pytrec_eval.RelevanceEvaluator(trec_qrels, {"ndcg_cut_10", "map", "P_5"}).evaluate(trec_run)
     assert main(["eval", str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), "-m", "ndcg@10", "-m", "map",

@@ -98,7 +98,7 @@ def test_compare_conventions_prints_the_table_shown():
 def test_the_eval_example_prints_the_output_shown(tmp_path, args, marker):
     (tmp_path / "qrels.txt").write_text(_text_after("With `qrels.txt`"), encoding="utf-8")
     (tmp_path / "run.txt").write_text(_text_after("and `run.txt`"), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
     out = subprocess.run([sys.executable, "-m", "ltr_teach.cli", "eval", "qrels.txt", "run.txt", *args],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout
+                         cwd=tmp_path, env=env, capture_output=True, text=True, encoding="utf-8", check=True).stdout
     assert out == _text_after(marker)

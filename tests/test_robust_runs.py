@@ -29,9 +29,10 @@ def pytrec(qrels, run, measures=("ndcg", "map", "recip_rank")):
 
 def cli(*args, stdin=None, timeout=60):
     """Run the real console entry in a child process: (exit code, stdout, stderr)."""
-    env = {**os.environ, "PYTHONPATH": os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = {**os.environ, "PYTHONPATH": os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.run([sys.executable, "-m", "ltr_teach.cli", *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout, env=env, stdin=stdin, check=False)
+                          text=True, encoding="utf-8", timeout=timeout, env=env, stdin=stdin, check=False)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -265,9 +266,10 @@ def test_a_directory_is_named(tmp_path, qrels_file):
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_disk_on_stdout_is_one_line():
-    with open("/dev/full", "w") as full:
+    with open("/dev/full", "wb") as full:
         proc = subprocess.run([sys.executable, "-m", "ltr_teach.cli", "examples"], stdout=full, stderr=subprocess.PIPE,
-                              text=True, timeout=60, env={**os.environ, "PYTHONPATH": os.getcwd()}, check=False)
+                              text=True, encoding="utf-8", timeout=60,
+                              env={**os.environ, "PYTHONPATH": os.getcwd(), "PYTHONIOENCODING": "utf-8"}, check=False)
     assert proc.returncode == 2
     assert proc.stderr == "ltr-teach: error: cannot write the output: No space left on device\n"
 

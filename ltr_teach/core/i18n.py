@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -92,7 +93,7 @@ def get_language() -> str:
     from_env = _normalise(os.environ.get("LTR_TEACH_LANG", ""))
     if from_env is not None:
         return from_env
-    from_edition = edition_language(Path.cwd())
+    from_edition = _edition_here()
     if from_edition is not None:
         return from_edition
     for variable in _LOCALE_VARIABLES:
@@ -105,9 +106,10 @@ def get_language() -> str:
 def edition_language(folder: Path) -> str | None:
     """The language the course edition in ``folder`` is written in (its :data:`EDITION_FILE`), or None.
 
-    Read on every call, not cached: a kernel's working directory may change (``%cd``), and the file
-    is a few bytes. An unreadable or unknown value is no edition (the locale decides), not an error:
-    it is the course's file, not the student's input.
+    Only a regular file is read, and only its first :data:`_EDITION_BYTES` bytes: a FIFO, a device or a
+    directory of that name is no edition (reading it could wait forever or never end). An unreadable,
+    missing or unknown value is no edition (the locale decides), not an error: it is the course's file,
+    not the student's input.
 
     Examples
     --------
@@ -117,11 +119,65 @@ def edition_language(folder: Path) -> str | None:
     ...     edition_language(Path(folder))
     'zh'
     """
+    return _read_edition(os.path.join(folder, EDITION_FILE))[1]
+
+
+#: At most this many bytes of an edition file are read ("zh\n" is three).
+_EDITION_BYTES = 64
+#: The edition file last read: (its path, its identity from stat) -> its language.
+_edition_seen: tuple[tuple[str, tuple] | None, str | None] = (None, None)
+
+
+def _read_edition(path: str) -> tuple[tuple | None, str | None]:
+    """``(identity, language)`` of the edition file at ``path``; ``(None, None)`` when there is none to read.
+
+    The identity (device, inode, size, modification time) tells a rewritten file from the one read before.
+    Follows a symbolic link, but reads only a regular file; the file is opened without waiting (O_NONBLOCK:
+    a FIFO swapped in after the check does not block) and checked again once open.
+    """
     try:
-        text = (folder / EDITION_FILE).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        found = os.stat(path)
+        if not stat.S_ISREG(found.st_mode):
+            return None, None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):  # missing, unreadable, or a path the system refuses (a NUL byte)
+        return None, None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            return None, None
+        data = os.read(fd, _EDITION_BYTES)
+    except OSError:
+        return None, None
+    finally:
+        os.close(fd)
+    identity = (opened.st_dev, opened.st_ino, opened.st_size, opened.st_mtime_ns)
+    try:
+        return identity, _normalise(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return identity, None
+
+
+def _edition_here() -> str | None:
+    """The edition language of the working directory, read again only when the directory or the file changed.
+
+    Called for every message shown, so it costs a ``getcwd`` and a ``stat`` when nothing changed. A kernel's
+    working directory may change (``%cd``); a deleted one (``os.getcwd()`` fails) has no edition file.
+    """
+    global _edition_seen
+    try:
+        path = os.path.join(os.getcwd(), EDITION_FILE)
+        found = os.stat(path)
+    except (OSError, ValueError):
         return None
-    return _normalise(text)
+    if not stat.S_ISREG(found.st_mode):
+        return None
+    seen, language = _edition_seen
+    if seen == (path, (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)):
+        return language
+    identity, language = _read_edition(path)
+    _edition_seen = ((path, identity) if identity is not None else None), language
+    return language
 
 
 @contextmanager

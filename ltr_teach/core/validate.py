@@ -34,9 +34,19 @@ MAX_TOTAL_ITEMS = 10_000
 #: The largest cut-off k or count (n_relevant, g_max before its own limit): beyond it a number is a typo,
 #: and a name such as ``P@k`` must stay printable.
 MAX_COUNT = 10**9
+#: The most items a call reads without showing each as a row: the judged pool of an NDCG@k (its table shows
+#: the top k of it), the ranks below k of an NDCG@k without scores, the misses of a long AP (its table shows
+#: one row per relevant rank). Reading them costs about 10 µs each (0.2 s for 20,000; a TREC topic judges 1,000-3,000).
+MAX_POOL = 20_000
 
 
 def _too_many(name: str, count: str, limit: int) -> ValueError:
+    if limit == MAX_POOL:
+        return ValueError(
+            f"{name} has {count} items; an exact call reads at most {limit} items beyond the rows it shows "
+            "(an NDCG@k shows k rows, an AP one row per relevant rank); score longer rankings with lt.evaluate, "
+            "which uses NumPy floats"
+        )
     return ValueError(
         f"{name} has {count} items; an exact explanation takes at most {limit} (it builds one exact row per "
         "item and answers within 2 s up to there); score longer rankings with lt.evaluate, which uses NumPy floats"
@@ -69,10 +79,10 @@ def as_sequence(values, name: str, allow_empty: bool = False, limit: int = MAX_I
 
 def as_grades(values, name: str = "grades", integer: bool = False, allow_empty: bool = False,
               integer_reason: str = "exponential gain 2^grade - 1 needs integer grades "
-                                    "(use gain='linear' for fractional grades)") -> list:
+                                    "(use gain='linear' for fractional grades)", limit: int = MAX_ITEMS) -> list:
     """Exact non-negative grades; ``integer=True`` also requires whole numbers (``integer_reason`` says why)."""
     out = []
-    for i, v in enumerate(as_sequence(values, name, allow_empty)):
+    for i, v in enumerate(as_sequence(values, name, allow_empty, limit=limit)):
         g = to_exact(v, f"{name}[{i}]")
         if g < 0:
             raise ValueError(f"{name}[{i}] = {v} is negative; grades must be non-negative numbers ({_NEGATIVE_HINT})")
@@ -100,7 +110,8 @@ NEGATIVE_READINGS = {
 }
 
 
-def read_negative_grades(values, name: str, rule: str, reading: str, allow_empty: bool = False):
+def read_negative_grades(values, name: str, rule: str, reading: str, allow_empty: bool = False,
+                         limit: int = MAX_ITEMS):
     """The values with TREC's negative judgments read as trec_eval reads them, and a note saying so.
 
     Parameters
@@ -128,7 +139,7 @@ def read_negative_grades(values, name: str, rule: str, reading: str, allow_empty
     >>> read_negative_grades([3, -2, 1], "ideal", "unjudged", "dropped")[0]
     [3, 1]
     """
-    values = as_sequence(values, name, allow_empty=allow_empty)
+    values = as_sequence(values, name, allow_empty=allow_empty, limit=limit)
     if rule != "unjudged":
         return values, ()
     out, negative = [], []
@@ -154,15 +165,15 @@ def read_negative_grades(values, name: str, rule: str, reading: str, allow_empty
 _BINARY_ALLOWED = "binary metrics take 0/1 relevance (pass threshold=1 to treat grades >= 1 as relevant)"
 
 
-def as_rels(values, name: str = "rels", threshold=None, allowed: str = _BINARY_ALLOWED) -> list:
+def as_rels(values, name: str = "rels", threshold=None, allowed: str = _BINARY_ALLOWED, limit: int = MAX_ITEMS) -> list:
     """0/1 relevance in ranked order; with ``threshold`` grades >= threshold count as relevant."""
     if threshold is not None:
         t = to_exact(threshold, "threshold")
         if t <= 0:
             raise ValueError(f"threshold = {threshold} must be > 0 (a grade of 0 is never relevant)")
-        return [sympy.Integer(1 if g >= t else 0) for g in as_grades(values, name)]
+        return [sympy.Integer(1 if g >= t else 0) for g in as_grades(values, name, limit=limit)]
     out = []
-    for i, v in enumerate(as_sequence(values, name)):
+    for i, v in enumerate(as_sequence(values, name, limit=limit)):
         r = to_exact(v, f"{name}[{i}]")
         if r not in (0, 1):
             raise ValueError(f"{name}[{i}] = {v} is not 0 or 1; {allowed}")
@@ -257,6 +268,6 @@ def as_queries(list_of_rels, name: str = "list_of_rels"):
     return items
 
 
-__all__ = ["MAX_ITEMS", "MAX_TOTAL_ITEMS", "NEGATIVE_READINGS", "read_negative_grades",
+__all__ = ["MAX_ITEMS", "MAX_POOL", "MAX_TOTAL_ITEMS", "NEGATIVE_READINGS", "read_negative_grades",
            "as_sequence", "as_grades", "as_rels", "as_k", "as_count", "as_choice", "as_queries", "by_query_name",
            "_short"]

@@ -59,9 +59,10 @@ SYSTEM_CJK_FONTS = ("PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto 
 #: fonts, the served face, then the generic family.
 FONT_STACK = ("var(--jp-content-font-family, system-ui, -apple-system, 'Segoe UI', Helvetica, Arial), "
               + ", ".join(f"'{name}'" for name in SYSTEM_CJK_FONTS) + f", '{FAMILY}', sans-serif")
-#: The library's HTML: every element with a class starting ``ltr-``, and what it holds but code and icons
-#: (a button's Font Awesome arrow keeps its own font).
-_NOT = ":not(code):not(pre):not(kbd):not(i):not(.fa):not([class*=' fa-'])"
+#: The library's HTML: every element with a class starting ``ltr-``, and what it holds but code, icons (a button's
+#: Font Awesome arrow keeps its own font) and typeset maths (MathJax 3 draws its glyphs with its own fonts: the
+#: text font would turn a formula into boxes and misplaced letters).
+_NOT = ":not(code):not(pre):not(kbd):not(i):not(.fa):not([class*=' fa-']):not(mjx-container):not(mjx-container *)"
 _PARTS = ("[class^='ltr-']", "[class*=' ltr-']", f"[class^='ltr-'] {_NOT}", f"[class*=' ltr-'] {_NOT}")
 SELECTOR = ", ".join(_PARTS)
 #: Chromium keeps the missing-glyph boxes of the first text it drew while the face was still loading, even after

@@ -3,8 +3,12 @@ Retrieval*, section 8.5)."""
 
 from __future__ import annotations
 
-from sympy import Integer, Rational
+import numbers
+from collections import Counter
 
+from sympy import Rational
+
+from ..core.exact import _brief
 from ..core.explanation import Column, Explanation
 from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_sequence
@@ -17,21 +21,51 @@ MARGINALS = {
 }
 
 
+#: The largest count of one cell of ``counts=`` (the table is read as it is, never expanded into labels).
+MAX_CELL = 10**15
+
+
 def _from_counts(counts):
+    """Judge A's totals, judge B's, the diagonal and n from a square table, without expanding it into labels."""
     rows = as_sequence(counts, "counts", limit=100)
     size = len(rows)
-    a, b = [], []
+    in_a, in_b, both = [0] * size, [0] * size, [0] * size
     for i, row in enumerate(rows):
         row = as_sequence(row, f"counts[{i}]", limit=100)
         if len(row) != size:
             raise ValueError(f"counts must be square (judge A's category by judge B's); counts[{i}] has {len(row)} "
                              f"cells, not {size}")
         for j, c in enumerate(row):
-            if isinstance(c, bool) or not isinstance(c, int) or c < 0:
-                raise ValueError(f"counts[{i}][{j}] = {c!r} must be a whole number >= 0 (how many items)")
-            a += [i] * c
-            b += [j] * c
-    return a, b, list(range(size))
+            if isinstance(c, bool) or not isinstance(c, numbers.Integral) or not 0 <= c <= MAX_CELL:
+                raise ValueError(f"counts[{i}][{j}] = {_brief(c)} must be a whole number from 0 to {MAX_CELL} (how "
+                                 "many items)")
+            c = int(c)
+            in_a[i] += c
+            in_b[j] += c
+            if i == j:
+                both[i] = c
+    return list(range(size)), in_a, in_b, both, sum(in_a)
+
+
+def _label(x, name: str, i: int):
+    """A hashable category label; a NumPy scalar as its Python value; NaN refused (NaN != NaN: it would never
+    agree with itself)."""
+    if hasattr(x, "item") and not isinstance(x, (list, tuple)) and getattr(x, "ndim", 0) == 0:
+        x = x.item()
+    try:
+        hash(x)
+    except TypeError:
+        raise ValueError(f"{name}[{i}] = {_brief(x)} is not a category label (give numbers or text)") from None
+    if x != x:  # noqa: PLR0124 - NaN
+        raise ValueError(f"{name}[{i}] = {x!r} is not a category label: NaN never equals itself, so it could not "
+                         "agree with anything (give numbers or text)")
+    return x
+
+
+def _sort_key(c):
+    if isinstance(c, numbers.Real) and not isinstance(c, bool):
+        return (0, "", c)
+    return (1, str(type(c)), str(c))
 
 
 def cohen_kappa(judge_a=None, judge_b=None, *, counts=None, marginals="separate") -> Explanation:
@@ -80,8 +114,8 @@ def cohen_kappa(judge_a=None, judge_b=None, *, counts=None, marginals="separate"
     if counts is not None:
         if judge_a is not None or judge_b is not None:
             raise ValueError("give either judge_a and judge_b or counts, not both")
-        a, b, categories = _from_counts(counts)
-        if not a:
+        categories, a_counts, b_counts, diagonal, n = _from_counts(counts)
+        if not n:
             raise ValueError("counts holds no item (every cell is 0)")
     else:
         if judge_a is None or judge_b is None:
@@ -89,22 +123,24 @@ def cohen_kappa(judge_a=None, judge_b=None, *, counts=None, marginals="separate"
         a, b = as_sequence(judge_a, "judge_a", limit=100_000), as_sequence(judge_b, "judge_b", limit=100_000)
         if len(a) != len(b):
             raise ValueError(f"judge_a and judge_b must label the same items; got {len(a)} and {len(b)} labels")
-        for name, labels in (("judge_a", a), ("judge_b", b)):
-            for i, x in enumerate(labels):
-                try:
-                    hash(x)
-                except TypeError:
-                    raise ValueError(f"{name}[{i}] = {x!r} is not a category label (give numbers or text)") from None
-        categories = sorted(set(a) | set(b), key=lambda c: (str(type(c)), c) if isinstance(c, (int, float, str)) else str(c))
-    n = len(a)
-    p_agree = Rational(sum(1 for x, y in zip(a, b) if x == y), n)
-    rows, p_chance = [], Integer(0)
-    for c in categories:
-        in_a, in_b = sum(1 for x in a if x == c), sum(1 for y in b if y == c)
-        both = sum(1 for x, y in zip(a, b) if x == y == c)
-        chance = Rational(in_a, n) * Rational(in_b, n) if marginals == "separate" else Rational(in_a + in_b, 2 * n) ** 2
-        p_chance += chance
-        rows.append({"category": str(c), "a": in_a, "b": in_b, "both": both, "chance": chance})
+        a = [_label(x, "judge_a", i) for i, x in enumerate(a)]
+        b = [_label(y, "judge_b", i) for i, y in enumerate(b)]
+        count_a, count_b = Counter(a), Counter(b)
+        agree = Counter(x for x, y in zip(a, b) if x == y)
+        categories = sorted(set(count_a) | set(count_b), key=_sort_key)
+        a_counts = [count_a[c] for c in categories]
+        b_counts = [count_b[c] for c in categories]
+        diagonal = [agree[c] for c in categories]
+        n = len(a)
+    p_agree = Rational(sum(diagonal), n)
+    rows, chance_sum = [], 0
+    for c, in_a, in_b, both in zip(categories, a_counts, b_counts, diagonal):
+        # the chance term as a whole number over n^2 (separate) or 4n^2 (pooled): one fraction per row
+        term = in_a * in_b if marginals == "separate" else (in_a + in_b) ** 2
+        chance_sum += term
+        rows.append({"category": str(c), "a": in_a, "b": in_b, "both": both,
+                     "chance": Rational(term, n * n if marginals == "separate" else 4 * n * n)})
+    p_chance = Rational(chance_sum, n * n if marginals == "separate" else 4 * n * n)
     if p_chance == 1:
         raise ValueError("both judges put every item in one and the same category: chance agreement is 1 and "
                          "kappa is 0/0, undefined")

@@ -19,6 +19,8 @@ from ..core.exact import fmt_decimal, fmt_value, to_exact, to_float
 from ..core.explanation import Column, Explanation, Terms
 from ..core.i18n import N_, Message
 from ..core.validate import (
+    MAX_ITEMS,
+    MAX_POOL,
     as_choice,
     as_count,
     as_k,
@@ -32,13 +34,13 @@ from .conventions import get_convention, is_given, negative_rule, resolve
 from .ordering import annotate, ranked_from_scores
 
 
-def _scored_rels(rels, threshold, scores, docids, ties, convention, metric, averaging=False):
+def _scored_rels(rels, threshold, scores, docids, ties, convention, metric, averaging=False, limit=MAX_ITEMS):
     """Relevance in ranked order (ordered by ``scores`` when given), the ordering used, the threshold and
     the notes on how negative grades were read; ``averaging`` says whether the metric defines a tie rule
     that averages over tied groups (AP does, as scikit-learn)."""
     s = resolve(convention, threshold=threshold, ties=ties)
-    rels, read_notes = read_negative_grades(rels, "rels", negative_rule(convention), "not_relevant")
-    rels = as_rels(rels, threshold=s["threshold"])
+    rels, read_notes = read_negative_grades(rels, "rels", negative_rule(convention), "not_relevant", limit=limit)
+    rels = as_rels(rels, threshold=s["threshold"], limit=limit)
     tie_rule = s["ties"] if scores is not None else ties
     if convention is not None and not is_given(ties) and get_convention(convention).binary_ties:
         tie_rule = get_convention(convention).binary_ties  # torchmetrics averages ties for NDCG only
@@ -447,10 +449,11 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     >>> lt.average_precision([0, 3, 2, 1, 0], k=3, scores=[1.0, 0.8, 0.8, 0.5, 0.4], convention="lightgbm").exact
     7/18
     """
-    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
-                                                       "average_precision",
-                                           averaging=True)
     k = as_k(k)
+    # without scores a long list is read, not shown: its table has one row per relevant rank (a miss adds 0)
+    rels, ranked, threshold, read_notes = _scored_rels(rels, threshold, scores, docids, ties, convention,
+                                                       "average_precision", averaging=True,
+                                                       limit=MAX_POOL if scores is None else MAX_ITEMS)
     blocks = ranked is not None and ranked.averaged
     if blocks and k is not None:
         raise ValueError(f"k = {k} cannot cut a ranking whose tied scores are one threshold (ties='average', "
@@ -461,7 +464,17 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
         n_rel = min(n_rel, k)  # LightGBM's and RecBole's map@k: at most k hits can be found in the top k
     elif divisor_rule == "hits":
         n_rel = sum(int(r) for r in rels[:k])  # torchmetrics: the relevant items found in the top k
-    rows = _prefix_rows(rels, k)
+    long_list = len(rels) > MAX_ITEMS
+    if long_list:
+        cut = len(rels) if k is None else min(k, len(rels))
+        hit_ranks = [i for i in range(1, cut + 1) if rels[i - 1]]
+        if len(hit_ranks) > MAX_ITEMS:
+            raise ValueError(f"rels has {len(hit_ranks)} relevant items in {len(rels)} ranks; an exact AP of a list "
+                             f"longer than {MAX_ITEMS} shows one row per relevant rank, at most {MAX_ITEMS}: score it "
+                             "with lt.evaluate, which uses NumPy floats")
+        rows = [{"rank": i, "rel": 1, "hits": h, "precision": Rational(h, i)} for h, i in enumerate(hit_ranks, 1)]
+    else:
+        rows = _prefix_rows(rels, k)
     total = Integer(0)
     for row in rows:
         counted_at = rows[ranked.groups[row["rank"] - 1][1] - 1] if blocks else row
@@ -476,8 +489,15 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
     if n_rel == 0:
         notes.append(Message(N_("there is no relevant document, so AP is 0/0; it is reported as 0 (as trec_eval "
                                 "does)")))
-    exact = total / n_rel if n_rel else Integer(0)
-    found = rows[-1]["hits"]
+    zero_rule = get_convention(convention).zero if convention is not None else "zero"
+    if n_rel == 0 and zero_rule == "one":
+        notes[-1] = Message(N_("there is no relevant document, so AP is 0/0; it is reported as 1 (as {tool} scores a "
+                               "group without positives)"), tool=convention)
+    exact = total / n_rel if n_rel else Integer(1 if zero_rule == "one" else 0)
+    if long_list:
+        notes.append(Message(N_("the list has {n} ranks: the table shows only the {hits} relevant ones (a rank "
+                                "without a relevant item adds nothing to the sum)"), n=len(rels), hits=len(rows)))
+    found = rows[-1]["hits"] if rows else 0
     if n_rel > found:
         notes.append(Message(N_("{n} relevant document(s) were not retrieved in the top k: each adds precision 0 to "
                                 "the sum") if k else N_("{n} relevant document(s) were not retrieved: each adds "

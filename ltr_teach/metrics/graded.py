@@ -23,7 +23,16 @@ from sympy import Integer
 from ..core.exact import RunningSum, fmt_latex, fmt_value, over
 from ..core.explanation import Column, Explanation, Terms
 from ..core.i18n import N_, Message
-from ..core.validate import MAX_EXPONENT, as_choice, as_count, as_grades, as_k, read_negative_grades
+from ..core.validate import (
+    MAX_EXPONENT,
+    MAX_ITEMS,
+    MAX_POOL,
+    as_choice,
+    as_count,
+    as_grades,
+    as_k,
+    read_negative_grades,
+)
 from .conventions import negative_rule, resolve, unset
 
 # GAINS and DISCOUNTS are re-exported: lt.GAINS, the widgets and the checker read them from here
@@ -47,11 +56,30 @@ def _at(name: str, k) -> str:
     return name if k is None else f"{name}@{k}"
 
 
-def _setup(grades, k, gain, discount, name="grades"):
+def _setup(grades, k, gain, discount, name="grades", limit=MAX_ITEMS):
     gain, discount = as_gain(gain), as_discount(discount)
     k = as_k(k)
-    grades = as_grades(grades, name, integer=gain.integer_grades)
+    grades = as_grades(grades, name, integer=gain.integer_grades, limit=limit)
     return grades, k, gain, discount
+
+
+def _grades_limit(k, scores) -> int:
+    """How many grades a DCG/NDCG reads: with a cut-off and no scores its table shows k rows, so the ranks
+    below k are only read (for the ideal list), up to MAX_POOL; otherwise one row per item, up to MAX_ITEMS."""
+    return MAX_POOL if as_k(k) is not None and scores is None else MAX_ITEMS
+
+
+def _best_first(pool, gain: Gain, keep=None) -> list:
+    """The ``keep`` (all when None) items of ``pool`` with the largest gains, best first: sorted by the gain of
+    each distinct grade (a pool of 20,000 judged grades has a handful of distinct ones), not item by item."""
+    counts = Counter(pool)
+    out = []
+    for value in sorted(counts, key=lambda v: (gain.exact(v), v), reverse=True):
+        take = counts[value] if keep is None else min(counts[value], keep - len(out))
+        out.extend([value] * take)
+        if keep is not None and len(out) >= keep:
+            break
+    return out
 
 
 def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[dict]:
@@ -60,9 +88,10 @@ def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[di
     With a ``ranked`` whose tie rule averages, each rank's gain is the mean gain of its tie group.
     """
     n = len(grades) if k is None else min(k, len(grades))
-    gains = [gain.fn(g) for g in grades]
     if ranked is not None and ranked.averaged:
-        gains = ranked.group_mean(gains)
+        gains = ranked.group_mean([gain.fn(g) for g in grades])
+    else:
+        gains = [gain.fn(g) for g in grades[:n]]  # the ranks below k are not shown: no gain to compute
     rows, total = [], RunningSum()  # each partial sum in linear time: a 1,000-rank table stays fast
     for i in range(1, n + 1):
         g = grades[i - 1]
@@ -202,8 +231,9 @@ def dcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), *, scores=No
     1/(2*log2(3)) + 1/2
     """
     s = resolve(convention, gain=gain, discount=discount, ties=ties)
-    grades, read_notes = read_negative_grades(grades, "grades", negative_rule(convention), "not_relevant")
-    grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
+    limit = _grades_limit(k, scores)
+    grades, read_notes = read_negative_grades(grades, "grades", negative_rule(convention), "not_relevant", limit=limit)
+    grades, k, g, d = _setup(grades, k, s["gain"], s["discount"], limit=limit)
     ranked = ranked_from_scores(grades, scores, docids, s["ties"] if scores is not None else ties, "dcg")
     return _dcg_explanation(grades, k, g, d, ranked, read_notes)
 
@@ -228,10 +258,10 @@ def _average_note(ranked) -> tuple:
 
 
 def _ideal_pool(grades, ideal, integer: bool):
-    """The judged pool sorted best first; checks that it holds every positive grade of the list."""
+    """The judged pool (unsorted); checks that it holds every positive grade of the list."""
     if ideal is None:
-        return sorted(grades, reverse=True)
-    pool = as_grades(ideal, "ideal", integer=integer, allow_empty=True)
+        return grades
+    pool = as_grades(ideal, "ideal", integer=integer, allow_empty=True, limit=MAX_POOL)
     have, need = Counter(g for g in pool if g > 0), Counter(g for g in grades if g > 0)
     for grade, count in sorted(need.items(), reverse=True):
         if have[grade] < count:
@@ -239,7 +269,7 @@ def _ideal_pool(grades, ideal, integer: bool):
                 f"ideal must hold every judged grade of the ranking (it is the query's whole judged pool); "
                 f"grade {grade} appears {count} time(s) in grades but {have[grade]} time(s) in ideal"
             )
-    return sorted(pool, reverse=True)
+    return pool
 
 
 def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None, *, convention=None) -> Explanation:
@@ -277,17 +307,22 @@ def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     """
     s = resolve(convention, gain=gain, discount=discount)
     rule = negative_rule(convention)
-    grades, read_notes = read_negative_grades(grades, "grades", rule, "not_relevant")
+    limit = _grades_limit(k, None)
+    grades, read_notes = read_negative_grades(grades, "grades", rule, "not_relevant", limit=limit)
     if ideal is not None:
-        ideal, ideal_notes = read_negative_grades(ideal, "ideal", rule, "dropped", allow_empty=True)
+        ideal, ideal_notes = read_negative_grades(ideal, "ideal", rule, "dropped", allow_empty=True, limit=MAX_POOL)
         read_notes += ideal_notes
-    grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
+    grades, k, g, d = _setup(grades, k, s["gain"], s["discount"], limit=limit)
     return _idcg_explanation(grades, k, g, d, ideal, read_notes)
 
 
 def _idcg_explanation(grades, k, g: Gain, d: Discount, ideal, read_notes=()) -> Explanation:
     # best gain first: a per-grade gain table need not grow with the grade (trec_eval sorts by gain too)
-    pool = sorted(_ideal_pool(grades, ideal, g.integer_grades), key=g.exact, reverse=True)
+    pool = _ideal_pool(grades, ideal, g.integer_grades)
+    if k is None and len(pool) > MAX_ITEMS:
+        raise ValueError(f"ideal has {len(pool)} items; without k the ideal list shows one exact row per item, at most "
+                         f"{MAX_ITEMS}: pass k= (an NDCG@k reads up to {MAX_POOL} judged grades and shows k rows)")
+    pool = _best_first(pool, g)  # the whole pool in ideal order (.params["ideal"]); the table shows its top k
     rows = _dcg_rows(pool, k, g, d)
     name = _at("IDCG", k)
     return Explanation(
@@ -357,11 +392,12 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     zero = as_choice(s["zero"], "zero", ZERO_RULES)
     rule = negative_rule(convention)
     # read once (an iterator would be empty for the IDCG); TREC's negative judgments as trec_eval reads them
-    grades, read_notes = read_negative_grades(grades, "grades", rule, "not_relevant")
+    limit = _grades_limit(k, scores)
+    grades, read_notes = read_negative_grades(grades, "grades", rule, "not_relevant", limit=limit)
     ideal_notes = ()
     if ideal is not None:
-        ideal, ideal_notes = read_negative_grades(ideal, "ideal", rule, "dropped", allow_empty=True)
-    exact_grades, k, g, d = _setup(grades, k, s["gain"], s["discount"])
+        ideal, ideal_notes = read_negative_grades(ideal, "ideal", rule, "dropped", allow_empty=True, limit=MAX_POOL)
+    exact_grades, k, g, d = _setup(grades, k, s["gain"], s["discount"], limit=limit)
     ranked = ranked_from_scores(exact_grades, scores, docids, s["ties"] if scores is not None else ties, "ndcg")
     d_ex = _dcg_explanation(exact_grades, k, g, d, ranked)
     i_ex = _idcg_explanation(exact_grades, k, g, d, ideal)

@@ -20,7 +20,6 @@ from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_sequence
 from .conventions import TIE_RULES, is_given  # the tie rules live with the presets: the CLI lists them without SymPy
 
-
 #: Tie rules whose value is the mean over every order of each tied group; they only make sense for
 #: metrics that add one term per rank (CG, DCG, NDCG, P@k, R@k).
 AVERAGING_RULES = ("average",)

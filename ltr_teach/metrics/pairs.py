@@ -10,17 +10,25 @@
 from __future__ import annotations
 
 import html
+import math
+from collections import Counter
 
+import numpy as np
 import sympy
 from sympy import Integer, Rational
 
-from ..core.exact import fmt_value, to_exact, to_float
+from ..core.exact import fmt_decimal, fmt_value, to_exact, to_float
 from ..core.explanation import Column, Explanation
 from ..core.i18n import N_, Message, _
 from ..core.table import aligned_lines
 from ..core.validate import as_grades, as_sequence
 from .gains import as_discount, as_gain
 from .graded import ndcg
+
+#: Up to this many pairs the RankNet column holds exact ``log(1 + exp(-lead))``; beyond, floats.
+EXACT_LOGISTIC_PAIRS = 1000
+#: The most pairs :func:`misordered_pairs` tabulates (one row each; 5,000 pairs print in about 1.5 s).
+MAX_PAIRS = 5000
 
 
 def misordered_pairs(grades, scores) -> Explanation:
@@ -44,7 +52,8 @@ def misordered_pairs(grades, scores) -> Explanation:
     Explanation
         ``.exact`` is the misordered share, a fraction; ``.steps`` has one row per pair (better item
         first): the two items, their scores, ``misordered`` (0, 1/2 or 1) and the ``logistic`` loss
-        (exact, ``log(1 + exp(...))``); ``.params["logistic_loss"]`` is the mean logistic loss.
+        (exact, ``log(1 + exp(...))``, up to :data:`EXACT_LOGISTIC_PAIRS` pairs; a float beyond);
+        ``.params["logistic_loss"]`` is the mean logistic loss.
 
     Examples
     --------
@@ -63,15 +72,26 @@ def misordered_pairs(grades, scores) -> Explanation:
     scores = [to_exact(s, f"scores[{i}]") for i, s in enumerate(scores)]
     rows, wrong, loss_sum = [], Integer(0), 0.0
     order = sorted(range(len(grades)), key=lambda i: -grades[i])
+    counts = Counter(grades)
+    n_pairs = (len(grades) ** 2 - sum(c * c for c in counts.values())) // 2
+    if n_pairs > MAX_PAIRS:
+        raise ValueError(f"grades make {n_pairs} pairs of a better and a worse item; misordered_pairs shows one exact "
+                         f"row per pair, at most {MAX_PAIRS} (about 100 items; answers within 2 s): for the share "
+                         "alone of a longer list use lt.auc (0/1 labels) or lt.evaluate")
+    exact_loss = n_pairs <= EXACT_LOGISTIC_PAIRS
     for a in order:
         for b in range(len(grades)):
             if grades[a] <= grades[b]:
                 continue
             lead = scores[a] - scores[b]
             miss = Integer(1) if lead < 0 else Rational(1, 2) if lead == 0 else Integer(0)
-            logistic = sympy.log(1 + sympy.exp(-lead))
+            x = float(lead)
+            loss = math.log1p(math.exp(-x)) if x >= 0 else -x + math.log1p(math.exp(x))
+            # exact log(1 + e^-lead) for a small table; beyond EXACT_LOGISTIC_PAIRS pairs a float (building 20,000
+            # SymPy logarithms took 35 s, and the column shows decimals either way)
+            logistic = sympy.log(1 + sympy.exp(-lead)) if exact_loss else sympy.Float(loss)
             wrong += miss
-            loss_sum += to_float(logistic)
+            loss_sum += loss
             rows.append({"better": a + 1, "worse": b + 1, "s_better": scores[a], "s_worse": scores[b],
                          "misordered": miss, "logistic": logistic, "count": wrong})
     if not rows:
@@ -105,25 +125,40 @@ class SwapDeltas:
         The ranking's NDCG under the same settings.
     """
 
-    def __init__(self, grades, matrix, ndcg_ex):
-        self.grades, self.matrix, self.ndcg = tuple(grades), matrix, ndcg_ex
+    def __init__(self, grades, matrix, ndcg_ex, values=None):
+        # matrix: the exact tuple of tuples, or a function building it (built on first use of .matrix: 40,000
+        # exact quotients of logs take half a minute at 200 items; the table and .values use the floats)
+        self.grades, self._matrix, self.ndcg = tuple(grades), matrix, ndcg_ex
+        self._values = values
+
+    @property
+    def matrix(self) -> tuple:
+        """The exact ``|ΔNDCG|`` of every swap (built on first use)."""
+        if callable(self._matrix):
+            self._matrix = self._matrix()
+        return self._matrix
 
     @property
     def values(self) -> list:
-        """The matrix as floats."""
-        return [[to_float(x) for x in row] for row in self.matrix]
+        """The matrix as floats (computed in floats from the gains, discounts and IDCG: each the exact value
+        rounded, within a few units in the last place)."""
+        if self._values is None:
+            self._values = [[to_float(x) for x in row] for row in self.matrix]
+        return [list(row) for row in self._values]
 
     def largest(self) -> tuple:
-        """``(i, j)``, 1-based ranks with i < j, of the swap that changes NDCG most (the first such pair)."""
+        """``(i, j)``, 1-based ranks with i < j, of the swap that changes NDCG most (the first such pair, by the
+        floats)."""
+        values = self.values
         n = len(self.grades)
         pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-        i, j = max(pairs, key=lambda p: (to_float(self.matrix[p[0]][p[1]]), -p[0], -p[1]))
+        i, j = max(pairs, key=lambda p: (values[p[0]][p[1]], -p[0], -p[1]))
         return i + 1, j + 1
 
     def _cells(self) -> tuple:
         header = [_("rank (grade)")] + [f"{j + 1} ({g})" for j, g in enumerate(self.grades)]
-        rows = [[f"{i + 1} ({g})"] + ["·" if i == j else fmt_value(x, 3) for j, x in enumerate(row)]
-                for i, (g, row) in enumerate(zip(self.grades, self.matrix))]
+        rows = [[f"{i + 1} ({g})"] + ["·" if i == j else fmt_decimal(x, 3) for j, x in enumerate(row)]
+                for i, (g, row) in enumerate(zip(self.grades, self.values))]
         return header, rows
 
     def __str__(self) -> str:
@@ -139,13 +174,14 @@ class SwapDeltas:
 
     def _repr_html_(self) -> str:
         header, rows = self._cells()
-        top = max((to_float(x) for row in self.matrix for x in row), default=0.0) or 1.0
+        values = self.values
+        top = max((x for row in values for x in row), default=0.0) or 1.0
         cells = []
-        for i, row in enumerate(self.matrix):
+        for i, row in enumerate(values):
             tds = [f"<th style='padding:2px 8px;text-align:right'>{html.escape(rows[i][0])}</th>"]
             for j, x in enumerate(row):
                 # a grey scale (no hue): darker = larger weight; the number is always printed beside it
-                shade = 255 - int(160 * to_float(x) / top)
+                shade = 255 - int(160 * x / top)
                 tds.append(f"<td style='padding:2px 8px;text-align:right;background:rgb({shade},{shade},{shade});"
                            f"color:{'#fff' if shade < 150 else '#000'}'>{html.escape(rows[i][j + 1])}</td>")
             cells.append("<tr>" + "".join(tds) + "</tr>")
@@ -154,6 +190,13 @@ class SwapDeltas:
         return (f"<div class='ltr-swap-deltas'><p><b>{html.escape(self._ndcg_line())}</b></p>"
                 f"<table style='border-collapse:collapse' aria-label='{caption}'><caption>{caption}</caption>"
                 f"<tr>{head}</tr>{''.join(cells)}</table></div>")
+
+
+#: Up to this many items :func:`swap_deltas` builds its exact matrix at once; beyond, on first use of ``.matrix``
+#: (the table, ``.values`` and ``.largest()`` use floats computed from the gains, the discounts and IDCG).
+EXACT_SWAP_ITEMS = 30
+#: The most items :func:`swap_deltas` takes: its table has n × n cells (200 items: 40,000 cells in about 0.4 s).
+MAX_SWAP_ITEMS = 200
 
 
 def swap_deltas(grades, k=None, gain="exp2", discount="log2") -> SwapDeltas:
@@ -202,6 +245,10 @@ def swap_deltas(grades, k=None, gain="exp2", discount="log2") -> SwapDeltas:
     >>> f"{sd.values[0][1]:.6f}"
     '0.369070'
     """
+    grades = as_sequence(grades, "grades")
+    if len(grades) > MAX_SWAP_ITEMS:
+        raise ValueError(f"grades has {len(grades)} items; swap_deltas prints an n × n table, at most "
+                         f"{MAX_SWAP_ITEMS} items (answers within 2 s)")
     ex = ndcg(grades, k=k, gain=gain, discount=discount)
     idcg = ex.parts["idcg"].exact
     if idcg == 0:
@@ -221,9 +268,18 @@ def swap_deltas(grades, k=None, gain="exp2", discount="log2") -> SwapDeltas:
         value = abs(gains[i] - gains[j]) * (weights[i] - weights[j]) / idcg
         return sympy.expand(value) if idcg.is_Rational else value
 
-    upper = {(i, j): delta(i, j) for i in range(n) for j in range(i + 1, n)}
-    matrix = tuple(tuple(Integer(0) if i == j else upper[min(i, j), max(i, j)] for j in range(n)) for i in range(n))
-    return SwapDeltas(values, matrix, ex)
+    def matrix():
+        upper = {(i, j): delta(i, j) for i in range(n) for j in range(i + 1, n)}
+        return tuple(tuple(Integer(0) if i == j else upper[min(i, j), max(i, j)] for j in range(n)) for i in range(n))
+
+    # the floats from float gains, discounts and IDCG (NumPy, n^2 cells in microseconds)
+    g_f = np.array([to_float(x) for x in gains])
+    w_f = np.array([to_float(x) for x in weights])
+    floats = np.abs(g_f[:, None] - g_f[None, :]) * np.abs(w_f[:, None] - w_f[None, :]) / to_float(idcg)
+    same = (np.array(gains, dtype=object)[:, None] == np.array(gains, dtype=object)[None, :]) | \
+        (np.array(weights, dtype=object)[:, None] == np.array(weights, dtype=object)[None, :])
+    floats[same] = 0.0  # equal gains or equal discounts: exactly 0, as the exact matrix says
+    return SwapDeltas(values, matrix if n > EXACT_SWAP_ITEMS else matrix(), ex, floats.tolist())
 
 
 __all__ = ["misordered_pairs", "swap_deltas", "SwapDeltas"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sympy
 from sympy import Integer
 
-from ..core.exact import log2, to_exact
+from ..core.exact import fmt_latex, fmt_value, log2, to_exact
 from ..core.explanation import Column, Explanation
 from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_count, as_grades, as_k, as_sequence, read_negative_grades
@@ -37,11 +37,25 @@ RBP_WEIGHTS = {
 }
 
 
+#: RBP's reach p^(i-1) is a fraction over q^(i-1) for p = a/q: ranks × bits of q is at most this (p = 4/5 reads
+#: 1,000 ranks with 3,000 bits; p = 0.8000000000000002, a fraction over 5·10^15, reads 384 ranks).
+RBP_MAX_BITS = 20_000
+
+
 def _persistence(p):
     value = to_exact(p, "p")
     if not 0 < value < 1:
         raise ValueError(f"p = {p} must lie strictly between 0 and 1 (the chance of reading on to the next rank)")
     return value
+
+
+def _check_depth(p, depth: int) -> None:
+    bits = int(p.q).bit_length()
+    if bits * depth > RBP_MAX_BITS:
+        raise ValueError(
+            f"p = {sympy.sstr(p) if len(sympy.sstr(p)) <= 40 else fmt_value(p)} over {depth} ranks is too much for exact RBP: p^(i-1) is a fraction over "
+            f"{p.q}^(i-1), so ranks × bits of p's denominator is at most {RBP_MAX_BITS} (here at most "
+            f"{RBP_MAX_BITS // bits} ranks: pass k=, or a shorter p such as 0.8)")
 
 
 def _weights(grades, threshold, weight):
@@ -112,6 +126,7 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
     grades, read_notes = read_negative_grades(grades, "grades", negative_rule(convention), "unjudged")
     values = _weights(grades, threshold, weight)
     n = len(values) if k is None else min(k, len(values))
+    _check_depth(p, n)
     rows, total = [], Integer(0)
     for i in range(1, n + 1):
         rel = values[i - 1]
@@ -130,11 +145,11 @@ def rbp(grades, p=PERSISTENCE, k=None, threshold=None, weight=unset("binary"), *
         params={"p": p, "k": k, "threshold": threshold, "weight": weight, "residual": residual.exact},
         formula=r"\mathrm{RBP} = (1-p)\sum_{i=1}^{%s} rel_i\, p^{i-1}" % ("k" if k else "d"),
         substitution=r"(1-%s)\left(%s\right)" % (sympy.latex(p), " + ".join(
-            r"%s\cdot %s" % (sympy.latex(r["rel"]), sympy.latex(r["reach"])) for r in rows
+            r"%s\cdot %s" % (fmt_latex(r["rel"]), fmt_latex(r["reach"])) for r in rows
             if r["rel"] != "unjudged" and r["rel"] != 0) or "0"),
         notes=tuple(read_notes) + (Message(N_("residual {residual}: RBP lies between {low} and {high} whatever the unjudged and unseen "
-                                          "documents are"), residual=sympy.sstr(residual.exact), low=sympy.sstr(total),
-                                       high=sympy.sstr(total + residual.exact)),),
+                                          "documents are"), residual=fmt_value(residual.exact), low=fmt_value(total),
+                                       high=fmt_value(total + residual.exact)),),
     )
 
 
@@ -167,7 +182,13 @@ def rbp_residual(grades, p=PERSISTENCE, k=None) -> Explanation:
     p = _persistence(p)
     k = as_k(k)
     values = as_sequence(grades, "grades")
+    for i, v in enumerate(values):
+        if v is not None:
+            g = to_exact(v, f"grades[{i}]")  # a NaN or a word is refused, as rbp() refuses it
+            if g < 0:
+                raise ValueError(f"grades[{i}] = {v} is negative; grades must be non-negative numbers (None: unjudged)")
     d = len(values) if k is None else min(k, len(values))
+    _check_depth(p, d)
     rows, total = [], Integer(0)
     for i in range(1, d + 1):
         if values[i - 1] is None:
@@ -183,7 +204,7 @@ def rbp_residual(grades, p=PERSISTENCE, k=None) -> Explanation:
                  Column("cumulative", "residual so far")),
         steps=tuple(rows), params={"p": p, "k": k, "depth": d},
         formula=r"\mathrm{res} = (1-p)\sum_{i \le d,\ \text{unjudged}} p^{i-1} + p^{d}",
-        substitution=" + ".join(sympy.latex(r["contribution"]) for r in rows),
+        substitution=" + ".join(fmt_latex(r["contribution"]) for r in rows),
     )
 
 
@@ -199,6 +220,9 @@ BROWSING_MODELS = {
 _ADAPTIVE = ("rr", "err")
 #: Ranks tabulated by :func:`browsing_model` for a static user when no ``n`` and no grades are given.
 BROWSING_RANKS = 10
+#: The most ranks :func:`browsing_model` tabulates, one exact row each: DCG's shares of attention divide by a sum
+#: of n logarithms (300 ranks take about 0.5 s, 500 already 2.5 s); the other users' rows are fractions.
+BROWSING_MAX_RANKS = {"dcg": 300, "precision": 1000, "rbp": 1000, "rr": 1000, "err": 1000}
 
 
 def browsing_model(model, n=None, *, grades=None, p=PERSISTENCE, k=None, g_max=None) -> Explanation:
@@ -273,8 +297,12 @@ def browsing_model(model, n=None, *, grades=None, p=PERSISTENCE, k=None, g_max=N
     n = as_k(n, "n", allow_none=False)
     if values is not None and n > len(values):
         raise ValueError(f"n = {n} is beyond the {len(values)} grades given; n must be at most {len(values)}")
+    if n > BROWSING_MAX_RANKS[model]:
+        raise ValueError(f"n = {n} ranks is too many for an exact table; browsing_model({model!r}) tabulates at most "
+                         f"{BROWSING_MAX_RANKS[model]} ranks (one exact row each)")
     if model == "rbp":
         p = _persistence(p)
+        _check_depth(p, n)
         go_on = [p] * n
         label = f"RBP(p={sympy.sstr(p)})"
     elif model == "dcg":

@@ -33,9 +33,12 @@ fraction (``exact``), shown as ``17/128 ≈ 0.1328``.
 
 from __future__ import annotations
 
+import bisect
 import html
 import math
+import numbers
 import os
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -43,7 +46,7 @@ import mpmath
 import numpy as np
 
 from ..core import webfont
-from ..core.exact import to_exact
+from ..core.exact import _brief, to_exact
 from ..core.i18n import N_, Message, _, translate
 from ..core.table import Table, aligned_lines, html_table
 from ..core.validate import as_choice
@@ -316,6 +319,56 @@ def _p(x: float) -> str:
     return f"{x:.4g}" if x >= 1e-4 else f"{x:.2e}"
 
 
+#: Float differences are compared as fractions: a float within _SNAP_ULPS units in the last place (of its operands'
+#: size) of a fraction whose denominator is at most _SNAP_DENOMINATOR is read as that fraction (0.6 - 0.4 =
+#: 0.19999999999999996 is 1/5, 2/3 - 1/3 = 0.33333333333333337 is 1/3: a metric of a ranking of up to 1,000 items
+#: is such a fraction, and so is the difference of two); any other float is read through its shortest decimal.
+_SNAP_DENOMINATOR = 10**6
+_SNAP_ULPS = 64
+
+
+def exact_differences(d, scale=None) -> list:
+    """Each difference as a Fraction by the rule of :data:`_SNAP_DENOMINATOR` (``scale``: the size of the two
+    values each difference was taken from; default the difference itself).
+
+    >>> exact_differences([0.6 - 0.4, -(0.3 - 0.1), 0.1 + 0.2])
+    [Fraction(1, 5), Fraction(-1, 5), Fraction(3, 10)]
+    >>> exact_differences([0.3 - (0.1 + 0.2)], scale=[0.3])    # float noise of 0.3 - 0.3
+    [Fraction(0, 1)]
+    """
+    out = []
+    for i, x in enumerate(d):
+        if isinstance(x, (Fraction, numbers.Integral)):
+            out.append(Fraction(x))
+            continue
+        x = float(x)
+        f = Fraction(x)
+        size = abs(x) if scale is None else max(abs(x), abs(float(scale[i])))
+        r = f.limit_denominator(_SNAP_DENOMINATOR)
+        out.append(r if abs(f - r) <= _SNAP_ULPS * sys.float_info.epsilon * size else Fraction(repr(x)))
+    return out
+
+
+def _exact_flip_counts(exact: list) -> tuple:
+    """How many of the 2^n sign flips of ``exact`` have a sum <= and >= the observed sum, counted exactly: the
+    differences as integers over a common denominator, the sums of one half's flips against the other's."""
+    common = math.lcm(*(e.denominator for e in exact)) if exact else 1
+    ints = [int(e * common) for e in exact]
+    observed = sum(ints)
+
+    def sums(values):
+        out = [0]
+        for v in values:
+            out = [t + v for t in out] + [t - v for t in out]
+        return out
+
+    half = len(ints) // 2
+    left, right = sums(ints[:half]), sorted(sums(ints[half:]))
+    less = sum(bisect.bisect_right(right, observed - t) for t in left)
+    greater = sum(len(right) - bisect.bisect_left(right, observed - t) for t in left)
+    return less, greater
+
+
 def _terminates(q: Fraction) -> bool:
     d = q.denominator
     for prime in (2, 5):
@@ -398,8 +451,8 @@ def wilcoxon(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
     (``zero_method="wilcox"``, ``correction=False``, ``method="auto"``)."""
     nonzero = d[d != 0]
     count = len(nonzero)
-    if count == 0:
-        return SignificanceTest("wilcoxon", math.nan, math.nan, None, math.nan, Message(N_("every difference is 0")))
+    if count == 0:  # SciPy (zero_method="wilcox"): W = 0 and p = 1, no evidence either way
+        return SignificanceTest("wilcoxon", 0.0, 1.0, Fraction(1), 1.0, Message(N_("every difference is 0")))
     ranks, sizes = _ranks(np.abs(nonzero))
     r_plus = float(ranks[nonzero > 0].sum())
     r_minus = float(ranks[nonzero < 0].sum())
@@ -449,17 +502,17 @@ def _flip_counts(null: np.ndarray, observed: float) -> tuple[int, int]:
 
 
 def permutation(d: np.ndarray, alternative: str = "two-sided", exact_up_to: int = 20, n_resamples: int = 9999,
-                seed: int = 0) -> SignificanceTest:
-    """The randomisation test of the mean difference: the signs of the differences flipped."""
+                seed: int = 0, exact=None) -> SignificanceTest:
+    """The randomisation test of the mean difference: the signs of the differences flipped.
+
+    Up to ``exact_up_to`` differences every flip is counted exactly, on the differences as fractions
+    (``exact``, default :func:`exact_differences` of ``d``): the p-value equals :func:`sign_flips`'.
+    """
     n = len(d)
     observed = float(np.mean(d))
     if n <= exact_up_to:
-        # every sign pattern, as the sum of one half's patterns and the other half's (2^a + 2^b rows)
-        half = n // 2
-        left = _flip_statistics(d[:half], lambda x: x.sum(axis=1)) if half else np.zeros(1)
-        right = _flip_statistics(d[half:], lambda x: x.sum(axis=1))
-        null = (left[:, None] + right[None, :]).ravel() / n
-        less, greater = _flip_counts(null, observed)
+        # every sign pattern, as the sum of one half's patterns and the other half's, compared exactly
+        less, greater = _exact_flip_counts(exact_differences(d) if exact is None else list(exact))
         total = 2 ** n
         exact = {"less": Fraction(less, total), "greater": Fraction(greater, total)}.get(
             alternative, min(Fraction(1), 2 * Fraction(min(less, greater), total)))
@@ -551,6 +604,8 @@ class SignFlips:
     means: tuple
     extreme: tuple
     places: int | None = None
+    #: each pattern's sum over a common denominator (whole numbers: exact comparisons without fractions)
+    sums: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def observed(self) -> Fraction:
@@ -581,7 +636,8 @@ class SignFlips:
         """Every pattern as a row, highest mean first: which queries it flips, the differences, their mean,
         and whether it counts towards the p-value."""
         header = (N_("flipped"), *self.queries, N_("mean"), N_("as extreme?"))
-        order = sorted(range(self.total), key=lambda j: -self.means[j])  # stable: ties keep pattern order
+        keys = self.sums or self.means
+        order = sorted(range(self.total), key=lambda j: -keys[j])  # stable: ties keep pattern order
         rows = []
         for j in order:
             signs = self.patterns[j]
@@ -608,10 +664,13 @@ class SignFlips:
 
 
 def _signed_decimal(x: Fraction) -> str:
-    """``+0.25``, ``-1/3 ≈ -0.3333``: a terminating fraction as its decimal, else the fraction and a decimal."""
+    """``+0.25``, ``-1/3 ≈ -0.3333``: a terminating fraction as its decimal, else the fraction and a decimal
+    (a fraction of more than 30 digits by its decimal only: ``≈ +0.1234``)."""
     if x == 0:
         return "0"
     text = f"{float(x):+.4f}".rstrip("0").rstrip(".")
+    if max(abs(x.numerator), x.denominator).bit_length() > 100:
+        return f"≈ {float(x):+.4f}"
     return text if _terminates(x) and Fraction(text) == x else f"{x} ≈ {float(x):+.4f}"
 
 
@@ -621,8 +680,9 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None, places
     If the run and the baseline were equally good, each query's difference would be as likely to have
     come out with the other sign: flipping the signs in every way gives all the mean differences that
     chance alone could have produced. The p-value is the share of them at least as extreme as the
-    observed mean. The arithmetic is exact (a float difference is read through its shortest decimal, so
-    0.1 is 1/10), and the p-value equals :func:`permutation`'s.
+    observed mean. The arithmetic is exact (a float difference within 64 ulps of a fraction with a denominator of
+    at most 10^6 is read as that fraction, so 0.6 - 0.4 = 0.19999999999999996 is 1/5; any other float through its
+    shortest decimal, so 0.1 is 1/10: :func:`exact_differences`), and the p-value equals :func:`permutation`'s.
 
     Parameters
     ----------
@@ -634,8 +694,8 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None, places
         The queries' names (default ``q1``, ``q2`` ...).
     places : int, optional
         Round each difference to this many decimals first (half to even), so a table can be added up
-        by hand; the table says so. ``None`` (default) keeps every difference as given. Float noise such
-        as 0.6 - 0.4 = 0.19999999999999996 (a P@5 difference of exactly 1/5) is what ``places=2`` removes.
+        by hand; the table says so. ``None`` (default) keeps every difference as read (float noise such as
+        0.6 - 0.4 = 0.19999999999999996, a P@5 difference of exactly 1/5, is read away either way).
 
     Returns
     -------
@@ -674,8 +734,15 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None, places
     Fraction(1, 4)
     """
     alternative = as_choice(alternative, "alternative", ALTERNATIVES)
-    if isinstance(differences, (str, bytes)) or not hasattr(differences, "__len__"):
-        raise ValueError(f"differences must be a list of numbers, one per query; got {differences!r}")
+    if hasattr(differences, "tolist") and getattr(differences, "ndim", 1) != 1:
+        raise ValueError(f"differences must be a list of numbers, one per query; got an array of shape "
+                         f"{getattr(differences, 'shape', '?')}")
+    if isinstance(differences, (str, bytes, dict, set, frozenset)) or not hasattr(differences, "__len__") or \
+            not hasattr(differences, "__getitem__"):
+        raise ValueError(f"differences must be a list of numbers, one per query (in the queries' order); got "
+                         f"{_brief(differences)}")
+    if hasattr(differences, "tolist"):
+        differences = differences.tolist()
     n = len(differences)
     if not 1 <= n <= SIGN_FLIPS_UP_TO:
         raise ValueError(f"differences holds {n} values; sign_flips lists every pattern of 1 to {SIGN_FLIPS_UP_TO} "
@@ -686,25 +753,33 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None, places
     for i, d in enumerate(differences):
         r = to_exact(d, f"differences[{i}]")
         value = Fraction(int(r.p), int(r.q))
+        if places is None and isinstance(d, float):
+            value = exact_differences([d])[0]  # float noise read away, as permutation() and compare_runs read it
         exact.append(value if places is None else round(value, places))
     if queries is None:
         queries = tuple(f"q{i}" for i in range(1, n + 1))
     else:
+        if isinstance(queries, (str, bytes, dict, set, frozenset)) or not hasattr(queries, "__iter__"):
+            raise ValueError(f"queries must be a list of query names, one per difference; got {_brief(queries)}")
         queries = tuple(str(q) for q in queries)
         if len(queries) != n:
             raise ValueError(f"queries names {len(queries)} queries but differences holds {n} values")
     # pattern j flips query i when bit i of j is set: pattern 0 is the observed one, 2^n - 1 its mirror
     patterns = tuple(tuple(-1 if j >> i & 1 else 1 for i in range(n)) for j in range(2 ** n))
-    means = tuple(sum((s * d for s, d in zip(signs, exact)), Fraction(0)) / n for signs in patterns)
-    observed = means[0]
+    # whole numbers over one common denominator: 4,096 patterns of 300-digit fractions add and compare fast
+    common = math.lcm(*(e.denominator for e in exact))
+    ints = [int(e * common) for e in exact]
+    sums = tuple(sum(s * v for s, v in zip(signs, ints)) for signs in patterns)
+    means = tuple(Fraction(t, n * common) for t in sums)
+    observed = sums[0]
     if alternative == "greater":
-        extreme = tuple(m >= observed for m in means)
+        extreme = tuple(t >= observed for t in sums)
     elif alternative == "less":
-        extreme = tuple(m <= observed for m in means)
+        extreme = tuple(t <= observed for t in sums)
     else:
-        extreme = tuple(abs(m) >= abs(observed) for m in means)
+        extreme = tuple(abs(t) >= abs(observed) for t in sums)
     return SignFlips(differences=tuple(exact), queries=queries, alternative=alternative, patterns=patterns,
-                     means=means, extreme=extreme, places=places)
+                     means=means, extreme=extreme, places=places, sums=sums)
 
 
 def adjustment_steps(p_values, correction: str = "holm", names=None, level=0.05) -> Table:
@@ -791,7 +866,12 @@ def _named_runs(runs) -> dict:
                 not isinstance(v, dict) for inner in runs.values() for v in list(inner.values())[:1]):
             raise ValueError("runs must be several runs: a dict {name: run} or a list of runs; got a single run "
                              "{qid: {docid: score}}")
-        named = {str(k): v for k, v in runs.items()}
+        named, original = {}, {}
+        for key, value in runs.items():
+            if str(key) in named:
+                raise ValueError(f"runs has two runs named {str(key)!r} ({original[str(key)]!r} and {key!r}); run names "
+                                 "must differ as text")
+            named[str(key)], original[str(key)] = value, key
     elif isinstance(runs, (list, tuple)):
         named = {}
         for i, run in enumerate(runs, start=1):
@@ -855,7 +935,7 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
     >>> result = lt.compare_runs(qrels, {"A": a, "B": b}, "mrr")
     >>> pair = result["B"]
     >>> pair.differences, (pair.wins, pair.ties, pair.losses)
-    ((0.5, 0.5, 0.5, -0.16666666666666669), (3, 0, 1))
+    ((0.5, 0.5, 0.5, -0.16666666666666666), (3, 0, 1))
 
     The exact permutation test flips the signs of the four differences in all 2^4 = 16 ways; the
     observed mean (1/3) is reached or passed by 2 patterns (the observed one and one more, flipping
@@ -866,12 +946,13 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
     """
     alternative = as_choice(alternative, "alternative", ALTERNATIVES)
     correction = as_choice(correction, "correction", CORRECTIONS)
-    if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 < confidence < 1:
+    if not isinstance(confidence, numbers.Real) or isinstance(confidence, bool) or not 0 < confidence < 1:
         raise ValueError(f"confidence = {confidence!r} is not allowed; it must be a number between 0 and 1, e.g. 0.95")
     for name, value, low, high in (("n_resamples", n_resamples, 1, 10**7), ("exact_up_to", exact_up_to, 0, 24),
                                    ("seed", seed, 0, 2**63)):
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{name} = {value!r} is not allowed; it must be a whole number from {low} to {high}")
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+            raise ValueError(f"{name} = {_brief(value)} is not allowed; it must be a whole number from {low} to {high}")
+    n_resamples, exact_up_to, seed, confidence = int(n_resamples), int(exact_up_to), int(seed), float(confidence)
     if not isinstance(metric, str):
         raise ValueError(f"metric must be one metric name such as 'ndcg@10'; got {type(metric).__name__}")
     parse_metric(metric)
@@ -879,6 +960,10 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
     named = _named_runs(runs)
     if baseline is None:
         baseline = next(iter(named))
+    if not isinstance(baseline, (str, numbers.Integral)) or isinstance(baseline, bool):
+        raise ValueError(f"baseline must be the name of one of the runs ({', '.join(map(repr, named))}); got "
+                         f"{_brief(baseline)}")
+    baseline = str(baseline)
     if baseline not in named:
         raise ValueError(f"baseline = {baseline!r} is not one of the runs: {', '.join(map(repr, named))}")
     qrels = as_mapping(qrels, "qrels")
@@ -908,10 +993,11 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
             notes.append(Message(N_("{name}: {n} queries where {metric} is undefined are left out"), name=name,
                                  n=int((~keep).sum()), metric=metric))
             b, r, queries = b[keep], r[keep], [q for q, k in zip(queries, keep) if k]
-        d = r - b
+        exact = exact_differences(r - b, scale=np.maximum(np.abs(r), np.abs(b)))
+        d = np.array([float(e) for e in exact])  # float noise (0.6 - 0.4 = 0.19999999999999996) removed
         sd = float(np.std(d, ddof=1)) if len(d) > 1 else math.nan
         tests = {"t-test": paired_t(d, alternative), "wilcoxon": wilcoxon(d, alternative),
-                 "permutation": permutation(d, alternative, exact_up_to, n_resamples, seed)}
+                 "permutation": permutation(d, alternative, exact_up_to, n_resamples, seed, exact=exact)}
         pairs[name] = PairComparison(
             run=name, baseline=baseline, queries=tuple(queries), baseline_values=tuple(b.tolist()),
             run_values=tuple(r.tolist()), differences=tuple(d.tolist()), wins=int((d > 0).sum()),

@@ -32,12 +32,12 @@ from operator import attrgetter, itemgetter
 
 import numpy as np
 
-from ..core.exact import fmt_decimal
+from ..core.exact import _brief, fmt_decimal
 from ..core.i18n import N_, Message
-from ..core.validate import as_choice, as_count
+from ..core.validate import MAX_COUNT, as_choice, as_count
 from ..metrics.conventions import CONVENTIONS, get_convention
 from ..metrics.gains import DISCOUNTS, GAINS, gain_table
-from ..metrics.registry import BULK, BULK_NAMES, bulk_lookup
+from ..metrics.registry import BULK_NAMES, bulk_lookup
 from .tables import as_mapping
 from .trec import _read_lines as read_lines
 from .trec import read_columns, read_qrels
@@ -78,6 +78,9 @@ def parse_measure(text: str) -> MetricSpec:
     >>> parse_measure("AP@5").name   # an alias of the registry: AP is averaged into MAP
     'map'
     """
+    if isinstance(text, str) and len(text) > 100:
+        raise ValueError(f"metric {text[:40]!r}... is {len(text)} characters long; a metric name has at most 100 "
+                         f"(one of {', '.join(METRIC_NAMES)}, optionally @k, e.g. ndcg@10)")
     m = _METRIC.match(text.strip().lower()) if isinstance(text, str) else None
     if not m:
         raise ValueError(f"metric {text!r} is not one of {', '.join(METRIC_NAMES)} (optionally @k, e.g. ndcg@10)")
@@ -92,15 +95,23 @@ def parse_measure(text: str) -> MetricSpec:
     if bulk.at == "recall":
         if at is None:
             raise ValueError(f"metric {text!r} needs a recall level, e.g. {bulk.name}@0.3")
-        level = float(at)
+        try:
+            level = float(at)
+        except ValueError:
+            raise ValueError(f"metric {text!r}: the recall level must be one number in [0, 1], e.g. "
+                             f"{bulk.name}@0.3") from None
         if not 0 <= level <= 1:
             raise ValueError(f"metric {text!r}: the recall level must lie in [0, 1]")
         return MetricSpec(text.strip().lower(), bulk.name, None, parameter, level)
     if at is not None and not at.isdigit():
         raise ValueError(f"metric {text!r}: the cut-off k must be a whole number >= 1")
+    if at is not None and len(at.lstrip("0")) > 10:
+        raise ValueError(f"metric {text!r}: the cut-off k must be a whole number from 1 to {MAX_COUNT}")
     k = int(at) if at is not None else None
     if k is not None and k < 1:
         raise ValueError(f"metric {text!r}: the cut-off k must be >= 1")
+    if k is not None and k > MAX_COUNT:
+        raise ValueError(f"metric {text!r}: the cut-off k must be a whole number from 1 to {MAX_COUNT}")
     if bulk.at == "required" and k is None:
         raise ValueError(f"metric {text!r} needs a cut-off, e.g. {bulk.name}@10")
     if bulk.at == "none" and k is not None:
@@ -687,9 +698,18 @@ def _no_negative_grade(qrels: dict) -> bool:
         return False
 
 
+def _flag(value, name: str) -> bool:
+    """A True/False option (NumPy's bool too); ``"yes"`` or 1 is refused rather than read as true."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False; got {_brief(value)}")
+
+
 def _as_dict(data, what: str, reader) -> dict:
     if isinstance(data, dict):
         return data
+    if not isinstance(data, (str, os.PathLike)):
+        raise ValueError(f"{what} must be a dict or the path of a TREC {what} file; got {_brief(data)}")
     return reader(data)
 
 
@@ -819,7 +839,7 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     run_qids = run if run_columns is None else dict.fromkeys(run_columns.qids)
     settings = {"gain": conv.gain, "discount": conv.discount, "ties": conv.ties, "zero": conv.zero,
                 "threshold": conv.threshold, "rule": conv.recall_rule, "rbp_weight": conv.rbp_weight,
-                "judged_only": bool(judged_only), "depth": None if depth is None else as_count(depth, "depth", 1)}
+                "judged_only": _flag(judged_only, "judged_only"), "depth": None if depth is None else as_count(depth, "depth", 1)}
     if relevance_level is not None:
         settings["threshold"] = as_count(relevance_level, "relevance_level", 1)
     if pooled is None or pooled.qrels is not qrels:  # read from a file, or the ids were made text
@@ -842,8 +862,9 @@ def evaluate(qrels, run, metrics, convention="trec_eval", missing=None, g_max=No
     if "err" in names:
         if g_max is None:
             g_max = conv.g_max if conv.g_max is not None else max(int(top), 1)
-        elif isinstance(g_max, bool) or not isinstance(g_max, numbers.Integral) or g_max < 1:
-            raise ValueError(f"g_max = {g_max!r} is not allowed; it must be a whole number >= 1 (the top grade)")
+        elif isinstance(g_max, bool) or not isinstance(g_max, numbers.Integral) or not 1 <= g_max <= MAX_COUNT:
+            raise ValueError(f"g_max = {_brief(g_max)} is not allowed; it must be a whole number >= 1 and at most "
+                             f"{MAX_COUNT} (the top grade)")
         settings["g_max"] = int(g_max)
         if top > settings["g_max"]:
             raise ValueError(f"err: a grade in the qrels ({top:g}) is above g_max = {settings['g_max']}")

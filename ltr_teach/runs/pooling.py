@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import heapq
+import math
+import numbers
 from collections.abc import Mapping
 
+from ..core.exact import _brief
 from ..core.validate import as_k
 
 
-def _ranked(scores: Mapping) -> list:
-    """Document ids by descending score, ties by document id descending (trec_eval's order)."""
-    return [doc for doc, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]), reverse=True)]
+def _ranked(scores: Mapping, depth: int, where: str) -> list:
+    """The top ``depth`` document ids by descending score, ties by the id's text descending (trec_eval's
+    ``strcmp`` order: ids of any type are read as their ``str()``). A score must be a finite number."""
+    for doc, score in scores.items():
+        if isinstance(score, bool) or not isinstance(score, numbers.Real) or not math.isfinite(score):
+            raise ValueError(f"{where}[{str(doc)[:40]!r}] = {_brief(score)} is not a finite number; scores must be "
+                             "numbers (NaN would put the pool in an arbitrary order)")
+    return [doc for doc, _ in heapq.nlargest(depth, scores.items(), key=lambda item: (float(item[1]), str(item[0])))]
 
 
 def pool(runs, depth, truth=None) -> dict:
@@ -53,14 +62,17 @@ def pool(runs, depth, truth=None) -> dict:
         for qid, scores in run.items():
             if not isinstance(scores, Mapping):
                 raise ValueError(f"runs[{name!r}][{qid!r}] must be {{docid: score}}; got {type(scores).__name__}")
-            seen = pooled.setdefault(qid, [])
-            for doc in _ranked(scores)[:depth]:
-                if doc not in seen:
-                    seen.append(doc)
+            seen = pooled.setdefault(qid, {})  # a dict keeps the order of first appearance, with O(1) look-ups
+            for doc in _ranked(scores, depth, f"runs[{name!r}][{qid!r}]"):
+                seen.setdefault(doc, None)
+    pooled = {qid: list(docs) for qid, docs in pooled.items()}
     if truth is None:
         return pooled
     if not isinstance(truth, Mapping):
         raise ValueError(f"truth must be {{qid: {{docid: grade}}}}; got {type(truth).__name__}")
+    for qid, grades in truth.items():
+        if not isinstance(grades, Mapping):
+            raise ValueError(f"truth[{qid!r}] must be {{docid: grade}}; got {_brief(grades)}")
     return {qid: {doc: truth.get(qid, {}).get(doc, 0) for doc in docs} for qid, docs in pooled.items()}
 
 

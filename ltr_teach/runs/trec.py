@@ -27,7 +27,6 @@ tests compare them) and the one that words the error when the fast path finds a 
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import stat
@@ -37,8 +36,13 @@ import numpy as np
 
 #: The longest line accepted, in bytes; longer ones are an error (a binary file or /dev/zero).
 MAX_LINE_BYTES = 1 << 20
+#: The longest field (query id, document id, grade, score), in bytes: the reader pads every field of a block to the
+#: longest, so one 5 MB id would take gigabytes.
+MAX_FIELD_BYTES = 512
 _BLOCK_BYTES = 1 << 23
 _BOM = b"\xef\xbb\xbf"
+#: ``os.O_NONBLOCK`` where the system has it (not on Windows, which has no FIFOs to wait on either)
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _SCORE = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _GRADE = re.compile(rb"[+-]?\d+")
 #: what a qrels / run line holds, and how many fields it may have at least and at most
@@ -55,20 +59,25 @@ def _open(path, what: str):
         raise ValueError(f"{what} must be a dict or the path of a TREC {what} file; got {type(path).__name__}")
     name = _name(path)
     try:
-        # O_NONBLOCK: opening a FIFO for reading waits for a writer; with it the open returns at once
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        # O_NONBLOCK: opening a FIFO for reading waits for a writer; with it the open returns at once.
+        # Windows has neither FIFOs nor O_NONBLOCK, but has O_BINARY: without it the C runtime's read
+        # turns \r\n into \n and stops at a Ctrl-Z byte
+        fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | getattr(os, "O_BINARY", 0))
     except OSError as exc:
+        if os.path.isdir(path):  # Windows refuses to open a directory (permission denied): name it as here
+            raise ValueError(f"{what} = {name!r} is a directory, not a TREC {what} file") from None
         raise ValueError(f"{what} = {name!r} cannot be read: {exc.strerror}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
             raise ValueError(f"{what} = {name!r} is a directory, not a TREC {what} file")
-        # reads block again (a FIFO with a writer waits for data; one with none reads as empty)
-        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        if _O_NONBLOCK:  # reads block again (a FIFO with a writer waits for data; one with none reads as empty)
+            os.set_blocking(fd, True)  # fcntl's F_SETFL without importing the Unix-only fcntl
     except BaseException:
         os.close(fd)
         raise
     return os.fdopen(fd, "rb", buffering=0)
+
 
 
 def _blocks(path, what: str, progress=None):
@@ -158,10 +167,24 @@ def _split(block: bytes, first_line: int, name: str, what: str, wanted=None):
         i = int(np.argmax(bad))
         wanted = f"{least} fields" if most == least else f"at least {least} fields"
         raise ValueError(f"{name}:{first_line + i}: a {what} line has {wanted} ({layout}); got {counts[i]}")
+    line_lengths = np.diff(newlines, prepend=-1) - 1
+    if len(line_lengths) and line_lengths.max() > MAX_LINE_BYTES:
+        i = int(np.argmax(line_lengths > MAX_LINE_BYTES))
+        raise ValueError(f"{name}:{first_line + i}: the line is longer than {MAX_LINE_BYTES} bytes; a TREC {what} "
+                         "file has short text lines")
     field0 = first_field[keep]
     lines = first_line + np.flatnonzero(keep)
     wanted = range(least) if wanted is None else wanted
-    return buf, lines, {j: starts[field0 + j] for j in wanted}, {j: ends[field0 + j] for j in wanted}
+    starts_of, ends_of = {j: starts[field0 + j] for j in wanted}, {j: ends[field0 + j] for j in wanted}
+    for j in wanted:
+        # the fields become rows of a matrix as wide as the longest one: one 5 MB id would make it gigabytes
+        too_long = ends_of[j] - starts_of[j] > MAX_FIELD_BYTES
+        if too_long.any():
+            i = int(np.argmax(too_long))
+            raise ValueError(f"{name}:{int(lines[i])}: field {j + 1} ({layout.split()[j]}) is "
+                             f"{int(ends_of[j][i] - starts_of[j][i])} bytes long; a field has at most "
+                             f"{MAX_FIELD_BYTES} bytes (document ids are short names)")
+    return buf, lines, starts_of, ends_of
 
 
 def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -336,6 +359,10 @@ def _read_lines(path, what: str) -> dict:
             if len(fields) < least or most is not None and len(fields) > most:
                 wanted = f"{least} fields" if most == least else f"at least {least} fields"
                 raise ValueError(f"{where}: a {what} line has {wanted} ({layout}); got {len(fields)}")
+            for j in (0, 2, 3 if what == "qrels" else 4):
+                if len(fields[j]) > MAX_FIELD_BYTES:
+                    raise ValueError(f"{where}: field {j + 1} ({layout.split()[j]}) is {len(fields[j])} bytes long; a "
+                                     f"field has at most {MAX_FIELD_BYTES} bytes (document ids are short names)")
             qid, docid = fields[0].decode(), fields[2].decode()
             if what == "qrels":
                 value = _number(fields[3].decode(), where, "grade", integer=True)
@@ -396,4 +423,5 @@ def write_run(run: dict, path, tag: str = "ltr_teach") -> None:
                 out.write(f"{qid} Q0 {docid} {rank} {score!r} {tag}\n")
 
 
-__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "read_columns", "Columns", "MAX_LINE_BYTES"]
+__all__ = ["read_qrels", "read_run", "write_qrels", "write_run", "read_columns", "Columns", "MAX_LINE_BYTES",
+           "MAX_FIELD_BYTES"]

@@ -30,6 +30,7 @@ log2(9) is 2·log2(3)), is unreadable, and so is a value larger than :data:`MAX_
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import re
@@ -476,6 +477,16 @@ def parse_answer(text) -> ParsedAnswer:
         text = repr(float(text)) if isinstance(text, float) else str(int(text))
     elif isinstance(text, numbers.Integral) and not isinstance(text, (bool, numpy.bool_)):
         text = str(int(text))
+    elif isinstance(text, decimal.Decimal):
+        # exactly as written (Decimal("0.944") is 944/1000); its exponent is checked before the digits are laid out
+        if not text.is_finite():
+            raise UnreadableAnswer(N_("{value} is not a finite number"), value=str(text)[:40])
+        if text and text.adjusted() > 100:
+            raise UnreadableAnswer(N_("it is larger than 10^100; no answer here is that large"))
+        if text and text.adjusted() < -400:
+            raise UnreadableAnswer(N_("the exponent {exponent} is too large (at most {most} is read)"),
+                                   exponent=text.adjusted(), most=400)
+        text = format(text, "f")
     elif isinstance(text, numbers.Real) and not isinstance(text, numpy.bool_):
         value = float(text)
         if not math.isfinite(value):

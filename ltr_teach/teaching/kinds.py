@@ -10,7 +10,7 @@ Every exercise has a three-step hint ladder (:attr:`~Exercise.hints`): the conce
 first number; none gives the answer. The bank modules (``ltr_teach/teaching/bank/``) hold the
 exercises; :mod:`.exercises` is the registry over them. This module imports nothing above the
 teaching layer: the widget of :meth:`Exercise.widget` is made by a function the package's top level
-hands over (:data:`WIDGET_MAKER`), as ipywidgets belong to the interactive layer.
+hands over (:data:`ltr_teach.core.hooks.WIDGET_MAKER`), as ipywidgets belong to the interactive layer.
 
 >>> ex = create("demo-sorted", family="dcg_ndcg", title="Sorted", question="Type 3 grades, best first.",
 ...             shape="ranking", verify=lambda r: None if list(r) == sorted(r, reverse=True) else "not sorted",
@@ -32,6 +32,7 @@ from typing import ClassVar
 
 import sympy
 
+from ..core import hooks
 from ..core.exact import fmt_cell
 from ..core.explanation import Explanation
 from ..core.i18n import N_, Message, _, translate, using_language
@@ -90,10 +91,6 @@ CONCEPTS = {
     "log_loss": N_("Log loss charges −ln of the probability the model gave to what happened: it judges the "
                    "probabilities themselves, not only their order."),
 }
-
-#: What the top level (``ltr_teach/__init__.py``) sets to the interactive layer's widget maker, so that
-#: :meth:`Exercise.widget` works without this layer importing ipywidgets' layer.
-WIDGET_MAKER: Callable | None = None
 
 
 def _freeze(value):
@@ -206,9 +203,9 @@ class _Asked:
 
     def widget(self):
         """The exercise as a widget (see ``lt.ask``): prompt, input or options, Check, Hint, Show answer."""
-        if WIDGET_MAKER is None:  # set when the package ltr_teach is imported, which importing this module does
+        if hooks.WIDGET_MAKER is None:  # set when the package ltr_teach is imported, which importing this module does
             raise RuntimeError("the widget maker is not installed: import ltr_teach first")
-        return WIDGET_MAKER(self)
+        return hooks.WIDGET_MAKER(self)
 
     def _repr_markdown_(self) -> str:
         options = "".join(f"\n- `{key}`: {text}" for key, text in self._option_lines())

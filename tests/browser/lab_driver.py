@@ -74,7 +74,8 @@ def missing_requirements() -> list[str]:
     # Without a Chinese font the item names are drawn as boxes and the tests fail on that;
     # fc-list (fontconfig) tells, when it is there to ask.
     if shutil.which("fc-list"):
-        chinese = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True, check=False).stdout
+        chinese = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True,
+                                 encoding="utf-8", errors="replace", check=False).stdout
         if not chinese.strip():
             missing.append("a Chinese font (Debian package fonts-noto-cjk)")
     return missing
@@ -116,11 +117,11 @@ def printed_server(command: list[str], *, cwd: Path, env: dict, log_path: Path, 
     url = None
     deadline = time.monotonic() + SERVER_START_TIMEOUT_S
     while url is None and time.monotonic() < deadline and process.poll() is None:
-        found = printed.search(log_path.read_text(errors="replace"))
+        found = printed.search(log_path.read_text(encoding="utf-8", errors="replace"))
         url = found.group(0) if found else None
         time.sleep(0.25)
     try:
-        assert url is not None, f"{what} printed no address; log:\n{log_path.read_text()}"
+        assert url is not None, f"{what} printed no address; log:\n{log_path.read_text(encoding='utf-8', errors='replace')}"
         yield url
     finally:
         if process.poll() is None:
@@ -189,7 +190,7 @@ class JupyterLabServer:
 
     def log(self) -> str:
         """The server's output so far (for failure messages)."""
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
 
     def _environment(self) -> dict[str, str]:
         assert self.state_dir is not None
@@ -210,7 +211,7 @@ class JupyterLabServer:
         notification = self.state_dir / "settings" / "@jupyterlab" / "apputils-extension"
         notification.mkdir(parents=True, exist_ok=True)
         (notification / "notification.jupyterlab-settings").write_text(
-            json.dumps({"fetchNews": "false", "checkForUpdates": False})
+            json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8"
         )
         env["PYTHONPATH"] = os.pathsep.join(
             [str(p) for p in self.python_path] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
@@ -224,7 +225,7 @@ class JupyterLabServer:
         self.state_dir = Path(tempfile.mkdtemp(prefix="ltr_teach_lab_state_"))
         env = self._environment()
         config_file = self.state_dir / "config" / "jupyter_server_config.json"
-        config_file.write_text(json.dumps(_server_config(), indent=1))
+        config_file.write_text(json.dumps(_server_config(), indent=1), encoding="utf-8")
         # A free port can be taken between asking and binding; port_retries=0 makes the server
         # exit instead of moving silently to another port, and we try again with a new one.
         for _attempt in range(3):

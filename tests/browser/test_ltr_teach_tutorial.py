@@ -49,7 +49,7 @@ def test_the_printed_address_serves_the_copied_course(served):
         assert (course / notebook).is_file()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents/{notebook}?content=0&token={token}") as got:
             assert json.load(got)["type"] == "notebook"
-    log = log_path.read_text(errors="replace")
+    log = log_path.read_text(encoding="utf-8", errors="replace")
     assert f"{TUTORIAL_FILES} copied" in log and "Traceback" not in log
 
 

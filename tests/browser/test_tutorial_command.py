@@ -40,7 +40,7 @@ def tutorial_command(port: int) -> str:
     """The command ``make tutorial`` runs once the package is installed."""
     dry_run = subprocess.run(
         ["make", "--no-print-directory", "-n", "tutorial", f"VENV={sys.prefix}", f"PORT={port}"],
-        cwd=REPO, capture_output=True, text=True, check=True,
+        cwd=REPO, capture_output=True, text=True, encoding="utf-8", check=True,
     ).stdout
     commands = [line for line in dry_run.splitlines() if "jupyter lab" in line]
     assert len(commands) == 1, dry_run
@@ -70,7 +70,7 @@ def test_make_tutorial_prints_the_start_notebook_address(tutorial):
     # The bare address lands on the start notebook as well.
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}") as answer:
         assert answer.url.startswith(f"http://127.0.0.1:{port}/lab/tree/{START}")
-    log = log_path.read_text(errors="replace")
+    log = log_path.read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in log, log
 
 
