@@ -14,9 +14,10 @@ import re
 import sys
 from fractions import Fraction
 
+# Only light modules at the top (no SymPy, NumPy, Matplotlib, ipywidgets): `ltr-teach --help` builds every
+# subcommand's parser, so each command imports what it computes with inside its own function.
 from .core.i18n import LANGUAGES, _, get_language, translate, using_language
-from .metrics.conventions import CONVENTIONS, resolve
-from .metrics.ordering import TIE_RULES
+from .metrics.conventions import CONVENTIONS, TIE_RULES, resolve
 from .metrics.registry import ALIASES, METRICS, lookup
 
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$|^[+-]?\d+/\d+$")
@@ -252,9 +253,19 @@ def format_conventions() -> str:
     return "\n".join(lines)
 
 
-def _add_listings(sub) -> None:
-    from .teaching.examples import format_errata, format_examples
+def format_examples() -> str:
+    from .teaching.examples import format_examples
 
+    return format_examples()
+
+
+def format_errata() -> str:
+    from .teaching.examples import format_errata
+
+    return format_errata()
+
+
+def _add_listings(sub) -> None:
     _add_listing(sub, "conventions", _("list the tools' conventions (--convention) and the tie rules (--ties)"),
                  format_conventions)
     _add_listing(sub, "examples", _("list the worked examples of the five documents"), format_examples)
@@ -383,13 +394,13 @@ def _add_exercises(sub) -> None:
 
 
 def _families():
-    from .teaching.exercises import FAMILIES
+    from .teaching.bank import FAMILY_KEYS  # the keys without the exercises (and SymPy): --help lists them
 
-    return FAMILIES
+    return FAMILY_KEYS
 
 
 def _add_eval(sub) -> None:
-    from .runs.evaluate import METRIC_NAMES
+    from .metrics.registry import BULK_NAMES as METRIC_NAMES  # runs.evaluate's names, without NumPy
 
     def run(args) -> int:
         from .runs.evaluate import evaluate
@@ -587,7 +598,7 @@ def _warn_ignored(result) -> None:
 
 
 def _add_compare(sub) -> None:
-    from .runs.compare import ALTERNATIVES, CORRECTIONS
+    from .runs.choices import ALTERNATIVES, CORRECTIONS
 
     def run(args) -> int:
         from .runs.compare import compare_runs

@@ -32,19 +32,21 @@ class TestExplain:
         assert out.splitlines()[-1].endswith("≈ 0.944227")
 
     @pytest.mark.parametrize("argv, last_line", [
-        ("map 1 1 0 0 1 0 0 , 0 1 1 0 0 1 1".split(), "MAP = 599/840 ≈ 0.713095"),
-        (["mean_average_precision", "1", "0", "1,", "0", "1", "--n-relevant", "3"], "MAP = 13/36 ≈ 0.361111"),
-        (["mrr", "0", "1", "0", ",", "1", "0", "0", ",", "0", "0", "1"], "MRR = 11/18 ≈ 0.611111"),
+        ("map 1 1 0 0 1 0 0 , 0 1 1 0 0 1 1".split(), "MAP = (13/15 + 47/84)/2 = 599/840 ≈ 0.713095"),
+        (["mean_average_precision", "1", "0", "1,", "0", "1", "--n-relevant", "3"], "MAP = (5/9 + 1/6)/2 = 13/36 ≈ 0.361111"),
+        (["mrr", "0", "1", "0", ",", "1", "0", "0", ",", "0", "0", "1"], "MRR = (1/2 + 1 + 1/3)/3 = 11/18 ≈ 0.611111"),
         (["rr", "0", "0", "1"], "RR = 1/3 ≈ 0.333333"),
         (["p", "1", "0", "--k", "4"], "P@4 = 1/4 = 0.25"),
         (["recall", "1", "0", "1", "1", "--k", "3", "--n-relevant", "4"], "R@3 = 1/2 = 0.5"),
         (["f1", "1", "0", "1", "1", "--k", "4", "--n-relevant", "5"], "F1@4 = 2/3 ≈ 0.666667"),
         (["f_beta", "1", "0", "1", "1", "--k", "4", "--n-relevant", "5", "--beta", "1/2"], "F1/2@4 = 5/7 ≈ 0.714286"),
-        (["ap", "1", "0", "1", "0", "1", "--n-relevant", "5"], "AP = 34/75 ≈ 0.453333"),
-        (["err", "3", "2", "3", "1", "--g-max", "3"], "ERR = 45295/49152 ≈ 0.921529"),
+        (["ap", "1", "0", "1", "0", "1", "--n-relevant", "5"], "AP = (1 + 0 + 2/3 + 0 + 3/5)/5 = 34/75 ≈ 0.453333"),
+        (["err", "3", "2", "3", "1", "--g-max", "3"], 
+         # 7/8, (1/8)(3/8)/2, (1/8)(5/8)(7/8)/3, (1/8)(5/8)(1/8)(1/8)/4: 43008 + 1152 + 1120 + 15 over 49152
+         "ERR = 7/8 + 3/128 + 35/1536 + 5/16384 = 45295/49152 ≈ 0.921529"),
         (["auc", "1", "0", "1", "0", "--scores", "0.9", "0.8", "0.8", "0.1"], "AUC = 7/8 = 0.875"),
-        (["cg", "5", "3", "2", "1", "2"], "CG = 13"),
-        (["dcg", "3", "2", "0", "1", "--gain", "linear", "--discount", "jarvelin"], "DCG = 11/2 = 5.5"),
+        (["cg", "5", "3", "2", "1", "2"], "CG = 5 + 3 + 2 + 1 + 2 = 13"),
+        (["dcg", "3", "2", "0", "1", "--gain", "linear", "--discount", "jarvelin"], "DCG = 3 + 2 + 0 + 1/2 = 11/2 = 5.5"),  # jarvelin: ranks 1, 2 undiscounted, rank 4 by 2
         (["ndcg", "0", "0", "--zero", "one"], "NDCG = 1"),
         (["precision_at_k", "3", "0", "1", "2", "--k", "4", "--threshold", "2"], "P@4 = 1/2 = 0.5"),
         (["11pt", "1", "0", "1", "0", "0", "1", "--n-relevant", "4"], "11-point AP = 6/11 ≈ 0.545455"),
@@ -64,7 +66,7 @@ class TestExplain:
     def test_fractional_grades(self, capsys):
         code, out, _ = run(capsys, "explain", "cg", "1/2", "0.25")
         assert code == 0
-        assert out.splitlines()[-1] == "CG = 3/4 = 0.75"
+        assert out.splitlines()[-1] == "CG = 1/2 + 1/4 = 3/4 = 0.75"
 
 
 class TestRankingByScores:
@@ -105,9 +107,10 @@ class TestRankingByScores:
     @pytest.mark.parametrize("argv, order, last_line", [
         # d3 (1) and d2 (0) tie at 0.9, docid descending puts d3 first; then d1 (1), d4 (0): AP = (1/1 + 2/3) / 2
         ("ap 1 0 1 0 --scores 0.5 0.9 0.9 0.1 --docids d1 d2 d3 d4 --ties docid_desc", "d3, d2, d1, d4",
-         "AP = 5/6 ≈ 0.833333"),
+         "AP = (1 + 0 + 2/3 + 0)/2 = 5/6 ≈ 0.833333"),  # d3 hit, d2 miss, d1 hit at 3: 2/3
         # the same tie kept in input order: d2 (0), d3 (1), d1 (1), d4 (0): AP = (1/2 + 2/3) / 2
-        ("ap 1 0 1 0 --scores 0.5 0.9 0.9 0.1 --docids d1 d2 d3 d4", "d2, d3, d1, d4", "AP = 7/12 ≈ 0.583333"),
+        ("ap 1 0 1 0 --scores 0.5 0.9 0.9 0.1 --docids d1 d2 d3 d4", "d2, d3, d1, d4",
+         "AP = (0 + 1/2 + 2/3 + 0)/2 = 7/12 ≈ 0.583333"),
         # tie at 0.7: docid "b" (irrelevant) before "a" (relevant), the first hit is at rank 2
         ("rr 1 0 --scores 0.7 0.7 --docids a b --convention trec_eval", "b, a", "RR = 1/2 = 0.5"),
         # scores 0.1, 0.9, 0.5 rank items 2, 3, 1: the top 2 are both relevant
@@ -115,9 +118,10 @@ class TestRankingByScores:
         # pessimistic: the tied 0 goes first; ranks 2, 3 hold the hits of 2 relevant: R@2 = 1/2
         ("recall 1 0 1 --scores 0.5 0.5 0.1 --k 2 --ties pessimistic", "#2, #1, #3", "R@2 = 1/2 = 0.5"),
         # gdeval fixes g_max at 4: the grade-3 item ranked first stops the user with (2^3 - 1)/2^4 = 7/16
-        ("err 0 3 --scores 0.2 0.8 --docids a b --convention gdeval", "b, a", "ERR = 7/16 = 0.4375"),
+        ("err 0 3 --scores 0.2 0.8 --docids a b --convention gdeval", "b, a", "ERR = 7/16 + 0 = 7/16 = 0.4375"),
         # explicit --gain wins over trec_eval's linear gain: 2^3 - 1 = 7 at rank 1, 2^1 - 1 = 1 over log2(3)
-        ("dcg 1 3 --scores 0.2 0.8 --convention trec_eval --docids x y --gain exp2", "y, x", "DCG = 1/log2(3) + 7"),
+        ("dcg 1 3 --scores 0.2 0.8 --convention trec_eval --docids x y --gain exp2", "y, x",
+         "DCG = 7 + 1/log2(3) = 1/log2(3) + 7"),
     ])
     def test_metrics_ranked_by_scores(self, capsys, argv, order, last_line):
         code, out, err = run(capsys, "explain", *argv.split())
@@ -130,7 +134,7 @@ class TestRankingByScores:
         code, out, _ = run(capsys, *"explain dcg 3 2 0 1 --convention doc001".split())
         assert code == 0
         assert "order by score" not in out
-        assert out.splitlines()[-1] == "DCG = 11/2 = 5.5"
+        assert out.splitlines()[-1] == "DCG = 3 + 2 + 0 + 1/2 = 11/2 = 5.5"
 
     def test_choices_are_the_registries(self, capsys):
         from ltr_teach.metrics.ordering import TIE_RULES

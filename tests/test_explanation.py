@@ -79,7 +79,8 @@ class TestText:
         text = str(lt.mean_average_precision([MAC, SHENXIANSHUI]))
         assert "13/15 ≈ 0.866667" in text
         assert "47/84 ≈ 0.559524" in text
-        assert text.endswith("MAP = 599/840 ≈ 0.713095")
+        # the queries' APs in query order, then their mean: 13/15 + 47/84 = (364 + 235)/420
+        assert text.endswith("MAP = (13/15 + 47/84)/2 = 599/840 ≈ 0.713095")
 
     def test_notes_and_parts_are_printed(self):
         text = str(lt.ndcg([0, 1], gain="linear", ideal=[0, 1, 2]))
@@ -92,14 +93,18 @@ class TestText:
 
 class TestResultLine:
     @pytest.mark.parametrize("ex, line", [
-        (lambda: lt.mean_average_precision([MAC, SHENXIANSHUI]), "MAP = 599/840 ≈ 0.713095"),
+        (lambda: lt.mean_average_precision([MAC, SHENXIANSHUI]), "MAP = (13/15 + 47/84)/2 = 599/840 ≈ 0.713095"),
         (lambda: lt.precision_at_k([1, 0], k=2), "P@2 = 1/2 = 0.5"),           # 0.5 is exact: "="
         (lambda: lt.err([3, 2], g_max=3, k=1), "ERR@1 = 7/8 = 0.875"),
-        (lambda: lt.ndcg([3, 2, 1]), "NDCG = 1"),                                # integers print alone
+        # gains 7, 3, 1 over discounts 1, log2(3), 2; the list is already ideal, so the ratio is 1 exactly
+        (lambda: lt.ndcg([3, 2, 1]), "NDCG = (7 + 3/log2(3) + 1/2)/(7 + 3/log2(3) + 1/2) = 1"),
+        (lambda: lt.cg([2, 1]), "CG = 2 + 1 = 3"),                               # integers print alone
         (lambda: lt.ndcg([0], zero="nan"), "NDCG = nan"),
-        (lambda: lt.dcg([1, 1]), "DCG = 1/log2(3) + 1 ≈ 1.63093"),             # 1 + 0.630930 (zeros trimmed)
+        # rank order, then SymPy's simplified form; 1 + 0.630930 (zeros trimmed)
+        (lambda: lt.dcg([1, 1]), "DCG = 1 + 1/log2(3) = 1/log2(3) + 1 ≈ 1.63093"),
         # hits at ranks 1 and 16: (1 + 2/16) / 2
-        (lambda: lt.average_precision([1] + [0] * 14 + [1]), "AP = 9/16 = 0.5625"),
+        # every rank's counted precision, 0 at each of the 14 misses, 2/16 = 1/8 at rank 16
+        (lambda: lt.average_precision([1] + [0] * 14 + [1]), "AP = (1 + " + "0 + " * 14 + "1/8)/2 = 9/16 = 0.5625"),
     ])
     def test_lines(self, ex, line):
         assert ex().result_line() == line
@@ -179,8 +184,12 @@ class TestHTML:
 class TestLatex:
     def test_ndcg(self):
         tex = lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7).latex()
+        # gains 7 3 7 0 1 3 3 over discounts 1, log2 3, 2, log2 5, log2 6, log2 7, 3, in rank order; the
+        # ideal grades 3 3 2 2 2 1 0 give 7 7 3 3 3 1 0
         assert tex.startswith(r"\mathrm{NDCG@7} = \frac{\mathrm{DCG@7}}{\mathrm{IDCG@7}} = "
-                              r"\frac{14.848264}{15.725304} = ")
+                              r"\frac{7 + \frac{3}{\log_2 3} + \frac{7}{2} + 0 + \frac{1}{\log_2 6} + \frac{3}{\log_2 7} + 1}"
+                              r"{7 + \frac{7}{\log_2 3} + \frac{3}{2} + \frac{3}{\log_2 5} + \frac{3}{\log_2 6} + "
+                              r"\frac{1}{\log_2 7} + 0} = ")
         assert tex.endswith(r"\approx 0.944227")
 
     def test_exact_decimal_uses_equals(self):

@@ -184,7 +184,8 @@ def test_side_by_side_columns_keep_only_the_named_columns():
     # DCG of 1, 0 and of 0, 1: with columns rank and gain the discount column is gone, the values stay
     panel = side_by_side(("1, 0", lt.dcg([1, 0])), ("0, 1", lt.dcg([0, 1])), columns=("rank", "gain"))
     assert "discount" not in panel.html and "gain" in panel.html
-    assert str(panel) == "1, 0: DCG = 1\n0, 1: DCG = 1/log2(3) ≈ 0.63093"
+    # each rank's term (a 0 included), then the value
+    assert str(panel) == "1, 0: DCG = 1 + 0 = 1\n0, 1: DCG = 0 + 1/log2(3) = 1/log2(3) ≈ 0.63093"
     with pytest.raises(ValueError, match="'score' is not a step column of labelled\\[0\\]"):
         side_by_side(("1, 0", lt.dcg([1, 0])), columns=("score",))
 

@@ -94,7 +94,7 @@ def test_gain_discount_and_k_options():
     assert float(ed.explanation) == pytest.approx(5 + 3 / math.log2(3), rel=1e-12)
     ed.set_option("k", 2)                  # 3 + 2
     assert ed.explanation.exact == 5 and ed.explanation.name == "DCG@2"
-    assert "DCG@2 = 5" in ed.table.value
+    assert "DCG@2 = 3 + 2 = 5" in ed.table.value     # the terms in rank order, then the sum
 
 
 def test_ndcg_discount_base_cancels():
@@ -213,7 +213,7 @@ def test_controls_drive_the_editor():
     names = [html.unescape(w.value) for w in find(ed.widget, "ltr-name")]
     assert names[:3] == ["小棕瓶眼霜", "神仙水", "MAC口红"]
     assert find(ed.widget, "ltr-grade-slider")[1].tooltip == "grade of 神仙水 (rank 2)"
-    assert "NDCG@3 = (3/log2(3) + 4)/(3/log2(3) + 9/2) ≈ 0.921787" in find(ed.widget, "ltr-result")[0].value
+    assert "NDCG@3 = (3 + 3/log2(3) + 1)/(3 + 3/log2(3) + 3/2) = (3/log2(3) + 4)/(3/log2(3) + 9/2) ≈ 0.921787" in find(ed.widget, "ltr-result")[0].value
 
 
 def test_refused_control_change_is_reported_and_reverted():
@@ -320,7 +320,7 @@ def test_multi_query_editor_mrr_follows_each_query():
     find(ed.widget, "ltr-move-up")[8].click()                       # 面膜 tab: skii面膜 from rank 3 to 2
     assert ed.editors["面膜"].items[1] == "skii面膜"
     assert ed.explanation.exact == sympy.Rational(2, 3)            # (1/2 + 1 + 1/2) / 3
-    assert "MRR = 2/3" in html.unescape(ed.table.value) and bytes(ed.plot.value) != png
+    assert "MRR = (1/2 + 1 + 1/2)/3 = 2/3" in html.unescape(ed.table.value) and bytes(ed.plot.value) != png
     ed.editors["眼霜"].set_grade(1, 0)                              # no relevant result left: RR 0
     assert ed.explanation.exact == sympy.Rational(1, 2)            # (0 + 1 + 1/2) / 3
 

@@ -282,8 +282,12 @@ def fmt_exact(e) -> str:
     return sympy.sstr(e)
 
 
+@functools.lru_cache(maxsize=4096)
 def fmt_latex(e) -> str:
-    """LaTeX of an exact value; a value :func:`is_long` shows as ``\\approx`` and its decimal."""
+    """LaTeX of an exact value; a value :func:`is_long` shows as ``\\approx`` and its decimal.
+
+    Cached: a widget redraws the same terms (``\\frac{3}{\\log_2 5}``) on every change, and SymPy's printer is slow.
+    """
     if e is sympy.nan:
         return r"\mathrm{NaN}"
     if is_long(e):
@@ -379,6 +383,17 @@ def fmt_cell(e, max_exact: int = 16) -> str:
         return "yes" if e else "no"
     if isinstance(e, numbers.Integral) and not isinstance(e, sympy.Basic):
         e = sympy.Integer(int(e))
+    if isinstance(e, sympy.Basic):
+        return _fmt_basic_cell(e, max_exact)  # cached: a widget redraws mostly the same cells on every change
+    return _fmt_cell(e, max_exact)
+
+
+@functools.lru_cache(maxsize=16384)
+def _fmt_basic_cell(e, max_exact: int) -> str:
+    return _fmt_cell(e, max_exact)
+
+
+def _fmt_cell(e, max_exact: int) -> str:
     if e is sympy.nan:
         return "nan"
     if is_long(e):

@@ -68,6 +68,78 @@ class Column:
     key: str
     header: str
     exact: bool = True  # False: show only the decimal (long sums such as a running DCG)
+    #: The key of the column this one adds up ("DCG so far" sums "gain/discount"): each cell then shows the
+    #: sum term by term in rank order, ``31 + 1/log2(3) + 7/2 ≈ 35.13093``, while it is short enough.
+    sums: str = ""
+
+
+#: A running-sum column lists each cell's terms when its last cell's terms take at most this many characters
+#: (a 5-rank DCG's ``31 + 1/log2(3) + 7/2 + 3/log2(5) + 15/log2(6)`` takes 45, a 7-rank one about 60);
+#: longer, every cell of the column shows its value alone, as the result line still lists the terms.
+SUM_CELL_CHARS = 64
+#: A value shows its rank-order terms in the result line for at most this many terms.
+SUM_TERMS_SHOWN = 20
+
+
+def _term_texts(terms, latex: bool = False):
+    """Each exact term as text, or ``None`` when one cannot be shown exactly (a fraction too long)."""
+    out = []
+    for t in terms:
+        if isinstance(t, numbers.Integral) and not isinstance(t, sympy.Basic):
+            t = sympy.Integer(int(t))
+        if not isinstance(t, sympy.Basic) or t is sympy.nan or is_long(t):
+            return None
+        out.append(fmt_latex(t) if latex else fmt_exact(t))
+    return out
+
+
+def _joined(texts) -> str:
+    out = texts[0] if texts else "0"
+    for t in texts[1:]:
+        out += f" - {t[1:].lstrip()}" if t.startswith("-") else f" + {t}"
+    return out
+
+
+@dataclass(frozen=True)
+class Terms:
+    """How a value adds up, unsimplified: its terms in rank order (every rank, a 0 included), divided
+    by ``over`` (a number or another :class:`Terms`) when the value is a mean or a ratio.
+
+    >>> from ltr_teach.core.exact import log2
+    >>> Terms((sympy.Integer(31), 1 / log2(3), sympy.Rational(7, 2))).text()
+    '31 + 1/log2(3) + 7/2'
+    >>> Terms((sympy.Integer(1), sympy.Integer(0), sympy.Rational(2, 3)), over=3).text()
+    '(1 + 0 + 2/3)/3'
+    """
+
+    terms: tuple
+    over: Any = None
+
+    def _render(self, latex: bool):
+        if not 0 < len(self.terms) <= SUM_TERMS_SHOWN:
+            return None
+        texts = _term_texts(self.terms, latex)
+        if texts is None:
+            return None
+        top = _joined(texts)
+        if self.over is None:
+            return top
+        below = self.over._render(latex) if isinstance(self.over, Terms) else (_term_texts([self.over], latex)
+                                                                                or [None])[0]
+        if below is None:
+            return None
+        if latex:
+            return r"\frac{%s}{%s}" % (top, below)
+        wrap = (lambda t: f"({t})" if (" " in t or "/" in t) else t)
+        return f"{wrap(top)}/{wrap(below)}"
+
+    def text(self):
+        """The terms as text, ``None`` when they cannot be shown (too many, or a fraction too long)."""
+        return self._render(False)
+
+    def latex(self):
+        """The terms in LaTeX, ``None`` when they cannot be shown."""
+        return self._render(True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +168,8 @@ class Explanation:
         The formula with this input's numbers substituted, in LaTeX.
     notes : tuple of str
         Plain-language remarks (an empty IDCG, a cut-off beyond the list ...).
+    terms : Terms or None
+        The value's terms in rank order, shown before the simplified value.
     """
 
     metric: str
@@ -108,6 +182,9 @@ class Explanation:
     formula: str = ""
     substitution: str = ""
     notes: tuple = ()
+    #: The value unsimplified, its terms in rank order (:class:`Terms`): the result line shows it before
+    #: the simplified value, ``DCG = 31 + 1/log2(3) + 7/2 + ... = (simplified) ≈ 42.225752``.
+    terms: Terms | None = None
 
     # -- numbers ---------------------------------------------------------------
     @property
@@ -138,24 +215,44 @@ class Explanation:
         """The value with six decimals (``0.713095``; ``2e+308`` beyond the float range)."""
         return fmt_value(self.exact)
 
-    def result_line(self) -> str:
-        """``NDCG@7 = (exact) ≈ 0.944227``; ``=`` when the decimal is exact."""
+    def result_line(self, terms: bool = True) -> str:
+        """``DCG = 31 + 1/log2(3) + ... = (exact) ≈ 42.225752``: the rank-order terms (:meth:`terms_str`), the
+        simplified exact value, its decimal (``=`` when the decimal is exact). ``terms=False`` leaves the terms
+        out (a plot title)."""
         exact = self.exact_str
         if is_long(self.exact):
             return f"{self.name} {exact} " + _("(the exact number is too long to print; .exact holds it)")
+        shown = self.terms_str() if terms else None
+        name = f"{self.name} = {shown}" if shown and shown != exact else self.name
         if isinstance(self.exact, sympy.Integer) or self.exact is sympy.nan:
-            return f"{self.name} = {exact}"
+            return f"{name} = {exact}"
         sign = "=" if isinstance(self.exact, sympy.Rational) and terminates(self.exact) else "≈"
-        return f"{self.name} = {exact} {sign} {self.decimal_str}"
+        return f"{name} = {exact} {sign} {self.decimal_str}"
+
+    def terms_str(self):
+        """The value unsimplified, its terms in rank order (``31 + 1/log2(3) + 7/2``), or ``None``.
+
+        Every rank has its term, a 0 included, so a student checks the sum line by line against the table.
+        ``None`` when there are no terms, more than :data:`SUM_TERMS_SHOWN`, or a fraction too long to print.
+        """
+        return self.terms.text() if self.terms is not None else None
 
     # -- tables ----------------------------------------------------------------
     def table_rows(self) -> list[list[str]]:
-        """The steps as rows of display strings, in column order."""
+        """The steps as rows of display strings, in column order.
+
+        A column that :attr:`Column.sums` another shows each cell as its terms in rank order, then the value
+        (``31 + 1/log2(3) + 7/2 ≈ 35.13093``), while the terms fit in :data:`SUM_CELL_CHARS` characters.
+        """
         rows = []
-        for step in self.steps:
+        sums = {col.key: self._sum_cells(col) for col in self.columns if col.sums}
+        for i, step in enumerate(self.steps):
             row = []
             for col in self.columns:
                 cell = step.get(col.key)
+                if col.sums and sums[col.key] is not None and sums[col.key][i] is not None:
+                    row.append(sums[col.key][i])
+                    continue
                 if isinstance(cell, Message):  # a word such as "unjudged": shown in the current language
                     row.append(cell.translated())
                 elif not col.exact and isinstance(cell, sympy.Basic) and not isinstance(cell, sympy.Integer):
@@ -164,6 +261,32 @@ class Explanation:
                     row.append(fmt_cell(cell))
             rows.append(row)
         return rows
+
+    def _sum_cells(self, col: Column):
+        """The cells of a running-sum column as their rank-order terms and value (``None`` where a cell shows
+        only its value, at rank 1), or ``None`` for the whole column when its last sum is longer than
+        :data:`SUM_CELL_CHARS` or holds a term that cannot be shown: a column lists its terms on every row or
+        on none."""
+        texts, chars = [], 0
+        for step in self.steps:
+            term = step.get(col.sums)
+            if term is None:  # rows beyond the ranking (an ideal list longer than it): no term to add
+                break
+            text = _term_texts([term])
+            if text is None:
+                return None
+            chars += len(text[0]) + 3
+            if chars > SUM_CELL_CHARS + 3:
+                return None
+            texts.append(text[0])
+        cells = []
+        for i, step in enumerate(self.steps):
+            cell = step.get(col.key)
+            if 1 <= i < len(texts) and isinstance(cell, sympy.Basic) and cell is not sympy.nan:
+                cells.append(f"{_joined(texts[:i + 1])} {_value_after_terms(cell)}")
+            else:
+                cells.append(None)
+        return cells
 
     def __str__(self) -> str:
         # the English header is the message id: translated when shown
@@ -204,6 +327,9 @@ class Explanation:
         pieces = [formula_tex(self.formula)] if self.formula else []
         if self.substitution:
             pieces.append(self.substitution)
+        terms = self.terms.latex() if self.terms is not None else None
+        if terms and (not pieces or pieces[-1] != terms):
+            pieces.append(terms)
         exact_tex = fmt_latex(self.exact)
         if is_long(self.exact):
             return " = ".join(pieces) + " " + exact_tex
@@ -234,6 +360,13 @@ class Explanation:
             "parts": {k: p.to_dict() for k, p in self.parts.items()},
             "notes": list(self.notes),
         }
+
+
+def _value_after_terms(value) -> str:
+    """``= 57/64 = 0.890625`` or ``≈ 35.13093``: what follows a sum's terms in a table cell."""
+    if isinstance(value, sympy.Rational):
+        return f"= {fmt_cell(value)}"  # 7/8 + 0 + 1/64 = 57/64 = 0.890625
+    return f"≈ {fmt_value(value)}"
 
 
 def column_values(steps: Sequence[Mapping], key: str) -> list:

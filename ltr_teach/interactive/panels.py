@@ -182,7 +182,7 @@ def _only_columns(ex, columns, i):
 def _computed(call) -> tuple[str, str]:
     """The call as a student would type it and its exact value (only the decimal for long exact forms)."""
     ex = call()
-    value = ex.result_line() if len(ex.exact_str) <= 24 else f"{ex.name} ≈ {ex.decimal_str}"
+    value = ex.result_line(terms=False) if len(ex.exact_str) <= 24 else f"{ex.name} ≈ {ex.decimal_str}"
     return str(call), value
 
 

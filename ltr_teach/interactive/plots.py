@@ -19,6 +19,7 @@ import html
 import io
 import math
 import re
+from collections import OrderedDict
 from pathlib import Path
 
 import matplotlib
@@ -437,8 +438,8 @@ def alt_text(ex: Explanation, ax, names=None) -> str:
 
 
 def short_title(ex: Explanation, limit: int = 28) -> str:
-    """The result line, or ``NDCG@7 ≈ 0.944227`` when the exact form is too long for a plot title."""
-    return ex.result_line() if len(ex.exact_str) <= limit else f"{ex.name} ≈ {ex.decimal_str}"
+    """The result line without its terms, or ``NDCG@7 ≈ 0.944227`` when the exact form is too long for a plot title."""
+    return ex.result_line(terms=False) if len(ex.exact_str) <= limit else f"{ex.name} ≈ {ex.decimal_str}"
 
 
 def render_png(ex: Explanation, names=None, figure: Figure | None = None, size=(7, 3.6), dpi: int = 80,
@@ -599,18 +600,26 @@ def _blit_png(fig: Figure, ax, key, names_key=None) -> bytes:
         artist.set_animated(True)
     ax.xaxis.set_animated(True)
     canvas = fig.canvas
-    cache = getattr(fig, "_ltr_background", None)
-    if cache is None or cache[0] != (key, names_key):
-        base = getattr(fig, "_ltr_base", None)
-        if base is None or base[0] != key:
+    # a few images of each layer are kept: a slider moving back and forth changes the y limit between a few round
+    # values, and each change would otherwise redraw every label
+    bases = fig.__dict__.setdefault("_ltr_bases", OrderedDict())
+    backgrounds = fig.__dict__.setdefault("_ltr_backgrounds", OrderedDict())
+    background = backgrounds.get((key, names_key))
+    if background is None:
+        base = bases.get(key)
+        if base is None:
             canvas.draw()  # everything but the animated artists (and the x axis)
-            fig._ltr_base = (key, canvas.copy_from_bbox(fig.bbox))
+            base = bases[key] = canvas.copy_from_bbox(fig.bbox)
+            _trim(bases)
         else:
-            canvas.restore_region(base[1])
+            canvas.restore_region(base)
+            bases.move_to_end(key)
         ax.draw_artist(ax.xaxis)
-        fig._ltr_background = ((key, names_key), canvas.copy_from_bbox(fig.bbox))
+        background = backgrounds[(key, names_key)] = canvas.copy_from_bbox(fig.bbox)
+        _trim(backgrounds)
     else:
-        canvas.restore_region(cache[1])
+        canvas.restore_region(background)
+        backgrounds.move_to_end((key, names_key))
     for artist in moving:
         ax.draw_artist(artist)
     width, height = canvas.get_width_height()
@@ -619,6 +628,15 @@ def _blit_png(fig: Figure, ax, key, names_key=None) -> bytes:
     buf = io.BytesIO()
     image.save(buf, format="png", compress_level=1)
     return buf.getvalue()
+
+
+#: Images of a figure's axes kept per layer (each is the whole figure's RGBA, about 0.6 MB at 560 x 288).
+_CACHED_IMAGES = 6
+
+
+def _trim(cache: OrderedDict) -> None:
+    while len(cache) > _CACHED_IMAGES:
+        cache.popitem(last=False)
 
 
 def _swatch(handle) -> str:

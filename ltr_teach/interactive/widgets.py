@@ -40,7 +40,7 @@ from traitlets import Unicode
 
 from ..core import webfont
 from ..core.exact import to_exact
-from ..core.i18n import N_, Message, _, translate
+from ..core.i18n import N_, Message, _, get_language, translate, using_language
 from ..core.table import display_width
 from ..core.validate import MAX_EXPONENT, as_grades, as_rels, as_sequence, by_query_name
 from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
@@ -336,6 +336,11 @@ class RankingEditor(_ExplanationView):
 
     def _apply(self, grades=None, scores=None, options=None, items=None) -> None:
         """Recompute with the new state; commit it only if the metric accepts it (else ValueError)."""
+        # the language is resolved once per change, not once per label (each resolution reads the edition file)
+        with using_language(get_language()):
+            self._apply_now(grades, scores, options, items)
+
+    def _apply_now(self, grades, scores, options, items) -> None:
         grades = self._grades if grades is None else grades
         scores = self._scores if scores is None else scores
         options = self._options if options is None else options
@@ -629,8 +634,20 @@ class RankingEditor(_ExplanationView):
         self._syncing = True
         try:
             n = len(self._items)
+            shown = getattr(self, "_rows_shown", None)
+            if shown is None or len(shown) != len(self._rows):
+                shown = self._rows_shown = [None] * len(self._rows)
+            language = get_language()
             for pos, row in enumerate(self._rows):
                 name = self._items[pos]
+                # a row shows its name, grade, score and neighbours: rewrite only the rows whose state changed (one
+                # slider move changes one row; rewriting 200 rows' traits and tooltips cost more than the metric)
+                score = None if self._scores is None else self._scores[pos]
+                state = (name, self._grades[pos], score, n, self._max_grade, language)
+                if shown[pos] == state and row["grade"].value == self._grades[pos] and (
+                        "score" not in row or row["score"].value == score):
+                    continue
+                shown[pos] = state
                 row["rank"].value = f"{pos + 1}."
                 row["name"].value = html.escape(name)
                 row["grade"].max = self._max_grade
@@ -902,7 +919,7 @@ def example_card(example) -> Card:
     000 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
       quantity        MAP(Q)
       document says   599/420
-      exact (ltr_teach)  599/840 ≈ 0.713095
+      exact (ltr_teach)  (13/15 + 47/84)/2 = 599/840 ≈ 0.713095
       computed by     lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
       note            599/420 is AP(1) + AP(2); the mean divides by 2: 599/840
       => the document is wrong here (see the errata)

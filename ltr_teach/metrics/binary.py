@@ -16,7 +16,7 @@ import sympy
 from sympy import Integer, Rational
 
 from ..core.exact import fmt_decimal, fmt_value, to_exact, to_float
-from ..core.explanation import Column, Explanation
+from ..core.explanation import Column, Explanation, Terms
 from ..core.i18n import N_, Message
 from ..core.validate import (
     MAX_ITEMS,
@@ -177,8 +177,8 @@ def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
     return Explanation(
         metric="mrr", name="MRR" if k is None else f"MRR@{k}", exact=exact,
         columns=(Column("query", "query"), Column("first", "first relevant rank"),
-                 Column("rr", "reciprocal rank"), Column("sum", "sum so far")),
-        steps=rows, parts=parts, params={"threshold": threshold, "k": k, "n_queries": len(parts)},
+                 Column("rr", "reciprocal rank"), Column("sum", "sum so far", sums="rr")),
+        steps=rows, terms=Terms(tuple(r["rr"] for r in rows), len(rows)), parts=parts, params={"threshold": threshold, "k": k, "n_queries": len(parts)},
         formula=r"\mathrm{MRR} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \frac{1}{\mathrm{rank}_q}",
         substitution=_mean_substitution(rows, "rr"),
     )
@@ -503,13 +503,17 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
                                 "the sum") if k else N_("{n} relevant document(s) were not retrieved: each adds "
                                                         "precision 0 to the sum"), n=n_rel - found))
     name = "AP" if k is None else f"AP@{k}"
+    terms = Terms(tuple(r["counted"] for r in rows), n_rel) if n_rel and rows else None
     return _finish(Explanation(
         metric="average_precision", name=name, exact=exact,
         columns=(Column("rank", "rank"), Column("rel", "relevant"), Column("hits", "hits so far"),
-                 Column("precision", "precision at rank"), Column("counted", "counted"), Column("sum", "sum")),
+                 Column("precision", "precision at rank"), Column("counted", "counted"),
+                 Column("sum", "sum", sums="counted")),
         steps=tuple(rows), params={"n_relevant": n_rel, "k": k, "threshold": threshold},
         formula=r"\mathrm{AP} = \frac{1}{m}\sum_{i:\,rel_i=1} P@i",
-        substitution=r"\frac{%s}{%d}" % (" + ".join(sympy.latex(r["counted"]) for r in rows if r["rel"]) or "0", n_rel),
+        # every rank's counted precision (0 at a miss), over the divisor, so the sum reads against the table
+        terms=terms, substitution=(terms and terms.latex()) or r"\frac{%s}{%d}" % (
+            " + ".join(sympy.latex(r["counted"]) for r in rows if r["rel"]) or "0", n_rel),
         notes=tuple(notes),
     ), ranked, read_notes)
 
@@ -565,8 +569,9 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
     return Explanation(
         metric="mean_average_precision", name="MAP" if k is None else f"MAP@{k}", exact=exact,
         columns=(Column("query", "query"), Column("n_relevant", "relevant in all"), Column("ap", "AP"),
-                 Column("sum", "sum so far")),
+                 Column("sum", "sum so far", sums="ap")),
         steps=rows, parts=parts, params={"k": k, "threshold": threshold, "n_queries": len(parts)},
+        terms=Terms(tuple(r["ap"] for r in rows), len(rows)),
         formula=r"\mathrm{MAP} = \frac{1}{|Q|}\sum_{q=1}^{|Q|} \mathrm{AP}_q",
         substitution=_mean_substitution(rows, "ap"),
     )

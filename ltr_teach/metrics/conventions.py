@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.i18n import N_
-from ..core.validate import as_choice
 
 
 class _Unset(str):
@@ -48,6 +47,16 @@ def unset(default: str) -> str:
     (True, False, True)
     """
     return _Unset(default)
+
+
+#: How tied scores are ordered (``ties=``), the rule's name and what it does.
+TIE_RULES = {
+    "stable": N_("tied items keep their input order (LightGBM, XGBoost: a stable sort on the score)"),
+    "docid_desc": N_("tied items by document id descending, compared byte by byte (trec_eval, pytrec_eval, gdeval)"),
+    "average": N_("a tied group's gains are averaged over the group's ranks (scikit-learn; McSherry & Najork 2008)"),
+    "pessimistic": N_("tied items worst grade first: the lowest value any tie order can give"),
+    "optimistic": N_("tied items best grade first: the highest value any tie order can give"),
+}
 
 
 def is_given(value) -> bool:
@@ -339,6 +348,8 @@ def get_convention(convention) -> Convention:
     """
     if isinstance(convention, Convention):
         return convention
+    from ..core.validate import as_choice  # here, not at the top: the CLI's help reads the presets without SymPy
+
     return CONVENTIONS[as_choice(convention, "convention", CONVENTIONS)]
 
 

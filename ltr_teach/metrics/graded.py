@@ -21,7 +21,7 @@ import sympy
 from sympy import Integer
 
 from ..core.exact import RunningSum, fmt_latex, fmt_value, over
-from ..core.explanation import Column, Explanation
+from ..core.explanation import Column, Explanation, Terms
 from ..core.i18n import N_, Message
 from ..core.validate import (
     MAX_EXPONENT,
@@ -107,7 +107,7 @@ def _dcg_rows(grades, k, gain: Gain, discount: Discount, ranked=None) -> list[di
 def _sum_latex(rows) -> str:
     if not rows:
         return "0"
-    return " + ".join(r"\frac{%s}{%s}" % (fmt_latex(r["gain"]), sympy.latex(r["discount"])) for r in rows)
+    return " + ".join(r"\frac{%s}{%s}" % (fmt_latex(r["gain"]), fmt_latex(r["discount"])) for r in rows)
 
 
 def _dcg_formula(label: str, k, gain: Gain, discount: Discount, star: str = "") -> str:
@@ -122,8 +122,13 @@ _DCG_COLUMNS = (
     Column("gain", "gain"),
     Column("discount", "discount"),
     Column("contribution", "gain/discount"),
-    Column("cumulative", "DCG so far", exact=False),
+    Column("cumulative", "DCG so far", exact=False, sums="contribution"),
 )
+
+
+def _terms(rows, key: str = "contribution", over=None):
+    """The value's terms in rank order, one per rank (a 0 included)."""
+    return Terms(tuple(r[key] for r in rows), over) if rows else None
 
 
 def cg(grades, k=None) -> Explanation:
@@ -162,8 +167,8 @@ def cg(grades, k=None) -> Explanation:
     name = _at("CG", k)
     return Explanation(
         metric="cg", name=name, exact=rows[-1]["cumulative"],
-        columns=(Column("rank", "rank"), Column("grade", "grade"), Column("cumulative", "CG so far")),
-        steps=tuple(rows), params={"k": k},
+        columns=(Column("rank", "rank"), Column("grade", "grade"), Column("cumulative", "CG so far", sums="grade")),
+        steps=tuple(rows), params={"k": k}, terms=_terms(rows, "grade"),
         formula=r"\mathrm{%s} = \sum_{i=1}^{%s} rel_i" % (name, "k" if k else "n"),
         substitution=" + ".join(fmt_latex(r["grade"]) for r in rows),
     )
@@ -239,7 +244,7 @@ def _dcg_explanation(grades, k, g: Gain, d: Discount, ranked, read_notes=()) -> 
     ex = Explanation(
         metric="dcg", name=name, exact=rows[-1]["cumulative"], columns=_DCG_COLUMNS, steps=tuple(rows),
         params={"k": k, "gain": g.name, "discount": d.name},
-        formula=_dcg_formula(name, k, g, d), substitution=_sum_latex(rows),
+        formula=_dcg_formula(name, k, g, d), substitution=_sum_latex(rows), terms=_terms(rows),
         notes=tuple(read_notes) + _average_note(ranked),
     )
     return annotate(ex, ranked) if ranked else ex
@@ -322,7 +327,8 @@ def _idcg_explanation(grades, k, g: Gain, d: Discount, ideal, read_notes=()) -> 
     name = _at("IDCG", k)
     return Explanation(
         metric="idcg", name=name, exact=rows[-1]["cumulative"] if rows else Integer(0),
-        columns=_DCG_COLUMNS[:-1] + (Column("cumulative", "IDCG so far", exact=False),), steps=tuple(rows),
+        columns=_DCG_COLUMNS[:-1] + (Column("cumulative", "IDCG so far", exact=False, sums="contribution"),),
+        steps=tuple(rows), terms=_terms(rows),
         params={"k": k, "gain": g.name, "discount": d.name, "ideal": None if ideal is None else tuple(pool)},
         formula=_dcg_formula(name, k, g, d, star="*"), substitution=_sum_latex(rows),
         notes=tuple(read_notes) + (() if ideal is None else
@@ -422,6 +428,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     else:
         exact = dcg_value / idcg_value
     name = _at("NDCG", k)
+    terms = Terms(d_ex.terms.terms, i_ex.terms) if idcg_value != 0 and d_ex.terms and i_ex.terms else None
     if len(i_ex.steps) > len(d_ex.steps):
         notes.append(Message(N_("the judged pool fills {ideal_ranks} ranks of the ideal list but the ranking has only "
                                 "{ranks}: the missing ranks count as gain 0 in DCG"),
@@ -431,13 +438,15 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
         columns=(
             Column("rank", "rank"), Column("grade", "grade"), Column("gain", "gain"),
             Column("discount", "discount"), Column("contribution", "gain/discount"),
-            Column("dcg", "DCG so far", exact=False), Column("ideal_grade", "ideal grade"),
-            Column("ideal_contribution", "ideal gain/discount"), Column("idcg", "IDCG so far", exact=False),
+            Column("dcg", "DCG so far", exact=False, sums="contribution"), Column("ideal_grade", "ideal grade"),
+            Column("ideal_contribution", "ideal gain/discount"),
+            Column("idcg", "IDCG so far", exact=False, sums="ideal_contribution"),
         ),
-        steps=tuple(rows), parts={"dcg": d_ex, "idcg": i_ex},
+        steps=tuple(rows), parts={"dcg": d_ex, "idcg": i_ex}, terms=terms,
         params={**i_ex.params, "zero": zero},
         formula=r"\mathrm{%s} = \frac{\mathrm{%s}}{\mathrm{%s}}" % (name, d_ex.name, i_ex.name),
-        substitution=r"\frac{%s}{%s}" % (fmt_value(dcg_value), fmt_value(idcg_value)),
+        # the rank-order terms over each other; the decimals when they cannot be shown (long sums)
+        substitution=(terms and terms.latex()) or r"\frac{%s}{%s}" % (fmt_value(dcg_value), fmt_value(idcg_value)),
         notes=tuple(notes) + _average_note(ranked),
     )
     return annotate(ex, ranked) if ranked else ex
@@ -548,9 +557,9 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
         columns=(
             Column("rank", "rank"), Column("grade", "grade"), Column("R", "R_i = (2^g-1)/2^gmax"),
             Column("reach", "P(reach i)"), Column("stop", "P(stop at i)"),
-            Column("contribution", "P(stop)/i"), Column("cumulative", "ERR so far"),
+            Column("contribution", "P(stop)/i"), Column("cumulative", "ERR so far", sums="contribution"),
         ),
-        steps=tuple(rows), params={"g_max": g_max, "k": k},
+        steps=tuple(rows), terms=_terms(rows), params={"g_max": g_max, "k": k},
         formula=r"\mathrm{%s} = \sum_{i=1}^{%s} \frac{1}{i} R_i \prod_{j=1}^{i-1} (1 - R_j),\quad R_i = \frac{2^{g_i}-1}{2^{%d}}"
         % (name, "k" if k else "n", g_max),
         substitution=" + ".join(

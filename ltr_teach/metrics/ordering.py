@@ -18,15 +18,7 @@ from ..core.exact import fmt_cell, to_exact
 from ..core.explanation import Column, Explanation
 from ..core.i18n import N_, Message
 from ..core.validate import as_choice, as_sequence
-from .conventions import is_given
-
-TIE_RULES = {
-    "stable": N_("tied items keep their input order (LightGBM, XGBoost: a stable sort on the score)"),
-    "docid_desc": N_("tied items by document id descending, compared byte by byte (trec_eval, pytrec_eval, gdeval)"),
-    "average": N_("a tied group's gains are averaged over the group's ranks (scikit-learn; McSherry & Najork 2008)"),
-    "pessimistic": N_("tied items worst grade first: the lowest value any tie order can give"),
-    "optimistic": N_("tied items best grade first: the highest value any tie order can give"),
-}
+from .conventions import TIE_RULES, is_given  # the tie rules live with the presets: the CLI lists them without SymPy
 
 #: Tie rules whose value is the mean over every order of each tied group; they only make sense for
 #: metrics that add one term per rank (CG, DCG, NDCG, P@k, R@k).

@@ -50,19 +50,10 @@ from ..core.exact import _brief, to_exact
 from ..core.i18n import N_, Message, _, translate
 from ..core.table import Table, aligned_lines, html_table
 from ..core.validate import as_choice
+from .choices import ALTERNATIVES, CORRECTIONS
 from .evaluate import evaluate, parse_metric
 from .tables import as_mapping
 
-ALTERNATIVES = {
-    "two-sided": N_("the run and the baseline differ (either way)"),
-    "greater": N_("the run scores higher than the baseline"),
-    "less": N_("the run scores lower than the baseline"),
-}
-CORRECTIONS = {
-    "holm": N_("Holm's step-down adjustment across the runs compared with the baseline"),
-    "bonferroni": N_("Bonferroni: each p-value times the number of runs compared with the baseline"),
-    "none": N_("no adjustment"),
-}
 TESTS = ("t-test", "wilcoxon", "permutation")
 #: How each test, alternative and correction is named in a table (the keys stay the API's names).
 TEST_NAMES = {"t-test": N_("t-test"), "wilcoxon": N_("wilcoxon"), "permutation": N_("permutation")}

@@ -37,14 +37,14 @@ from ..core.i18n import N_, Message
 from ..core.validate import MAX_COUNT, as_choice, as_count
 from ..metrics.conventions import CONVENTIONS, get_convention
 from ..metrics.gains import DISCOUNTS, GAINS, gain_table
-from ..metrics.registry import BULK, bulk_lookup
+from ..metrics.registry import BULK_NAMES, bulk_lookup
 from .tables import as_mapping
 from .trec import _read_lines as read_lines
 from .trec import read_columns, read_qrels
 
 #: Metric names ``evaluate`` accepts: ``name`` or ``name@k``, derived from the registry's bulk entries
 #: (``lt.METRICS[...].bulk``); every alias of an entry (``ap``, ``precision``, ``rr`` ...) works too.
-METRIC_NAMES = {name: info.bulk.description for name, info in BULK.items()}
+METRIC_NAMES = BULK_NAMES
 _METRIC = re.compile(r"^(?P<name>[a-z0-9_]+?)(\.(?P<param>[^@]+))?(@(?P<at>[0-9.]+))?$")
 #: Cells (queries x longest ranking) of one batch read from a run file: bounds the memory of the dense steps.
 _BATCH_ITEMS = 400_000
