@@ -75,19 +75,34 @@ def _text(locator) -> str:
     return locator.text_content().strip()
 
 
+def _option_keys() -> dict:
+    """The library keyword behind each option label an editor shows, in either language (指数, exponential: exp2)."""
+    from ltr_teach.core.i18n import translate, using_language
+    from ltr_teach.interactive.widgets import _OPTION_LABELS
+
+    keys = {}
+    for language in ("en", "zh"):
+        with using_language(language):
+            keys.update({translate(label): key for key, label in _OPTION_LABELS.items()})
+    return keys
+
+
 def _shown_settings(editor) -> dict:
     """The metric keywords the editor's controls show: toggles, drop-downs, sliders."""
-    settings = {}
+    settings, keys = {}, _option_keys()
     for name in ("gain", "discount"):
         active = editor.locator(f".ltr-option-{name} .widget-toggle-button.mod-active")
         if active.count():
-            settings[name] = _text(active)
+            settings[name] = keys.get(_text(active), _text(active))
     for name in ("k", "zero", "beta"):
         select = editor.locator(f".ltr-option-{name} select")
         if select.count():
             text = select.evaluate("s => s.selectedIndex < 0 ? null : s.options[s.selectedIndex].text")
             assert text is not None, f"the {name!r} drop-down shows an empty box (no choice selected)"
-            settings[name] = None if text == "all" else (int(text) if text.isdigit() else text)
+            if name == "zero":
+                settings[name] = keys[text]
+            else:
+                settings[name] = None if text in ("all", "全部") else (int(text) if text.isdigit() else text)
     for name in ("g_max", "n_relevant"):
         readout = editor.locator(f".ltr-option-{name} .widget-readout")
         if readout.count():
