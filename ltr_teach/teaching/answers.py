@@ -56,7 +56,7 @@ MAX_POWER_BITS = 4096
 MAX_MAGNITUDE = sympy.Integer(10) ** 100
 
 #: Example answers shown in messages; none of them is the answer to an exercise.
-EXAMPLES = Message(N_("5/12, 0.417, 41.7% or 1 + 1/log2(3)"))  # a Message: the "or" is translated where shown
+EXAMPLES = Message(N_("5/12, 0.417, 1 + 1/log2(3) or 41.7%"))  # a Message: the "or" is translated where shown
 
 
 class _Phrase(str):
