@@ -527,7 +527,8 @@ def _cell(kind: str, cell_id: str, source: str, metadata: dict | None = None) ->
 
 
 def _notebook(cells: list, metadata: dict) -> dict:
-    return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+    # the display name ipykernel gives its kernel: JupyterLab rewrites any other and marks the notebook modified
+    return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
                                                         "name": "python3"},
                                          "language_info": {"name": "python"}, "ltr_teach": metadata},
             "nbformat": 4, "nbformat_minor": 5}
