@@ -389,12 +389,7 @@ MAX_ROSTER_BYTES = 50_000_000
 
 def _read_text(path, what: str, limit: int) -> str:
     """A teacher's text file (roster, record, overrides): a regular file of at most ``limit`` bytes, UTF-8."""
-    try:
-        data = read_bytes_at_most(path, limit)
-    except OSError as exc:
-        raise ValueError(f"{what} = '{_shown(path)}' cannot be read: {_shown(exc.strerror or exc)}") from None
-    if len(data) > limit:
-        raise ValueError(f"{what} = '{_shown(path)}' is over {limit:,} bytes: not read")
+    data = _read_teacher_bytes(path, what, limit)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -1084,6 +1079,7 @@ def _zip_items(path: Path) -> list[_Item]:
 
 
 def _read_teacher_bytes(path, what: str, limit: int) -> bytes:
+    """A teacher's file (roster, record, overrides, an LMS zip): a regular file of at most ``limit`` bytes."""
     try:
         data = read_bytes_at_most(path, limit)
     except OSError as exc:
