@@ -83,10 +83,10 @@ _SLIDER_LAYOUT = {"width": "250px", "flex": "0 0 auto"}
 _MOVE_BUTTON_LAYOUT = {"width": "84px", "flex": "0 0 auto", "margin": "2px 2px"}
 #: Rows beside the options when the notebook is wide enough, the options below them when it is not.
 _TOP_LAYOUT = {"flex_flow": "row wrap", "align_items": "flex-start"}
-#: The explanation table keeps each number on one line (no "≈" cut from its digits), with a little less
-#: cell padding so NDCG's 11 columns fit an 850 px column, and scrolls sideways if still too wide; headers
-#: still wrap. Sent inside the editor's title (the table's own inline padding needs !important).
-_TABLE_CSS = ("<style>.ltr-table td{white-space:nowrap}.ltr-table td,.ltr-table th{padding:2px 5px !important}"
+#: The explanation table keeps each cell on one line (no "≈" cut from its digits; a header squeezed by the
+#: long "so far" sums would otherwise stand one character a line), with a little less cell padding, and
+#: scrolls sideways when too wide. Sent inside the editor's title (the table's inline padding needs !important).
+_TABLE_CSS = ("<style>.ltr-table td,.ltr-table th{white-space:nowrap;padding:2px 5px !important}"
               ".ltr-table{overflow-x:auto}</style>")
 
 
