@@ -15,6 +15,8 @@ from __future__ import annotations
 import csv
 import json
 import re
+import subprocess
+import sys
 import zipfile
 from fractions import Fraction
 from pathlib import Path
@@ -215,9 +217,29 @@ def test_the_canvas_and_moodle_files_hold_each_students_total(lms_class):
     assert moodle[1]["Full name"] == "王伟" and "regraded" in moodle[1][f"{title} (feedback)"]
 
 
-def test_feedback_pages_open_in_chromium_without_script_and_hold_only_their_student(lms_class):
-    from playwright.sync_api import sync_playwright
+#: Opens feedback pages in Chromium with JavaScript off and prints what each shows, as JSON. A child process: the
+#: browser tests' session keeps a Playwright running, and a second one in the same process is refused.
+_READ_PAGES = """
+import json, sys
+from playwright.sync_api import sync_playwright
+paths = json.loads(sys.argv[1])
+out, requests, dialogs = [], [], []
+with sync_playwright() as driver:
+    browser = driver.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                     args=["--no-sandbox", "--disable-gpu"])
+    page = browser.new_context(java_script_enabled=False).new_page()
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    for path in paths:
+        page.goto(path)
+        out.append({"body": page.inner_text("body"), "lang": page.get_attribute("html", "lang"),
+                    "row": page.inner_text("tr[data-exercise='p-at-5']")})
+    browser.close()
+print(json.dumps({"pages": out, "requests": requests, "dialogs": dialogs}))
+"""
 
+
+def test_feedback_pages_open_in_chromium_without_script_and_hold_only_their_student(lms_class):
     folder = lms_class["root"] / "feedback"
     pages = sorted(folder.glob("*.html"))
     assert [p.stem for p in pages] == sorted(IDS)
@@ -227,37 +249,30 @@ def test_feedback_pages_open_in_chromium_without_script_and_hold_only_their_stud
         for other in IDS:
             if other != path.stem:
                 assert other not in text, (path.stem, other)
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                         args=["--no-sandbox", "--disable-gpu"])
-        context = browser.new_context(java_script_enabled=False)
-        page = context.new_page()
-        requests, dialogs = [], []
-        page.on("request", lambda request: requests.append(request.url))
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-        for student in (IDS[0], IDS[1], IDS[4], IDS[MISSING - 1], IDS[17]):
-            path = folder / f"{student}.html"
-            page.goto(path.as_uri())
-            body = page.inner_text("body")
-            assert student in body and NAMES[student] in body
-            if lms_class["lang"] == "zh":
-                assert "反馈" in body and page.get_attribute("html", "lang") == "zh-CN"
-            else:
-                assert "Feedback" in body and page.get_attribute("html", "lang") == "en"
-            status, _points = lms_class["expected"][student]["p-at-5"]
-            row = page.inner_text("tr[data-exercise='p-at-5']")
-            if status in ("not answered", "not graded"):  # never the key of an unanswered question
-                assert lms_class["p5"][student] not in row
-            if status != "right":  # the first step of the hint ladder, in the assignment's language
-                with using_language(lms_class["lang"]):
-                    concept = translate(lt.exercises.get("p-at-5").hints[0])
-                assert concept in row and (("精确率" in concept) == (lms_class["lang"] == "zh"))
-        # student 18 (case 3): typed with the input method's quotes, graded right; the page says so
-        body = page.inner_text("body")
-        assert ("正确" if lms_class["lang"] == "zh" else "right") in body
-        browser.close()
-    assert requests == [(folder / f"{s}.html").as_uri() for s in (IDS[0], IDS[1], IDS[4], IDS[MISSING - 1], IDS[17])]
-    assert dialogs == []
+    students = (IDS[0], IDS[1], IDS[4], IDS[MISSING - 1], IDS[17])
+    uris = [(folder / f"{student}.html").as_uri() for student in students]
+    done = subprocess.run([sys.executable, "-c", _READ_PAGES, json.dumps(uris)], capture_output=True, text=True,
+                          encoding="utf-8", check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    for student, page in zip(students, shown["pages"]):
+        body = page["body"]
+        assert student in body and NAMES[student] in body
+        if lms_class["lang"] == "zh":
+            assert "反馈" in body and page["lang"] == "zh-CN"
+        else:
+            assert "Feedback" in body and page["lang"] == "en"
+        status, _points = lms_class["expected"][student]["p-at-5"]
+        if status in ("not answered", "not graded"):  # never the key of an unanswered question
+            assert lms_class["p5"][student] not in page["row"]
+        if status != "right":  # the first step of the hint ladder, in the assignment's language
+            with using_language(lms_class["lang"]):
+                concept = translate(lt.exercises.get("p-at-5").hints[0])
+            assert concept in page["row"] and (("精确率" in concept) == (lms_class["lang"] == "zh"))
+    # student 18 (case 3): typed with the input method's quotes, graded right; the page says so
+    assert ("正确" if lms_class["lang"] == "zh" else "right") in shown["pages"][-1]["body"]
+    assert shown["requests"] == uris
+    assert shown["dialogs"] == []
     # the page of a student whose submission was a copy names no other student's file
     copied = (folder / f"{IDS[COPIED - 1]}.html").read_text(encoding="utf-8")
     assert IDS[COPIED] not in copied and re.search(r"\.ipynb", copied) is None
