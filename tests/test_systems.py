@@ -129,13 +129,17 @@ def test_tukey_hsd_refuses_what_it_cannot_use():
         lt.tukey_hsd([[1, 2], [float("nan"), 1]])
 
 
+def _write_files(folder, qrels, runs) -> list:
+    """qrels.txt and one NAME.run per run in ``folder``; the run files' paths, in order."""
+    write_qrels(qrels, folder / "qrels.txt")
+    for name, run in runs.items():
+        write_run(run, folder / f"{name}.run")
+    return [str(folder / f"{name}.run") for name in runs]
+
+
 def test_the_command_line_compares_three_runs_and_writes_markdown_and_latex(tmp_path):
     qrels, runs = _random_runs(3, 10)
-    write_qrels(qrels, tmp_path / "qrels.txt")
-    paths = []
-    for name, run in runs.items():
-        write_run(run, tmp_path / f"{name}.run")
-        paths.append(str(tmp_path / f"{name}.run"))
+    paths = _write_files(tmp_path, qrels, runs)
     done = subprocess.run([sys.executable, "-m", "ltr_teach.cli", "--lang", "en", "compare", str(tmp_path / "qrels.txt"),
                            *paths, "-m", "map", "--markdown", str(tmp_path / "r.md"), "--latex",
                            str(tmp_path / "r.tex")], capture_output=True, text=True, encoding="utf-8", check=False)
@@ -151,11 +155,7 @@ def test_the_report_is_not_written_where_it_would_hang_or_fail(tmp_path, target)
     import os
 
     qrels, runs = _random_runs(3, 4)
-    write_qrels(qrels, tmp_path / "qrels.txt")
-    paths = []
-    for name, run in runs.items():
-        write_run(run, tmp_path / f"{name}.run")
-        paths.append(str(tmp_path / f"{name}.run"))
+    paths = _write_files(tmp_path, qrels, runs)
     if target == "fifo":
         os.mkfifo(tmp_path / "out.md")
         target = str(tmp_path / "out.md")

@@ -18,6 +18,8 @@ import os
 import stat
 from pathlib import Path
 
+from .trec import add_once
+
 #: The column names read as each field, compared without case; the first present is used.
 QUERY_COLUMNS = ("query", "qid", "query_id", "topic")
 DOC_COLUMNS = ("doc", "docid", "doc_id", "docno")
@@ -110,11 +112,7 @@ def _to_dict(table, what: str, where: str) -> dict:
             if isinstance(ident, float):  # 1.0 would read "1.0", never the qrels' "1": say so, change nothing
                 raise ValueError(f"{where}, row {row}: the {name} id {ident!r} is a float; ids are text or whole "
                                  "numbers (a pandas integer column with a missing value becomes float)")
-        judged = out.setdefault(qid, {})
-        if docid in judged:
-            verb = "judged" if what == "qrels" else "retrieved"
-            raise ValueError(f"{where}, row {row}: document {docid!r} is {verb} twice for query {qid!r}")
-        judged[docid] = value
+        add_once(out, qid, docid, value, f"{where}, row {row}", what)
     return out
 
 

@@ -368,12 +368,18 @@ def _read_lines(path, what: str) -> dict:
                 value = _number(fields[3].decode(), where, "grade", integer=True)
             else:
                 value = _number(fields[4].decode(), where, "score")
-            seen = out.setdefault(qid, {})
-            if docid in seen:
-                verb = "judged" if what == "qrels" else "retrieved"
-                raise ValueError(f"{where}: document {docid!r} is {verb} twice for query {qid!r}")
-            seen[docid] = value
+            add_once(out, qid, docid, value, where, what)
     return out
+
+
+def add_once(out: dict, qid, docid, value, where: str, what: str) -> None:
+    """``out[qid][docid] = value``, refusing a document twice for one query (trec_eval refuses it too);
+    ``where`` says where the row came from (``file:line``, ``table, row n``)."""
+    seen = out.setdefault(qid, {})
+    if docid in seen:
+        verb = "judged" if what == "qrels" else "retrieved"
+        raise ValueError(f"{where}: document {docid!r} is {verb} twice for query {qid!r}")
+    seen[docid] = value
 
 
 def _as_dicts(columns: Columns, path, what: str) -> dict:
