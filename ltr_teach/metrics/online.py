@@ -66,18 +66,19 @@ class Interleaving:
         return "A" if in_a < in_b else "B" if in_b < in_a else _TIE
 
 
+def _check_ranking(ranking, name: str) -> list:
+    if isinstance(ranking, (str, bytes)) or not hasattr(ranking, "__iter__"):
+        raise ValueError(f"{name} must be a list of result ids in ranked order; got {type(ranking).__name__}")
+    items = list(ranking)
+    if not items or len(items) > MAX_LIST:
+        raise ValueError(f"{name} must hold 1 to {MAX_LIST} results; got {len(items)}")
+    if len(set(items)) < len(items):
+        raise ValueError(f"{name} lists a result twice: {items}")
+    return items
+
+
 def _check_rankings(ranking_a, ranking_b):
-    lists = []
-    for name, ranking in (("ranking_a", ranking_a), ("ranking_b", ranking_b)):
-        if isinstance(ranking, (str, bytes)) or not hasattr(ranking, "__iter__"):
-            raise ValueError(f"{name} must be a list of result ids in ranked order; got {type(ranking).__name__}")
-        items = list(ranking)
-        if not items or len(items) > MAX_LIST:
-            raise ValueError(f"{name} must hold 1 to {MAX_LIST} results; got {len(items)}")
-        if len(set(items)) < len(items):
-            raise ValueError(f"{name} lists a result twice: {items}")
-        lists.append(items)
-    return lists
+    return _check_ranking(ranking_a, "ranking_a"), _check_ranking(ranking_b, "ranking_b")
 
 
 def team_draft(ranking_a, ranking_b, coins) -> Interleaving:
@@ -254,7 +255,7 @@ def click_rate(ranking, grades, g_max=None) -> Explanation:
     >>> click_rate(["p", "x"], {"p": 3, "x": 0}, g_max=3).exact
     7/8
     """
-    items = _check_rankings(ranking, ranking)[0]
+    items = _check_ranking(ranking, "ranking")
     g_max = _check_grades(grades, g_max)
     stops = _stop_probabilities(items, grades, g_max)
     clicks = _click_probabilities(stops)
