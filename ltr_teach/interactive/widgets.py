@@ -15,8 +15,8 @@ All the logic lives in plain methods that tests call without a browser: :meth:`~
 :attr:`~RankingEditor.explanation`. The ipywidgets controls only call those methods.
 
 CSS classes (for browser tests): ``ltr-editor`` (the container), ``ltr-title``, ``ltr-rows``,
-``ltr-row`` and ``ltr-row-<rank>`` (one row per rank), ``ltr-name``, ``ltr-grade-slider``,
-``ltr-score-slider``, ``ltr-move-up``, ``ltr-move-down``, ``ltr-options``, ``ltr-option`` plus
+``ltr-row`` and ``ltr-row-<rank>`` (one row per rank), ``ltr-name``, ``ltr-grade-slider`` and ``ltr-grade-box``
+(the slider's number, the row's accessible name in its hidden label), ``ltr-score-slider`` and ``ltr-score-box``, ``ltr-move-up``, ``ltr-move-down``, ``ltr-options``, ``ltr-option`` plus
 ``ltr-option-<name>`` (``ltr-option-gain``, ``ltr-option-discount``, ``ltr-option-k`` (its "all"
 entry has the value 0), ``ltr-option-ideal``, ``ltr-option-g_max``, ``ltr-option-zero``,
 ``ltr-option-n_relevant``, ``ltr-option-beta``), ``ltr-result`` (the result line), ``ltr-error``
@@ -79,8 +79,22 @@ _TOGGLE_BUTTON_WIDTH = "76px"
 _ROW_SLIDER_STYLE = {"description_width": "initial"}
 #: Fixed (flex "0 0 auto") sizes: a row never squeezes its slider track or cuts "down" to "d…".
 _RANK_LAYOUT = {"width": "2.2em", "flex": "0 0 auto"}
-_SLIDER_LAYOUT = {"width": "250px", "flex": "0 0 auto"}
+_SLIDER_LAYOUT = {"width": "200px", "flex": "0 0 auto"}
 _MOVE_BUTTON_LAYOUT = {"width": "84px", "flex": "0 0 auto", "margin": "2px 2px"}
+#: A row's number box (the slider's readout, and the control a screen reader names): wide enough for "0.05".
+_BOX_LAYOUT = {"width": "4.6em", "flex": "0 0 auto"}
+#: Text a screen reader reads and the eye does not see (the usual "visually hidden" rules; the label sanitiser
+#: keeps them). ipywidgets 8.1 names none of its sliders (noUiSlider's handle gets no aria-label and the
+#: description's <label> is not linked to it, and its aria-valuetext is the bare number), but it links a number
+#: box's <label> to its <input>: the box's hidden label is the row's accessible name.
+_HIDDEN = ("position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;"
+           "clip:rect(0,0,0,0);white-space:nowrap;border:0")
+_BOX_STYLE = {"description_width": "0px"}
+
+
+def _hidden_label(text: str) -> str:
+    """``text`` as a description a screen reader reads in full and the page does not show."""
+    return f'<span style="{_HIDDEN}">{html.escape(text)}</span>'
 #: Rows beside the options when the notebook is wide enough, the options below them when it is not.
 _TOP_LAYOUT = {"flex_flow": "row wrap", "align_items": "flex-start"}
 #: The explanation table keeps each cell on one line (no "≈" cut from its digits; a header squeezed by the
@@ -512,19 +526,29 @@ class RankingEditor(_ExplanationView):
         name = W.HTML(layout=W.Layout(width=name_width, flex="0 0 auto"))
         name.add_class("ltr-name")
         what = _("label") if self._labelled else (_("relevant") if self._binary else _("grade"))
-        slider = W.IntSlider(min=0, max=self._max_grade, description=what, continuous_update=False,
+        # the slider for the mouse (and arrow keys), its number in a box beside it: the box is the readout and the
+        # control a screen reader names ("rank 2, MAC口红: grade"), its hidden label rewritten with the row
+        slider = W.IntSlider(min=0, max=self._max_grade, description=what, continuous_update=False, readout=False,
                              layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
         slider.add_class("ltr-grade-slider")
         slider.observe(lambda ch, p=pos: self._on_grade(p, ch["new"]), names="value")
-        parts = [rank, name, slider]
-        row = {"rank": rank, "name": name, "grade": slider}
+        box = W.BoundedIntText(min=0, max=self._max_grade, description_allow_html=True, layout=W.Layout(**_BOX_LAYOUT),
+                               style=_BOX_STYLE)
+        box.add_class("ltr-grade-box")
+        box.observe(lambda ch, p=pos: self._on_grade(p, ch["new"]), names="value")
+        parts = [rank, name, slider, box]
+        row = {"rank": rank, "name": name, "grade": slider, "grade_box": box}
         if self._labelled:
-            score = W.FloatSlider(min=0, max=1, step=0.05, description=_("score"), continuous_update=False,
-                                  readout_format=".2f", layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
+            score = W.FloatSlider(min=0, max=1, step=0.05, description=_("score"), continuous_update=False, readout=False,
+                                  layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
             score.add_class("ltr-score-slider")
             score.observe(lambda ch, p=pos: self._on_score(p, ch["new"]), names="value")
-            parts.append(score)
-            row["score"] = score
+            score_box = W.BoundedFloatText(min=0, max=1, step=0.05, description_allow_html=True,
+                                           layout=W.Layout(**_BOX_LAYOUT), style=_BOX_STYLE)
+            score_box.add_class("ltr-score-box")
+            score_box.observe(lambda ch, p=pos: self._on_score(p, ch["new"]), names="value")
+            parts += [score, score_box]
+            row.update(score=score, score_box=score_box)
         else:
             up = W.Button(description=_("up"), icon="arrow-up", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
             up.add_class("ltr-move-up")
@@ -644,19 +668,24 @@ class RankingEditor(_ExplanationView):
                 # slider move changes one row; rewriting 200 rows' traits and tooltips cost more than the metric)
                 score = None if self._scores is None else self._scores[pos]
                 state = (name, self._grades[pos], score, n, self._max_grade, language)
-                if shown[pos] == state and row["grade"].value == self._grades[pos] and (
-                        "score" not in row or row["score"].value == score):
+                if shown[pos] == state and row["grade"].value == row["grade_box"].value == self._grades[pos] and (
+                        "score" not in row or row["score"].value == row["score_box"].value == score):
                     continue
                 shown[pos] = state
                 row["rank"].value = f"{pos + 1}."
                 row["name"].value = html.escape(name)
-                row["grade"].max = self._max_grade
-                row["grade"].value = self._grades[pos]
+                for control in (row["grade"], row["grade_box"]):
+                    control.max = self._max_grade
+                    control.value = self._grades[pos]
                 row["grade"].tooltip = _("{what} of {name} (rank {rank})").format(what=row["grade"].description, name=name,
                                                                                    rank=pos + 1)
+                row["grade_box"].description = _hidden_label(_("rank {rank}, {name}: {what}").format(
+                    rank=pos + 1, name=name, what=row["grade"].description))
                 if "score" in row:
-                    row["score"].value = self._scores[pos]
+                    row["score"].value = row["score_box"].value = self._scores[pos]
                     row["score"].tooltip = _("model score of {name}").format(name=name)
+                    row["score_box"].description = _hidden_label(_("rank {rank}, {name}: {what}").format(
+                        rank=pos + 1, name=name, what=row["score"].description))
                 else:
                     row["up"].disabled = pos == 0
                     row["down"].disabled = pos == n - 1
