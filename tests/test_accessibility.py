@@ -150,7 +150,8 @@ def _editors():
 
 
 EDITORS = dict(_editors())
-CONTROLS = (W.Button, W.IntSlider, W.FloatSlider, W.Dropdown, W.ToggleButtons, W.Checkbox, W.IntText, W.Text)
+CONTROLS = (W.Button, W.IntSlider, W.FloatSlider, W.Dropdown, W.ToggleButtons, W.Checkbox, W.IntText, W.Text,
+            W.BoundedIntText, W.BoundedFloatText)
 
 
 def _controls(widget):
