@@ -51,6 +51,8 @@ _LAZY = {
     "DISCOUNTS": (".metrics.graded", "DISCOUNTS"),
     "GAINS": (".metrics.graded", "GAINS"),
     "ZERO_RULES": (".metrics.graded", "ZERO_RULES"),
+    "discount": (".metrics.gains", "discount"),
+    "gain": (".metrics.gains", "gain"),
     "cg": (".metrics.graded", "cg"),
     "dcg": (".metrics.graded", "dcg"),
     "err": (".metrics.graded", "err"),
@@ -121,6 +123,7 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 __all__ = [
     "Explanation", "METRICS", "GAINS", "DISCOUNTS", "ZERO_RULES", "TIE_RULES", "log2", "ln",
     "cg", "dcg", "idcg", "ndcg", "err",
+    "gain", "discount",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc", "pr_curve", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas",

@@ -208,6 +208,36 @@ class WorkedExample:
         return self.call()
 
     @property
+    def ranking(self) -> list:
+        """The one query's grades (or 0/1 relevance) in ranked order, as the document gives them.
+
+        >>> import ltr_teach as lt
+        >>> lt.examples.by_id("000-ap-mac-lipstick").ranking
+        [1, 1, 0, 0, 1, 0, 0]
+        >>> lt.examples.by_id("000-mrr-three-queries").ranking
+        Traceback (most recent call last):
+        ...
+        ValueError: example 000-mrr-three-queries has 3 queries; use .rankings, a {query: ranking} dict
+        """
+        data = self.call.args[0]
+        if isinstance(data, dict):
+            raise ValueError(f"example {self.id} has {len(data)} queries; use .rankings, a {{query: ranking}} dict")
+        return list(data)
+
+    @property
+    def rankings(self) -> dict:
+        """Every query's ranking, ``{query: grades in ranked order}`` (one entry for a one-query example).
+
+        >>> import ltr_teach as lt
+        >>> lt.examples.by_id("000-mrr-three-queries").rankings
+        {'眼霜': [0, 1, 0], '神仙水': [1, 0, 0], '面膜': [0, 0, 1]}
+        """
+        data = self.call.args[0]
+        if isinstance(data, dict):
+            return {query: list(grades) for query, grades in data.items()}
+        return {self.queries[0] if self.queries else self.id: list(data)}
+
+    @property
     def exact(self):
         """The exact value (SymPy)."""
         return self.call().exact
