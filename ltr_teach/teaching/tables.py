@@ -1,7 +1,7 @@
-"""Teaching tables the notebooks print: the documents' numbers beside the library's, and NDCG@k cut by cut.
+"""Teaching tables the notebooks print: the posts' numbers beside the library's, and NDCG@k cut by cut.
 
-- :func:`examples_table`: worked examples of :mod:`.examples`, what the document prints against the
-  exact value written to the document's precision, and whether they agree;
+- :func:`examples_table`: worked examples of :mod:`.examples`, what the post prints against the
+  exact value written to the post's precision, and whether they agree;
 - :func:`ndcg_cutoffs`: NDCG@k for k = 1, 2, ... with the rule that decides whether each new rank
   raises or lowers it;
 - :func:`documents_table`: per source document, its erratum records by kind, worked examples and wrong
@@ -29,17 +29,17 @@ _SAME = 1e-12
 
 
 def _places(printed: str) -> int:
-    """Decimals to show: those the document printed (in any '='-separated part), at least 6."""
+    """Decimals to show: those the post printed (in any '='-separated part), at least 6."""
     return max([6] + [len(part.split(".")[1]) for part in printed.split("=") if "." in part])
 
 
 def library_value(exact, printed: str) -> str:
-    """The exact value as the document would compare it: the fraction where it is one, and its decimal
-    written to the document's precision (at least 6 places).
+    """The exact value as the post would compare it: the fraction where it is one, and its decimal
+    written to the post's precision (at least 6 places).
 
     Examples
     --------
-    Document 000's MAP is 599/840 = 0.71309523...; the document prints 599/420 (no decimals), so
+    Post 000's MAP is 599/840 = 0.71309523...; the post prints 599/420 (no decimals), so
     six places are shown:
 
     >>> library_value(sympy.Rational(599, 840), "599/420")
@@ -60,7 +60,7 @@ def library_value(exact, printed: str) -> str:
 
 
 def examples_table(*ids) -> Table:
-    """Worked examples side by side: what the document prints, the library's value, whether they agree.
+    """Worked examples side by side: what the post prints, the library's value, whether they agree.
 
     Parameters
     ----------
@@ -75,12 +75,12 @@ def examples_table(*ids) -> Table:
 
     Examples
     --------
-    Document 002's lipstick A: CG = 5 + 1 + 3 + 2 + 4 = 15, printed as 15.
+    Post 002's lipstick A: CG = 5 + 1 + 3 + 2 + 4 = 15, printed as 15.
 
     >>> print(examples_table("002-cg-lipstick-a"))
-    quantity           document prints  library (exact ≈ decimal)  agrees
-    -----------------  ---------------  -------------------------  ------
-    Cumulative Gain_A               15                         15     yes
+    quantity           post prints  library (exact ≈ decimal)  agrees
+    -----------------  -----------  -------------------------  ------
+    Cumulative Gain_A           15                         15     yes
     """
     if not ids:
         raise ValueError("ids must name at least one worked example (see lt.examples.WORKED_EXAMPLES)")
@@ -91,7 +91,7 @@ def examples_table(*ids) -> Table:
             raise ValueError(f"ids: {id_!r} is an erratum, not a worked example; use erratum_card for errata")
         rows.append((ex.quantity, ex.printed, library_value(ex.exact, ex.printed),
                      Message(N_("yes")) if ex.matches else Message(N_("NO"))))
-    return Table((N_("quantity"), N_("document prints"), N_("library (exact ≈ decimal)"), N_("agrees")), tuple(rows))
+    return Table((N_("quantity"), N_("post prints"), N_("library (exact ≈ decimal)"), N_("agrees")), tuple(rows))
 
 
 def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
@@ -180,7 +180,7 @@ def documents_table() -> Table:
 
     Examples
     --------
-    Document 002 (the lipstick example) prints seven numbers and gets all of them right:
+    Post 002 (the lipstick example) prints seven numbers and gets all of them right:
 
     >>> table = documents_table()
     >>> row = [row for row in table.rows if row[0].startswith("002")][0]
@@ -199,7 +199,7 @@ def documents_table() -> Table:
         totals = [t + c for t, c in zip(totals, counts)]
         rows.append((name, *(str(c) for c in counts)))
     rows.append((Message(N_("total")), *(str(t) for t in totals)))
-    header = (N_("document"), *(_KIND_COLUMNS[kind] for kind in kinds),
+    header = (N_("post"), *(_KIND_COLUMNS[kind] for kind in kinds),
               N_("worked examples"), N_("printed numbers wrong"))
     return Table(header, tuple(rows))
 
@@ -217,7 +217,7 @@ def glossary_table() -> Table:
 
     Examples
     --------
-    Precision is 精确率, also 查准率; document 003 calls it 准确率 and document 000 查全率:
+    Precision is 精确率, also 查准率; post 003 calls it 准确率 and post 000 查全率:
 
     >>> table = glossary_table()
     >>> row = [row for row in table.rows if row[2] == "precision"][0]
@@ -226,7 +226,7 @@ def glossary_table() -> Table:
     """
     rows = tuple((term.zh, "、".join(term.alternatives) or "–", term.en,
                   ", ".join(m.wrong for m in term.wrong) or "–") for term in TERMS.values())
-    return Table((N_("Chinese term"), N_("also accepted"), N_("English term"), N_("wrong names in the documents")),
+    return Table((N_("Chinese term"), N_("also accepted"), N_("English term"), N_("wrong names in the posts")),
                  rows, left=4)
 
 
