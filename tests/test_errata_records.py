@@ -36,7 +36,7 @@ def test_every_quote_is_verbatim_in_its_document(erratum):
 def test_every_record_states_its_kind_and_only_errors_say_wrong(erratum):
     assert erratum.kind in examples.KINDS
     card = str(erratum_card(erratum))
-    assert re.search(rf"^  kind +{erratum.kind}$", card, re.M)  # the labels align to the longest one
+    assert re.search(rf"^  kind +{erratum.kind}$", card, re.MULTILINE)  # the labels align to the longest one
     assert ("the post is wrong" in card) == (erratum.kind == "error")
     assert ("post is wrong" in erratum.verdict) == erratum.is_error
 
