@@ -247,6 +247,41 @@ def errata_panel(document: str) -> HTMLPanel:
     return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({translate(e.kind)})" for e in records]))
 
 
+def errata_cards(*ids: str) -> HTMLPanel:
+    """Several errata as cards, in the order given: the records a notebook names and 09 shows together.
+
+    Parameters
+    ----------
+    *ids : str
+        Erratum ids (``lt.examples.ERRATA``), at least one, each once.
+
+    Examples
+    --------
+    Post 000's MRR is a mean, not a sum; post 001 calls one query's 1/r "MRR".
+
+    >>> print(errata_cards("000-mrr-sum", "001-mrr-single-query"))
+    2 records
+      000-mrr-sum (error)
+      001-mrr-single-query (terminology)
+    >>> errata_cards("000-mrr-sum", "000-no-such-record")
+    Traceback (most recent call last):
+    ...
+    ValueError: ids[1] = '000-no-such-record' is not an erratum id (see lt.examples.ERRATA)
+    """
+    known = {e.id: e for e in examples.ERRATA}
+    if not ids:
+        raise ValueError("ids must name at least one erratum (see lt.examples.ERRATA)")
+    for i, erratum_id in enumerate(ids):
+        if erratum_id not in known:
+            raise ValueError(f"ids[{i}] = {erratum_id!r} is not an erratum id (see lt.examples.ERRATA)")
+        if erratum_id in ids[:i]:
+            raise ValueError(f"ids[{i}] = {erratum_id!r} is named twice; name each erratum once")
+    records = [known[i] for i in ids]
+    heading = _("{n} records").format(n=len(records))
+    markup = "".join(erratum_html(e) for e in records)
+    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({translate(e.kind)})" for e in records]))
+
+
 class ErratumBrowser(_ShowsWidget):
     """A drop-down of every erratum; the chosen record's card, and the full explanation table of its
     library call where it has one.
@@ -658,4 +693,4 @@ class EditorSnapshot:
 
 
 __all__ = ["ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "HTMLPanel", "MetricsDashboard",
-           "decimal_first", "erratum_html", "errata_panel", "side_by_side"]
+           "decimal_first", "erratum_html", "errata_cards", "errata_panel", "side_by_side"]
