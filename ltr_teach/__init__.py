@@ -95,6 +95,7 @@ _LAZY = {
     "examples_table": (".teaching.tables", "examples_table"),
     "glossary_table": (".teaching.tables", "glossary_table"),
     "ndcg_cutoffs": (".teaching.tables", "ndcg_cutoffs"),
+    "rank_weights_table": (".teaching.tables", "rank_weights_table"),
     "verify": (".teaching.verify", "verify"),
 }
 
@@ -134,7 +135,7 @@ __all__ = [
     "compare_systems", "tukey_hsd",
     "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "verify", "examples", "exercises",
     "samples",
-    "examples_table", "ndcg_cutoffs", "documents_table", "glossary_table",
+    "examples_table", "ndcg_cutoffs", "rank_weights_table", "documents_table", "glossary_table",
     "classroom", "set_language", "get_language", "online",
 ]
 

@@ -6,7 +6,8 @@
   raises or lowers it;
 - :func:`documents_table`: per source document, its erratum records by kind, worked examples and wrong
   printed numbers;
-- :func:`glossary_table`: the field's terms in Chinese and English, from the one glossary.
+- :func:`glossary_table`: the field's terms in Chinese and English, from the one glossary;
+- :func:`rank_weights_table`: each metric's weight of a few ranks, the reader it models.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..core.glossary import TERMS
 from ..core.i18n import N_, Message
 from ..core.table import Table
 from ..core.validate import as_grades
+from ..metrics.gains import RANK_WEIGHTS, rank_weights
 from ..metrics.graded import ndcg
 from . import examples
 
@@ -230,4 +232,44 @@ def glossary_table() -> Table:
                  rows, left=4)
 
 
-__all__ = ["documents_table", "examples_table", "glossary_table", "library_value", "ndcg_cutoffs"]
+
+def rank_weights_table(ranks=(1, 2, 3, 5, 10, 20), p=0.8) -> Table:
+    """What one unit of gain is worth at a few ranks under each metric's reader (rank 1 worth 1), to 3 decimals.
+
+    The rows are :data:`~ltr_teach.metrics.gains.RANK_WEIGHTS` (DCG's 1/log2(i + 1), Järvelin & Kekäläinen's
+    1/max(1, log2 i), the reciprocal rank's 1/i, RBP's p^(i − 1)); the values are their exact weights rounded.
+
+    Parameters
+    ----------
+    ranks : sequence of int >= 1
+        The ranks to show, increasing.
+    p : number in (0, 1)
+        RBP's persistence; a decimal is read exactly (0.8 is 4/5).
+
+    Examples
+    --------
+    Rank 10: 1/log2(11) ≈ 0.289, 1/max(1, log2 10) ≈ 0.301, 1/10, and 0.8^9 ≈ 0.134.
+
+    >>> print(rank_weights_table(ranks=(1, 2, 10)))
+    weight            used by                      i = 1  i = 2  i = 10
+    ----------------  ---------------------------  -----  -----  ------
+    1/log2(i + 1)     DCG, NDCG                    1.000  0.631   0.289
+    1/max(1, log2 i)  Järvelin & Kekäläinen's DCG  1.000  1.000   0.301
+    1/i               reciprocal rank; ERR's 1/r   1.000  0.500   0.100
+    p^(i − 1)         RBP                          1.000  0.800   0.134
+    """
+    ranks = tuple(ranks)
+    for i, r in enumerate(ranks):
+        if isinstance(r, bool) or not isinstance(r, int) or r < 1:
+            raise ValueError(f"ranks[{i}] = {r!r} is not a rank; ranks are whole numbers 1, 2, ...")
+        if i and r <= ranks[i - 1]:
+            raise ValueError(f"ranks[{i}] = {r} does not follow ranks[{i - 1}] = {ranks[i - 1]}; give them increasing")
+    if not ranks:
+        raise ValueError("ranks must name at least one rank")
+    weights = rank_weights(ranks[-1], p)
+    rows = tuple((Message(w.label), Message(w.metrics), *(f"{to_float(weights[name][r - 1]):.3f}" for r in ranks))
+                 for name, w in RANK_WEIGHTS.items())
+    return Table((N_("weight"), N_("used by"), *(f"i = {r}" for r in ranks)), rows, left=2)
+
+
+__all__ = ["documents_table", "examples_table", "glossary_table", "library_value", "ndcg_cutoffs", "rank_weights_table"]
