@@ -57,7 +57,7 @@ def test_a_worked_example_gives_its_rankings():
     three = lt.examples.by_id("000-mrr-three-queries")
     assert three.rankings == {"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}
     with pytest.raises(ValueError, match="has 3 queries; use .rankings"):
-        three.ranking
+        _ = three.ranking
     assert list(mac.rankings.values()) == [mac.ranking]
 
 
