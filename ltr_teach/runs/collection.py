@@ -335,13 +335,18 @@ def to_run(scores: np.ndarray, query_ids, doc_ids, depth: int = 100) -> dict:
     return run
 
 
-def ltr_teach_command(*args: str, timeout: float = 120) -> str:
+def ltr_teach_command(*args: str, cwd=None, timeout: float = 120) -> str:
     """Run ``ltr-teach ARGS`` in a new process (the course's command line) and return what it printed.
 
-    Notebooks call it instead of ``!ltr-teach ...``, which needs the command on the shell's path.
+    Notebooks call it instead of ``!ltr-teach ...``, which needs the command on the shell's path. The
+    command runs in ``cwd`` (so file names can be short) and speaks the kernel's language.
     """
+    from ..core.i18n import get_language
+
     command = [sys.executable, "-m", "ltr_teach.cli", *map(str, args)]
-    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=timeout, check=False)
+    env = dict(os.environ, LTR_TEACH_LANG=get_language())
+    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=timeout, check=False,
+                          cwd=cwd, env=env)
     return ("$ ltr-teach " + " ".join(map(str, args)) + "\n" + done.stdout + done.stderr).rstrip()
 
 
