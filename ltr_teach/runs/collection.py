@@ -302,7 +302,8 @@ def bm25_scores(index: Index, queries: np.ndarray, k1: float = 1.2, b: float = 0
     ``score(q, d) = sum over the query's words t of idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))``
     with ``tf`` the count of ``t`` in ``d``, ``dl`` the document's length in words, ``avgdl`` the mean
     length, and ``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))`` (never negative). A word the query repeats
-    counts again.
+    counts again. ``k1 = 0`` gives the binary model (each query word present adds its idf); ``b = 0`` ignores
+    the length.
     """
     if not (k1 >= 0 and 0 <= b <= 1):
         raise ValueError(f"k1 = {k1!r}, b = {b!r}: k1 must be at least 0 and b between 0 and 1")
@@ -312,7 +313,8 @@ def bm25_scores(index: Index, queries: np.ndarray, k1: float = 1.2, b: float = 0
     idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
     dl = tf.sum(axis=1)
     norm = k1 * (1 - b + b * dl / dl.mean())
-    weights = tf * (k1 + 1) / (tf + norm[:, None]) * idf
+    # where tf = 0 the weight is 0 (with k1 = 0 the fraction would be 0/0)
+    weights = np.divide(tf * (k1 + 1), tf + norm[:, None], out=np.zeros_like(tf), where=tf > 0) * idf
     return np.asarray(queries, dtype=float) @ weights.T
 
 
