@@ -279,3 +279,18 @@ def test_ir_datasets_records_are_renumbered_and_graded(monkeypatch):
     c = col.load("Cranfield")
     assert c.queries == {"1": "flutter", "2": "heat"} and c.qrels == {"2": {"2": 4}, "1": {"1": 0}}
     assert c.docs == {"1": "wing flutter", "2": "heat"}
+
+
+def test_the_sample_runs_agree_with_ir_measures_as_the_notebook_shows(tmp_path):
+    import ir_measures
+    from ir_measures import AP, P, nDCG
+
+    c, runs = _sample_runs()
+    lt.write_qrels(c.qrels, tmp_path / "qrels.txt")
+    for name, run in runs.items():
+        lt.write_run(run, tmp_path / f"{name}.run")
+        peer = ir_measures.calc_aggregate([nDCG @ 10, AP, P @ 5], ir_measures.read_trec_qrels(str(tmp_path / "qrels.txt")),
+                                          ir_measures.read_trec_run(str(tmp_path / f"{name}.run")))
+        ours = lt.evaluate(tmp_path / "qrels.txt", tmp_path / f"{name}.run", ["ndcg@10", "map", "p@5"]).mean
+        assert [ours["ndcg@10"], ours["map"], ours["p@5"]] == pytest.approx(
+            [peer[nDCG @ 10], peer[AP], peer[P @ 5]], abs=1e-12)
