@@ -294,3 +294,14 @@ def test_the_sample_runs_agree_with_ir_measures_as_the_notebook_shows(tmp_path):
         ours = lt.evaluate(tmp_path / "qrels.txt", tmp_path / f"{name}.run", ["ndcg@10", "map", "p@5"]).mean
         assert [ours["ndcg@10"], ours["map"], ours["p@5"]] == pytest.approx(
             [peer[nDCG @ 10], peer[AP], peer[P @ 5]], abs=1e-12)
+
+
+def test_the_command_says_so_where_no_process_can_start(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(38, "Function not implemented")  # what Pyodide's subprocess raises
+
+    monkeypatch.setattr(col.subprocess, "run", refuse)
+    out = col.ltr_teach_command("eval", "qrels.txt", "bm25.run", "-m", "map")
+    assert out.splitlines() == ["$ ltr-teach eval qrels.txt bm25.run -m map",
+                                "(this Python cannot start a process, as in the browser edition: type the command in "
+                                "a terminal, or use lt.evaluate, which prints the same numbers)"]

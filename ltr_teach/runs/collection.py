@@ -347,9 +347,14 @@ def ltr_teach_command(*args: str, cwd=None, timeout: float = 120) -> str:
 
     command = [sys.executable, "-m", "ltr_teach.cli", *map(str, args)]
     env = dict(os.environ, LTR_TEACH_LANG=get_language())
-    done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=timeout, check=False,
-                          cwd=cwd, env=env)
-    return ("$ ltr-teach " + " ".join(map(str, args)) + "\n" + done.stdout + done.stderr).rstrip()
+    shown = "$ ltr-teach " + " ".join(map(str, args)) + "\n"
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
+                              check=False, cwd=cwd, env=env)
+    except OSError:  # JupyterLite (Pyodide) cannot start a process
+        return shown + _("(this Python cannot start a process, as in the browser edition: type the command in a "
+                         "terminal, or use lt.evaluate, which prints the same numbers)")
+    return (shown + done.stdout + done.stderr).rstrip()
 
 
 __all__ = ["Collection", "Index", "load", "read_records", "tokens", "build_index", "tfidf_scores", "bm25_scores",
