@@ -303,5 +303,5 @@ def test_the_command_says_so_where_no_process_can_start(monkeypatch):
     monkeypatch.setattr(col.subprocess, "run", refuse)
     out = col.ltr_teach_command("eval", "qrels.txt", "bm25.run", "-m", "map")
     assert out.splitlines() == ["$ ltr-teach eval qrels.txt bm25.run -m map",
-                                "(this Python cannot start a process, as in the browser edition: type the command in "
-                                "a terminal, or use lt.evaluate, which prints the same numbers)"]
+                                ("(this Python cannot start a process, as in the browser edition: type the command in "
+                                 "a terminal, or use lt.evaluate, which prints the same numbers)")]
