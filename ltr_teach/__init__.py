@@ -59,6 +59,7 @@ _LAZY = {
     "idcg": (".metrics.graded", "idcg"),
     "ndcg": (".metrics.graded", "ndcg"),
     "online": (".metrics.online", None),
+    "collection": (".runs.collection", None),
     "TIE_RULES": (".metrics.ordering", "TIE_RULES"),
     "misordered_pairs": (".metrics.pairs", "misordered_pairs"),
     "swap_deltas": (".metrics.pairs", "swap_deltas"),
@@ -136,7 +137,7 @@ __all__ = [
     "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "verify", "examples", "exercises",
     "samples",
     "examples_table", "ndcg_cutoffs", "rank_weights_table", "documents_table", "glossary_table",
-    "classroom", "set_language", "get_language", "online",
+    "classroom", "set_language", "get_language", "online", "collection",
 ]
 
 

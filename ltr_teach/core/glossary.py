@@ -117,7 +117,7 @@ PROPER_NAMES = frozenset(name.lower() for name in (
     "Google", "Bing", "Baidu", "Taobao", "CSDN", "Zhihu", "GitHub", "Wikipedia", "Excel",
     "Järvelin", "Kekäläinen", "Burges", "Chapelle", "Moffat", "Zobel", "Manning", "Raghavan", "Schütze",
     "Wilcoxon", "Student", "Cohen", "Holm", "Bonferroni", "Fisher", "Efron", "Voorhees", "Buckley",
-    "Sakai", "Craswell", "McSherry", "Najork", "torch", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
+    "Sakai", "Craswell", "McSherry", "Najork", "Cranfield", "ir_datasets", "Glasgow", "Okapi", "Robertson", "torch", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
     "log", "log2", "ln", "max", "min", "sum", "argmax",
 ))
 
