@@ -152,7 +152,7 @@ def course_path():
     return module
 
 
-_DIRECTIVE = re.compile(r"^<!--\s*(header|course-map)\s*-->\s*$", re.MULTILINE)
+_DIRECTIVE = re.compile(r"^<!--[ \t]*(header|course-map)[ \t]*-->[ \t]*$", re.MULTILINE)
 
 
 def _expand(text: str, path: Path, language: str, line: int) -> str:
@@ -282,7 +282,9 @@ def _outputs_kept(old, new) -> bool:
     if [c.source for c in old_code] != [c.source for c in new_code]:
         return False
     for before, after in zip(old_code, new_code):
-        after.outputs, after.execution_count = before.outputs, before.execution_count
+        after.outputs, after.execution_count, after.metadata = before.outputs, before.execution_count, before.metadata
+    if "language_info" in old.metadata:  # what the kernel reported when the outputs were made
+        new.metadata["language_info"] = old.metadata["language_info"]
     return True
 
 
@@ -295,8 +297,8 @@ def write(source: Path, run: bool, keep_outputs: bool = False) -> list[Path]:
         notebook = build(source, language)
         old = nbformat.read(target, as_version=4) if target.exists() else None
         if keep_outputs and old is not None and _outputs_kept(old, notebook):
-            if _same_cells(old, notebook):
-                continue  # markdown changes only run nothing: the code and so its outputs are the same
+            if old == notebook:
+                continue  # nothing changed; a markdown change runs nothing: the code, so its outputs, are the same
         elif run:
             execute(notebook, target.parent)
         elif old is not None and _same_cells(old, notebook):  # keep the committed outputs: the cells did not change
