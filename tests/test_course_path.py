@@ -254,8 +254,8 @@ def test_the_mrr_question_by_hand():
     rrs = [Fraction(1), Fraction(1, 2), Fraction(0)]
     with using_language("en"):
         ex = lt.exercises.get("start-mrr-mean")
-        assert ex.option_text("mean") == str(sum(rrs) / 3) == "1/2"
+        assert ex.option_text("all_three") == str(sum(rrs) / 3) == "1/2"
         assert ex.option_text("sum") == str(sum(rrs)) == "3/2"
-        assert ex.option_text("dropped") == str(sum(rrs) / 2) == "3/4"
-    assert lt.check("start-mrr-mean", "mean").correct
-    assert not lt.check("start-mrr-mean", "sum").correct and not lt.check("start-mrr-mean", "dropped").correct
+        assert ex.option_text("two_only") == str(sum(rrs) / 2) == "3/4"
+    assert lt.check("start-mrr-mean", "all_three").correct
+    assert not lt.check("start-mrr-mean", "sum").correct and not lt.check("start-mrr-mean", "two_only").correct

@@ -310,11 +310,11 @@ EXERCISES += [
                        "Document 000 says the final score of MRR is 所有得分之和, the sum of all the scores. "
                        "What is the MRR of these three queries?"),
            facts=_mrr_mean_facts,
-           options={"sum": N_("{sum}"), "mean": N_("{mean}"), "dropped": N_("{dropped}")},
-           correct="mean",
+           options={"sum": N_("{sum}"), "all_three": N_("{mean}"), "two_only": N_("{dropped}")},
+           correct="all_three",
            why={"sum": N_("That is the sum of the scores, document 000's slip: MRR is a mean, the sum divided "
                           "by the number of queries."),
-                "dropped": N_("That divides by the two queries that found something; the third query counts too, "
+                "two_only": N_("That divides by the two queries that found something; the third query counts too, "
                               "with its score of 0.")},
            explanation=N_("MRR is the mean of the reciprocal ranks, not their sum: (1 + 1/2 + 0) / 3 = {mean}. The sum, "
                           "{sum}, is not even between 0 and 1, the range of every reciprocal rank and so of their "
