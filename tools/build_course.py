@@ -288,7 +288,8 @@ def _outputs_kept(old, new) -> bool:
     return True
 
 
-def write(source: Path, run: bool, keep_outputs: bool = False) -> list[Path]:
+def write(source: Path, run: bool, keep_outputs: bool = False) -> list[tuple[Path, str]]:
+    """Build both editions of ``source``; the files written, each with how ("ran", "kept outputs", "built")."""
     written = []
     for language in LANGUAGES:
         target = edition_path(source, language)
@@ -296,15 +297,18 @@ def write(source: Path, run: bool, keep_outputs: bool = False) -> list[Path]:
         (target.parent / EDITION_FILE).write_text(language + "\n", encoding="utf-8")
         notebook = build(source, language)
         old = nbformat.read(target, as_version=4) if target.exists() else None
+        how = "built"
         if keep_outputs and old is not None and _outputs_kept(old, notebook):
             if old == notebook:
                 continue  # nothing changed; a markdown change runs nothing: the code, so its outputs, are the same
+            how = "kept outputs"
         elif run:
             execute(notebook, target.parent)
+            how = "ran"
         elif old is not None and _same_cells(old, notebook):  # keep the committed outputs: the cells did not change
             continue
         nbformat.write(notebook, target)
-        written.append(target)
+        written.append((target, how))
     return written
 
 
@@ -359,8 +363,8 @@ def main(argv=None) -> int:
         for path in chosen:
             if path == START_SOURCE.resolve():
                 continue
-            for target in write(path, run=not args.no_execute, keep_outputs=args.keep_outputs):
-                print(f"{'ran' if not args.no_execute else 'built'} {target.relative_to(ROOT)}")
+            for target, how in write(path, run=not args.no_execute, keep_outputs=args.keep_outputs):
+                print(f"{how}: {target.relative_to(ROOT)}")
     except SourceError as error:
         print(f"build_course: error: {error}", file=sys.stderr)
         return 2
