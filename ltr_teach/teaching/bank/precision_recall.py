@@ -289,10 +289,10 @@ EXERCISES += [
            question=N_("A system returns three results: the first two are not relevant, the third is. Which call "
                        "gives the precision of its top 2?"),
            facts=_ranked_order_facts,
-           options={"ranked": N_("precision_at_k([0, 0, 1], k=2)"),
+           options={"hit_last": N_("precision_at_k([0, 0, 1], k=2)"),
                     "reversed": N_("precision_at_k([1, 0, 0], k=2)"),
                     "ranks": N_("precision_at_k([3], k=2)")},
-           correct="ranked",
+           correct="hit_last",
            why={"reversed": N_("This list starts with the relevant result, but the list is read from rank 1 down: "
                                "the result at rank 1 is not relevant, so the list starts with 0."),
                 "ranks": N_("A metric takes one number per result, its relevance (1 relevant, 0 not), not the "
