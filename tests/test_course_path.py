@@ -164,6 +164,7 @@ def test_the_map_in_00_lists_every_notebook_with_the_data(language):
     for row, nb in zip(notebooks, cp.NOTEBOOKS):
         name = re.sub(r"^\[(.*)\]\(.*\)$", r"\1", row[0]).removesuffix("（本页）").removesuffix(" (this page)")
         assert name == f"{nb.number:02d} · {nb.title[language]}"  # the very heading of the notebook
+        assert row[0].startswith("[") == (nb.number > 0 and nb.slug in NOTEBOOK_SOURCES)  # a link only where one goes
         assert _numbers_cell(row[2]) == list(nb.prerequisites)
         assert row[3] == f"{nb.minutes}{minutes_word}"
         assert row[4] == PLACE[language][nb.core]

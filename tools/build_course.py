@@ -161,7 +161,7 @@ def _expand(text: str, path: Path, language: str, line: int) -> str:
 
     def replace(found):
         if found.group(1) == "course-map":
-            return data.course_map(language)
+            return data.course_map(language, {source.stem for source in (COURSE / "notebooks").glob("*.md")})
         try:
             if path.parent.name == "exercises":
                 return data.sheet_header(path.stem, language)

@@ -278,8 +278,12 @@ def sheet_header(slug: str, language: str) -> str:
     return _header(found.notebooks, None, found.minutes, None, language, f"../../notebooks/{language}/")
 
 
-def course_map(language: str) -> str:
-    """Notebook 00's map (what ``<!-- course-map -->`` becomes): every notebook and every exercise sheet."""
+def course_map(language: str, available=None) -> str:
+    """Notebook 00's map (what ``<!-- course-map -->`` becomes): every notebook and every exercise sheet.
+
+    ``available``: the slugs of the notebooks there are (the build passes the sources it finds); a notebook
+    not among them is listed without a link, so that no link of the course is dead.
+    """
     _check_language(language)
     w = {key: value[language] for key, value in _WORDS.items()}
     if language == "zh":
@@ -290,7 +294,12 @@ def course_map(language: str) -> str:
         sheets_head = "| exercise sheet | goes with | time |\n|---|---|---|"
     rows = [head]
     for nb in NOTEBOOKS:
-        name = nb.heading(language) + w["this_page"] if nb.number == 0 else f"[{nb.heading(language)}]({nb.slug}.ipynb)"
+        if nb.number == 0:
+            name = nb.heading(language) + w["this_page"]
+        elif available is not None and nb.slug not in available:
+            name = nb.heading(language)
+        else:
+            name = f"[{nb.heading(language)}]({nb.slug}.ipynb)"
         rows.append(f"| {name} | {nb.summary[language]} | {_numbers(nb.prerequisites, language)} | "
                     f"{w['minutes'].format(n=nb.minutes)} | {w['core'] if nb.core else w['elective']} |")
     core = [nb for nb in NOTEBOOKS if nb.core]
