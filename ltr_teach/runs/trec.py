@@ -122,6 +122,8 @@ def _blocks(path, what: str, progress=None):
 
 
 def _check_utf8(block: bytes, name: str, line: int) -> None:
+    if block.isascii():  # one C pass, without building the text
+        return
     try:
         block.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -130,9 +132,9 @@ def _check_utf8(block: bytes, name: str, line: int) -> None:
                          "save the file as UTF-8") from None
 
 
-def _text_bytes(block: bytes, first_line: int, name: str, what: str) -> np.ndarray:
+def _text_bytes(block: bytes, first_line: int, name: str, what: str, buf=None) -> np.ndarray:
     """The block as a byte array; ``ValueError`` at the first control character other than a blank."""
-    buf = np.frombuffer(block, dtype=np.uint8)
+    buf = np.frombuffer(block, dtype=np.uint8) if buf is None else buf
     controls = buf[buf < 32]  # line ends and blanks, and any other control character
     if ((controls < 9) | (controls > 13)).any():
         bad = int(np.flatnonzero((buf < 9) | ((buf > 13) & (buf < 32)))[0])
@@ -148,7 +150,14 @@ def _split(block: bytes, first_line: int, name: str, what: str, wanted=None):
     of every content line (comments and blank lines dropped).
     """
     layout, least, most = _LAYOUTS[what]
-    buf = _text_bytes(block, first_line, name, what)
+    padded = np.frombuffer(block + _PAD, dtype=np.uint8)  # the gathers read whole 8-byte words past a field
+    buf = _text_bytes(block, first_line, name, what, padded[:len(block)])
+    wanted = range(least) if wanted is None else wanted
+    regular = _split_regular(buf, block, first_line, least, most, wanted)
+    if regular is not None:
+        lines, starts_of, ends_of = regular
+        _check_field_lengths(lines, starts_of, ends_of, name, layout)
+        return padded, lines, starts_of, ends_of
     # every byte <= 32 left is a blank (space, tab, CR, LF, VT, FF). The edges of the blank runs are the
     # field boundaries, alternately a start and an end since the block ends with a newline
     edges = np.flatnonzero(np.diff((buf <= 32).view(np.int8), prepend=np.int8(1)))
@@ -174,9 +183,42 @@ def _split(block: bytes, first_line: int, name: str, what: str, wanted=None):
                          "file has short text lines")
     field0 = first_field[keep]
     lines = first_line + np.flatnonzero(keep)
-    wanted = range(least) if wanted is None else wanted
     starts_of, ends_of = {j: starts[field0 + j] for j in wanted}, {j: ends[field0 + j] for j in wanted}
-    for j in wanted:
+    _check_field_lengths(lines, starts_of, ends_of, name, layout)
+    return padded, lines, starts_of, ends_of
+
+
+def _split_regular(buf, block: bytes, first_line: int, least: int, most, wanted):
+    """:func:`_split`'s fields for a block in the usual shape, or None when it is not in it: every line
+    holds the same number of fields, each followed by exactly one blank (a space or a tab between
+    fields, the newline after the last); no comment, blank line or leading blank, no CR. Then the
+    blanks alone are the field ends (one search over the bytes, no edge pairs and no line search), and
+    the general path, which would find the same fields, is not needed."""
+    n_lines = block.count(b"\n")
+    if not n_lines or buf[0] <= 32:
+        return None
+    blanks = np.flatnonzero(buf <= 32)
+    per_line, rest = divmod(len(blanks), n_lines)
+    if rest or per_line < least or (most is not None and per_line > most):
+        return None
+    table = blanks.reshape(n_lines, per_line)
+    last = table[:, -1]
+    if (buf[last] != 10).any() or (np.diff(blanks) < 2).any():  # a blank run longer than one, or CR LF
+        return None
+    if per_line > 1 and ((buf[table[:, :-1]] != 32) & (buf[table[:, :-1]] != 9)).any():
+        return None  # a vertical tab or form feed between fields: the general path
+    line_starts = np.empty(n_lines, dtype=np.int64)
+    line_starts[0] = 0
+    line_starts[1:] = last[:-1] + 1
+    if (buf[line_starts] == ord("#")).any() or (last - line_starts).max() > MAX_LINE_BYTES:
+        return None  # a comment, or a line too long: the general path words it
+    starts_of = {j: line_starts if j == 0 else table[:, j - 1] + 1 for j in wanted}
+    ends_of = {j: table[:, j] for j in wanted}
+    return first_line + np.arange(n_lines), starts_of, ends_of
+
+
+def _check_field_lengths(lines, starts_of, ends_of, name: str, layout: str) -> None:
+    for j in starts_of:
         # the fields become rows of a matrix as wide as the longest one: one 5 MB id would make it gigabytes
         too_long = ends_of[j] - starts_of[j] > MAX_FIELD_BYTES
         if too_long.any():
@@ -184,18 +226,30 @@ def _split(block: bytes, first_line: int, name: str, what: str, wanted=None):
             raise ValueError(f"{name}:{int(lines[i])}: field {j + 1} ({layout.split()[j]}) is "
                              f"{int(ends_of[j][i] - starts_of[j][i])} bytes long; a field has at most "
                              f"{MAX_FIELD_BYTES} bytes (document ids are short names)")
-    return buf, lines, starts_of, ends_of
 
 
 def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The fields as rows of a zero-padded ``uint8`` matrix whose width is a multiple of 8."""
+    """The fields as rows of a zero-padded ``uint8`` matrix whose width is a multiple of 8.
+
+    ``buf`` holds at least ``MAX_FIELD_BYTES + 8`` bytes after the last field start (:data:`_PAD`): each
+    row is read as 8-byte words (an unaligned view of the bytes at every offset), and the bytes past the
+    field's end are masked off, one gather per word instead of one per byte."""
     lengths = ends - starts
     longest = int(lengths.max()) if len(lengths) else 0
-    width = max(8, -(-longest // 8) * 8)
-    out = np.zeros((len(starts), width), dtype=np.uint8)
-    for j in range(longest):  # one pass per byte column keeps the memory at one column of indices
-        np.multiply(buf.take(starts + j, mode="clip"), lengths > j, out=out[:, j])
-    return out
+    words = max(1, -(-longest // 8))
+    out = np.empty((len(starts), words), dtype="<u8")
+    # the little-endian word at offset i holds the bytes i..i+7, byte i lowest
+    window = np.ndarray((len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
+    for w in range(words):
+        kept = np.clip(lengths - 8 * w, 0, 8)
+        np.bitwise_and(window[starts + 8 * w], _LOW_BYTES[kept], out=out[:, w])
+    return out.view(np.uint8)
+
+
+#: ``_LOW_BYTES[n]``: a little-endian word's mask of its first n bytes
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+#: zero bytes after a block, so that :func:`_gather` may read a whole word past any field
+_PAD = bytes(MAX_FIELD_BYTES + 16)
 
 
 def _as_bytes(matrix: np.ndarray) -> np.ndarray:
