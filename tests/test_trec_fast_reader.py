@@ -136,7 +136,7 @@ def test_a_document_twice_in_a_regular_file_is_named_by_its_line(tmp_path, docid
         lt.evaluate(qrels, run, "map")
 
 
-@pytest.mark.parametrize("block", [b"a Q0 d 1 2 t\nb Q0 e 1 3 t\n", b"a Q0 d 1 2 t x\nb\tQ0\te\t1\t3\tt\n"])
+@pytest.mark.parametrize("block", [b"a Q0 d 1 2 t\nb Q0 e 1 3 t\n", b"a Q0 d 1 2 t x\nb\tQ0\te\t1\t3\tt\ty\n"])
 def test_a_regular_block_is_split_as_the_general_path_splits_it(monkeypatch, block):
     buf, controls = trec._text_bytes(block, 1, "run", "run", with_controls=True)
     assert trec._split_regular(buf, controls, 1, 6, None, range(6)) is not None  # the fast path takes it
