@@ -3,7 +3,8 @@
 Every tool runs as its own process from the files to NDCG@10, MAP and MRR, and is timed from the
 outside, interpreter start and imports included (what a practitioner waits for). The tools take turns
 within every round, so a busy moment of a shared machine falls on all of them alike, and the figure
-printed is each tool's MEDIAN over the rounds (at least 5), not its best. Beside the time: the peak
+printed is each tool's MEDIAN over the rounds (at least 5), not its best. Beside the time: the CPU time
+(user + system, steadier than the wall clock when other jobs share the cores), the peak
 resident memory of the process (``ru_maxrss`` from ``os.wait4``, Unix only; elsewhere the memory
 columns say n/a) and that peak less the tool's bare start (the peak of ``python -c "import
 ltr_teach.runs.evaluate"``, of ``python -c "import pytrec_eval"``, of trec_eval on a one-line file),
@@ -99,27 +100,27 @@ pid = os.posix_spawn(argv[0], argv, os.environ)
 _, status, usage = os.wait4(pid, 0)
 seconds = time.perf_counter() - start
 with open(report, "w", encoding="utf-8") as out:
-    out.write(f"{seconds!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+    out.write(f"{seconds!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)} {usage.ru_utime + usage.ru_stime!r}")
 """
 
 
 def run_process(command: list, env: dict, folder: Path):
-    """(wall seconds, peak resident bytes or None, stdout) of one whole process."""
+    """(wall seconds, peak resident bytes or None, stdout, CPU seconds or None) of one whole process."""
     command = [shutil.which(command[0]) or command[0], *command[1:]]
     report = folder / "launcher_report"
     if hasattr(os, "wait4") and hasattr(os, "posix_spawn"):  # Unix
         done = subprocess.run([sys.executable, "-S", "-E", "-c", LAUNCHER, str(report), *command], env=env,
                               capture_output=True, check=False)
-        seconds, peak, code = report.read_text(encoding="utf-8").split()
-        seconds, code = float(seconds), int(code)
+        seconds, peak, code, cpu = report.read_text(encoding="utf-8").split()
+        seconds, code, cpu = float(seconds), int(code), float(cpu)
         peak = int(peak) * (1 if sys.platform == "darwin" else 1024)  # kilobytes on Linux, bytes on macOS
     else:  # no os.wait4 (Windows): the time alone, measured here
         start = time.perf_counter()
         done = subprocess.run(command, env=env, capture_output=True, check=False)
-        seconds, peak, code = time.perf_counter() - start, None, done.returncode
+        seconds, peak, code, cpu = time.perf_counter() - start, None, done.returncode, None
     if code != 0 or done.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({code}): {done.stderr.decode(errors='replace')[-500:]}")
-    return seconds, peak, done.stdout.decode()
+    return seconds, peak, done.stdout.decode(), cpu
 
 
 def means(text: str, names) -> tuple:
@@ -183,29 +184,36 @@ def main(argv=None) -> None:
             tools["pytrec_eval + plain reader"] = [py, "-c", PLAIN_READER, str(qrels), str(run)]
         seconds = {name: [] for name in tools}
         peaks = {name: [] for name in tools}
+        cpus = {name: [] for name in tools}
         printed = {}
         load_before = load()
         for _ in range(args.rounds):
             for name, command in tools.items():
-                s, peak, out = run_process(command, env, folder)
+                s, peak, out, cpu = run_process(command, env, folder)
+                cpus[name].append(cpu)
                 seconds[name].append(s)
                 peaks[name].append(peak)
                 printed[name] = means(out, NAMES[name])
         print(f"\n{n_queries} queries x {n_docs} documents ({lines:,} run lines, {args.judged} judged per query); "
               f"medians of {args.rounds} interleaved rounds of whole processes; load average before {load_before}, "
               f"after {load()}")
-        print(f"  {'tool':28s} {'median s':>9s} {'min-max s':>13s} {'peak MB':>8s} {'bytes/line':>11s}  "
-              "(peak less the bare start, per run line)")
+        print(f"  {'tool':28s} {'median s':>9s} {'min-max s':>13s} {'CPU s':>6s} {'peak MB':>8s} {'bytes/line':>11s}"
+              "  (CPU: user + system, median; bytes: peak less the bare start, per run line)")
         median = {name: statistics.median(v) for name, v in seconds.items()}
         per_line = {}
         for name in tools:
             peak = statistics.median(peaks[name]) if None not in peaks[name] else None
             per_line[name] = None if peak is None else (peak - baseline[name]) / lines
             memory = "n/a" if peak is None else f"{peak / 1e6:8.0f} {per_line[name]:11.1f}"
-            print(f"  {name:28s} {median[name]:9.2f} {min(seconds[name]):6.2f}-{max(seconds[name]):<6.2f} {memory}")
+            cpu = "n/a" if None in cpus[name] else f"{statistics.median(cpus[name]):6.2f}"
+            print(f"  {name:28s} {median[name]:9.2f} {min(seconds[name]):6.2f}-{max(seconds[name]):<6.2f} {cpu} {memory}")
         ours = median["ltr-teach eval"]
         ratios = {f"x {name}": median[name] / ours for name in tools if name != "ltr-teach eval"}
-        print("  ltr-teach eval's speed: " + ", ".join(f"{r:.2f}x {n[2:]}'s" for n, r in ratios.items())
+        if None not in cpus["ltr-teach eval"]:
+            cpu_ours = statistics.median(cpus["ltr-teach eval"])
+            print("  in CPU time: " + ", ".join(f"{statistics.median(cpus[n]) / cpu_ours:.2f}x {n}'s"
+                                               for n in tools if n != "ltr-teach eval"))
+        print("  ltr-teach eval's speed (wall, medians): " + ", ".join(f"{r:.2f}x {n[2:]}'s" for n, r in ratios.items())
               + (f"; memory {per_line['ltr-teach eval']:.1f} bytes per run line" if per_line["ltr-teach eval"] else ""))
         agree = len({printed[name] for name in tools}) == 1
         print(f"  means (ndcg@10, map, mrr) as printed: {printed['ltr-teach eval']}; every tool the same: {agree}")
