@@ -164,7 +164,7 @@ def _relevant_never_retrieved(d) -> bool:
 
 
 def _pool_holds_a_better_item(d) -> bool:
-    """An item of the judged pool never shown that enters the ideal top k (document 004's film rated 4)."""
+    """An item of the judged pool never shown that enters the ideal top k (post 004's film rated 4)."""
     k = d.get("k") or len(d["grades"])
     unseen = list(d["ideal"][len(d["grades"]):])
     shown_best = sorted(d["grades"], reverse=True)
