@@ -339,7 +339,7 @@ class Exercise(_Asked):
                      _erratum_says(self.erratum) if self.erratum else "")
             intro = " ".join(part for part in parts if part) if (self.story or self.worked) else self.intro
             text = _("{intro} {task}").format(intro=intro, task=text)
-        return text
+        return _after_full_stop.sub("", text)  # a Chinese sentence ends in 。：no space follows it
 
     def __post_init__(self):
         object.__setattr__(self, "data", _freeze(self.data))
@@ -388,6 +388,10 @@ class Exercise(_Asked):
         return CONCEPTS[self.metric], procedure, first_step(self.explanation())
 
 
+#: The space a joined English-style intro leaves after a full-width stop (。！？；：) in a Chinese prompt.
+_after_full_stop = re.compile(r"(?<=[。！？；：])[ \t]+")
+
+
 def first_step(ex: Explanation) -> str:
     """The first row of an explanation's table as a sentence, leaving out any cell equal to the answer.
 
@@ -432,7 +436,7 @@ def _erratum_says(erratum_id: str) -> str:
     """Whether the document's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
     record = examples.by_id(erratum_id)
     if record.kind == "error":
-        return _("The document is wrong here (erratum {id}): compute the right value.").format(id=record.id)
+        return _("The post is wrong here (erratum {id}): compute the right value.").format(id=record.id)
     return _("Not an error but a convention (note {id}): use the convention the question names.").format(
         id=record.id)
 

@@ -259,7 +259,7 @@ def _rr_task(d) -> str:
 def _queries_text(d) -> str:
     q = d["list_of_rels"]
     items = q.items() if isinstance(q, Mapping) else ((f"q{i}", r) for i, r in enumerate(q, start=1))
-    return _("; ").join(f"{name}: [{_nums(r)}]" for name, r in items)
+    return _("; ").join(_("{name}: [{values}]").format(name=name, values=_nums(r)) for name, r in items)
 
 
 def _mrr_task(d) -> str:

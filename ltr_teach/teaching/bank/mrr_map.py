@@ -161,7 +161,7 @@ EXERCISES = [
            about=("average_precision",), kind="spot",
            title=N_("A rounded AP"),
            question=N_("Post 004 prints AP = {printed} for its topic 1; the exact AP is {exact} ≈ {decimal}. "
-                       "Is the document wrong?"),
+                       "Is the post wrong?"),
            facts=_printed_rounded_facts,
            options={"yes": N_("Yes: the printed value is not the exact value"),
                     "more": N_("Yes: it should print six decimals"),
