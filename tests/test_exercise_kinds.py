@@ -212,10 +212,11 @@ def test_create_refuses_an_example_its_verifier_rejects():
 
 # -- hints ---------------------------------------------------------------------------------------------------
 def _numbers_in_step(text):
-    """The values of a "First step: rank 1, grade 3, gain 7, ..." line after its first (label) cell."""
-    cells = text.split(": ", 1)[1].rstrip(".").split(", ")
+    """The values of a "First step, at rank 1: grade = 3, gain = 7, ... ." sentence (the label "rank 1" left out)."""
+    sentence = text.split(". ")[0]  # the pitfall sentence after it holds no value of this ranking
+    cells = sentence.split(": ", 1)[1].rstrip(".").split(", ")
     values = []
-    for cell in cells[1:]:
+    for cell in cells:
         token = cell.rsplit(" ", 1)[-1]
         try:
             values.append(parse_answer(token).value)
@@ -238,7 +239,7 @@ def test_every_exercise_has_three_hints_none_giving_the_answer(exercise):
             if len(form) >= 3 and form not in exercise.prompt:
                 assert not re.search(rf"(?<![\d.]){re.escape(form)}(?![\d/])", text), (form, text)
         # step 3 is computed by the library: its numbers never equal the answer
-        if hints[2].startswith("First step: "):
+        if hints[2].startswith("First step, at "):
             assert all(sympy.simplify(v - answer) != 0 for v in _numbers_in_step(hints[2])), hints[2]
         assert hints[0] == kinds.CONCEPTS[exercise.metric]  # step 1: one concept per metric, not per exercise
     elif exercise.kind == "create":
@@ -260,12 +261,23 @@ def test_every_exercise_has_three_hints_none_giving_the_answer(exercise):
 def test_a_variants_third_hint_never_shows_its_answer(exercise_id, seed):
     variant = lt.exercises.variant(exercise_id, seed)
     step = variant.hints[2]
-    if step.startswith("First step: "):
+    if step.startswith("First step, at "):
         assert all(sympy.simplify(v - variant.answer) != 0 for v in _numbers_in_step(step)), step
 
 
 def test_every_metric_of_the_registry_has_one_concept():
     assert set(kinds.CONCEPTS) == set(lt.METRICS)
+
+
+def test_every_metric_has_a_pitfall_and_the_third_hint_is_sentences():
+    assert set(kinds.PITFALLS) == set(lt.METRICS)
+    third = lt.core.i18n.translate(lt.exercises.get("p-at-5").hints[2])
+    # the first row as a sentence ("precision at rank 1." alone was no hint), then the step students get wrong
+    assert third == ("First step, at rank 1: relevant = 1, hits so far = 1, precision at rank = 1. Check: divide the "
+                     "hits by k, even where the list is shorter than k, and not by the number of relevant documents.")
+    with lt.core.i18n.using_language("zh"):
+        third = lt.core.i18n.translate(lt.exercises.get("p-at-5").hints[2])
+    assert third.startswith("第一步，位置 1：相关 = 1，") and "。" in third and ". " not in third
 
 
 def test_the_hint_box_opens_one_step_at_a_time():

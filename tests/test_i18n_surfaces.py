@@ -61,7 +61,7 @@ def test_a_variant_prompt_and_the_hint_box_are_chinese():
     assert concept.startswith("提示 1：NDCG 把排序的 DCG 除以")
     assert procedure == "提示 2：NDCG = DCG / IDCG；理想排序是 3, 3, 2, 2, 2, 1, 0。"
     # rank 1 of 3, 2, 3, 0, 1, 2, 2 holds grade 3: gain 2^3 - 1 = 7, discount log2(2) = 1
-    assert first.startswith("提示 3：第一步：位置 1，等级 3，增益 7，折损 1，")
+    assert first.startswith("提示 3：第一步，位置 1：等级 = 3，增益 = 7，折损 = 1，")
     assert "ndcg-lipstick 的提示：点击展开" in box._repr_html_()
 
 

@@ -100,6 +100,53 @@ CONCEPTS = {
 }
 
 
+#: Step 3 of a compute exercise's hint ladder, after its first numbers: the step students of this metric most
+#: often get wrong (never the answer's crux: the checker names the same slips when an answer makes them).
+PITFALLS = {
+    "cg": N_("Check: CG adds the grades of the top k only, whatever their order."),
+    "dcg": N_("Check: use the gain and the discount the question names; with log2(i + 1), rank 2 is divided by "
+              "log2 3, not by log2 2."),
+    "idcg": N_("Check: sort the judged grades from best to worst before you discount them; the returned order is "
+               "not the ideal one."),
+    "ndcg": N_("Check: the ideal ranking sorts the judged grades from best to worst and is cut at the same k as "
+               "the ranking."),
+    "err": N_("Check: a lower rank counts only for the users still reading, so multiply by (1 − R) of every rank "
+              "above it, not by R."),
+    "reciprocal_rank": N_("Check: only the first relevant result counts; the later ones change nothing."),
+    "mrr": N_("Check: a query without a relevant result adds 0 to the sum and still counts in the number of "
+              "queries you divide by."),
+    "precision_at_k": N_("Check: divide the hits by k, even where the list is shorter than k, and not by the "
+                         "number of relevant documents."),
+    "recall_at_k": N_("Check: divide by every relevant document of the collection, including those the list never "
+                      "retrieved."),
+    "f_beta": N_("Check: F is a harmonic mean, (1 + β²)·P·R / (β²·P + R): a product over a weighted sum, not the "
+                 "plain average of P and R."),
+    "average_precision": N_("Check: add the precision at the relevant ranks only, and divide by all the relevant "
+                            "documents, not by those retrieved."),
+    "mean_average_precision": N_("Check: compute each query's AP on its own first, then average the APs; do not "
+                                 "pool the queries' hits."),
+    "interpolated_precision": N_("Check: interpolated precision looks at this rank and every rank below it, and "
+                                 "takes the best precision there."),
+    "eleven_point_ap": N_("Check: at each of the eleven recall levels take the best precision at that recall or "
+                          "beyond; recall 0 counts too."),
+    "r_precision": N_("Check: R is the number of relevant documents in the collection, not the length of the list."),
+    "success_at_k": N_("Check: the answer is 1 or 0; the number of hits in the top k does not matter."),
+    "bpref": N_("Check: skip the unjudged documents altogether; only judged non-relevant ones above a relevant one "
+                "count against it."),
+    "judged_at_k": N_("Check: a grade of 0 is a judgment; only the unjudged ranks are missing."),
+    "rbp": N_("Check: multiply the sum by (1 − p); rank i has weight p^(i − 1), so rank 1 has weight 1 before it."),
+    "rbp_residual": N_("Check: only the ranks below the list can still add to RBP; add their weights "
+                       "(1 − p)·p^(i − 1) as a geometric series, and leave the list's own ranks out."),
+    "roc_curve": N_("Check: a tie between a positive and a negative is a diagonal step of the curve: it counts half."),
+    "pr_curve": N_("Check: at each positive, multiply the rise in recall (1/number of positives) by the precision "
+                   "there."),
+    "auc": N_("Check: count the positive–negative pairs only; a tie counts 1/2, and pairs of the same class are "
+              "not pairs at all."),
+    "gauc": N_("Check: leave out a user who has only clicks or only non-clicks, before you weight and divide."),
+    "log_loss": N_("Check: use the natural log, and −ln(1 − p) for an impression that was not clicked."),
+}
+
+
 def _freeze(value):
     """Read-only data: tuples for lists, read-only mappings for dicts, so no caller can change an exercise."""
     if isinstance(value, Mapping):
@@ -385,7 +432,8 @@ class Exercise(_Asked):
         """
         procedure = self.procedure[0] if len(self.procedure) == 1 else \
             " ".join(translate(h) for h in self.procedure) or GENERIC_HINTS[self.metric]
-        return CONCEPTS[self.metric], procedure, first_step(self.explanation())
+        return CONCEPTS[self.metric], procedure, _("{first_step} {pitfall}").format(
+            first_step=first_step(self.explanation()), pitfall=translate(PITFALLS[self.metric]))
 
 
 #: The space a joined English-style intro leaves after a full-width stop (。！？；：) in a Chinese prompt.
@@ -399,22 +447,27 @@ def first_step(ex: Explanation) -> str:
     --------
     >>> import ltr_teach as lt
     >>> print(first_step(lt.dcg([3, 2, 3, 0, 1, 2, 2], k=7)))
-    First step: rank 1, grade 3, gain 7, discount 1, gain/discount 7, DCG so far 7.
+    First step, at rank 1: grade = 3, gain = 7, discount = 1, gain/discount = 7, DCG so far = 7.
     """
     answer = ex.exact
-    shown = []
+    label, shown = "", []
     for n, column in enumerate(ex.columns):
         row = ex.steps[0] if ex.steps else {}
         cell = row.get(column.key)
         if cell is None or cell == "":
             continue
-        if n > 0 and _same_number(cell, answer):
-            continue  # the row's label (rank 1, query q1) stays; a value equal to the answer never shows
         value = translate(cell) if isinstance(cell, Message) else fmt_cell(cell)  # a word cell: in the language
-        shown.append(f"{translate(column.header)} {value}")
+        if n == 0:  # the row's label (rank 1, query q1) names the step
+            label = f"{translate(column.header)} {value}"
+            continue
+        if _same_number(cell, answer):
+            continue  # a value equal to the answer never shows
+        shown.append(_("{name} = {value}").format(name=translate(column.header), value=value))
     if not shown:
         return _("Start with rank 1 of the list, as the worked table does.")
-    return _("First step: {cells}.").format(cells=_(", ").join(shown))
+    if not label:
+        return _("First step: {cells}.").format(cells=_(", ").join(shown))
+    return _("First step, at {label}: {cells}.").format(label=label, cells=_(", ").join(shown))
 
 
 def _same_number(cell, answer) -> bool:

@@ -252,7 +252,8 @@ EXERCISES = [
                           "the two items' contributions just trade places and DCG does not change."),
            hints=(N_("A swap changes DCG only if the two ranks have different discounts."),
                   N_("Write the discounts of ranks 1 and 2 under max(1, log2 i)."),
-                  N_("log2 2 = 1.")),
+                  N_("Students often reach for log2(i + 1) from habit: read the discount rule in the question again and "
+                     "apply it to ranks 1 and 2.")),
            source="doc 001"),
     choice("ndcg-rises-at-k", family="dcg_ndcg",
            about=("ndcg",), kind="analyse", title=N_("Why did NDCG@5 rise?"),

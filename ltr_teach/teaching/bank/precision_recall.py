@@ -167,7 +167,8 @@ EXERCISES = [
            hints=(N_("P@3 depends only on which results are in the top 3, not on their order."),
                   N_("Write the new top 3 after the move: the two results that were at ranks 2 and 3, and the one "
                      "that was at rank 4."),
-                  N_("The result that was at rank 4 has relevance 0.")),
+                  N_("Look up the relevance of the result that moves up into rank 3 in the list above, rather than "
+                     "assuming it.")),
            source="notebook 00"),
     choice("pr-move-hit-out", family="precision_recall",
            about=("precision_at_k", "recall_at_k"), kind="predict",
@@ -251,7 +252,8 @@ EXERCISES = [
                           "systematic reviews)."),
            hints=(N_("Ask which failure costs her most: reading a useless result, or missing a relevant one?"),
                   N_("Pick the metric whose denominator is every relevant document, at the depth she reads."),
-                  N_("She reads 100 results.")),
+                  N_("Her depth is fixed by what she reads, 100 results; the choice is about the denominator, not the "
+                     "depth.")),
            source="notebook 01"),
     create("pr-precise-but-incomplete", family="precision_recall",
            about=("precision_at_k", "recall_at_k"),
