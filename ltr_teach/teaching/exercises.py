@@ -100,7 +100,7 @@ def ids() -> list[str]:
     --------
     >>> import ltr_teach as lt
     >>> lt.exercises.ids()[:3]
-    ['p-at-2-doc001', 'p-at-5', 'r-at-5']
+    ['p-at-2-doc001', 'p-at-5', 'start-p3-irrelevant-down']
     """
     return [e.id for e in all()]
 

@@ -187,7 +187,7 @@ _INLINE = [
 
 
 def markdown_html(text: str) -> str:
-    """A prompt's Markdown as HTML: paragraphs, ``- `` lists, pipe tables, **bold**, *italic*, ```code```;
+    """A prompt's Markdown as HTML: paragraphs, ``- `` and ``1. `` lists, pipe tables, **bold**, *italic*, ```code```;
     LaTeX kept.
 
     Only these few forms are read (the prompts use no others); everything else is escaped, so a
@@ -199,6 +199,11 @@ def markdown_html(text: str) -> str:
     '<p>Rank <b>1</b> holds <code>3</code>.</p><ul><li>a</li><li>b</li></ul>'
 
     A table: a header row, the ``|---|`` rule, then the rows (two result pages side by side):
+
+    Numbered steps (a derivation's):
+
+    >>> markdown_html("1. Write P@k.\\n2. Divide.")
+    '<ol><li>Write P@k.</li><li>Divide.</li></ol>'
 
     >>> markdown_html("| rank | A |\\n|---|---|\\n| 1 | x ✓ |")
     '<table><tr><th>rank</th><th>A</th></tr><tr><td>1</td><td>x ✓</td></tr></table>'
@@ -214,6 +219,8 @@ def markdown_html(text: str) -> str:
                                            + "</tr>" for tag, row in cells) + "</table>")
         elif lines and all(line.startswith(("- ", "* ")) for line in lines):
             out.append("<ul>" + "".join(f"<li>{_inline(line[2:])}</li>" for line in lines) + "</ul>")
+        elif lines and all(re.match(r"\d+\. ", line) for line in lines):  # a derivation's numbered steps
+            out.append("<ol>" + "".join(f"<li>{_inline(line.split('. ', 1)[1])}</li>" for line in lines) + "</ol>")
         elif lines:
             out.append(f"<p>{_inline(' '.join(lines))}</p>")
     return "".join(out)
