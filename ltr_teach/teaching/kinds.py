@@ -187,7 +187,7 @@ _INLINE = [
 
 
 def markdown_html(text: str) -> str:
-    """A prompt's Markdown as HTML: paragraphs, ``- `` and ``1. `` lists, pipe tables, **bold**, *italic*, ```code```;
+    """A prompt's Markdown as HTML: paragraphs, ``- `` lists, ``1. `` steps, pipe tables, **bold**, *italic*, ```code```;
     LaTeX kept.
 
     Only these few forms are read (the prompts use no others); everything else is escaped, so a
@@ -200,10 +200,10 @@ def markdown_html(text: str) -> str:
 
     A table: a header row, the ``|---|`` rule, then the rows (two result pages side by side):
 
-    Numbered steps (a derivation's):
+    Numbered steps (a derivation's), one paragraph each, their numbers kept as text:
 
     >>> markdown_html("1. Write P@k.\\n2. Divide.")
-    '<ol><li>Write P@k.</li><li>Divide.</li></ol>'
+    "<p class='ltr-teach-step'>1. Write P@k.</p><p class='ltr-teach-step'>2. Divide.</p>"
 
     >>> markdown_html("| rank | A |\\n|---|---|\\n| 1 | x ✓ |")
     '<table><tr><th>rank</th><th>A</th></tr><tr><td>1</td><td>x ✓</td></tr></table>'
@@ -220,7 +220,7 @@ def markdown_html(text: str) -> str:
         elif lines and all(line.startswith(("- ", "* ")) for line in lines):
             out.append("<ul>" + "".join(f"<li>{_inline(line[2:])}</li>" for line in lines) + "</ul>")
         elif lines and all(re.match(r"\d+\. ", line) for line in lines):  # a derivation's numbered steps
-            out.append("<ol>" + "".join(f"<li>{_inline(line.split('. ', 1)[1])}</li>" for line in lines) + "</ol>")
+            out.append("".join(f"<p class='ltr-teach-step'>{_inline(line)}</p>" for line in lines))
         elif lines:
             out.append(f"<p>{_inline(' '.join(lines))}</p>")
     return "".join(out)
