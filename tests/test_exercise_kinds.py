@@ -520,6 +520,13 @@ def test_every_exercise_has_a_difficulty_label_in_both_languages(exercise):
     assert exercise.level_text in exercise._repr_markdown_().splitlines()[0]
 
 
+def test_a_variant_keeps_its_level_and_the_bank_sets_some_levels_by_hand():
+    assert lt.exercises.get("bpref-unjudged").level == 2 != kinds.DEFAULT_LEVELS["compute"]
+    assert lt.exercises.variant("bpref-unjudged", 5).level == 2
+    assert lt.exercises.get("rr-same-ap-differs").level == 3 and lt.exercises.variant("rr-same-ap-differs", 5).level == 3
+    assert {e.level for e in ALL} == {1, 2, 3}
+
+
 def test_the_label_is_shown_in_the_sheet_the_widget_and_the_list(capsys):
     from ltr_teach.cli import main
 

@@ -199,7 +199,7 @@ def variant(exercise_id: str, seed) -> Exercise:
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
                     procedure=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source,
                     randomize=base.randomize, seed=seed, point=base.point,
-                    story=base.story, worked=base.worked, erratum=base.erratum)
+                    story=base.story, worked=base.worked, erratum=base.erratum, difficulty=base.difficulty)
 
 
 def answer_text(ex) -> str:

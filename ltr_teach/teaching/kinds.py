@@ -21,6 +21,7 @@ hands over (:data:`ltr_teach.core.hooks.WIDGET_MAKER`), as ipywidgets belong to 
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import inspect
 import re
@@ -887,8 +888,9 @@ def create(id, *, family, title, question, shape, verify, example, hints, explan
 
 
 
-def arranged(exercises: list, order) -> list:
-    """A bank module's exercises in the order its sheet asks them (``order``: every id exactly once).
+def arranged(exercises: list, order, levels=None) -> list:
+    """A bank module's exercises in the order its sheet asks them (``order``: every id exactly once), with the
+    difficulty ``levels`` (id to 1, 2 or 3) of those whose level is not their kind's default.
 
     The order interleaves: after at most two computations of a metric comes a question about it.
 
@@ -903,7 +905,12 @@ def arranged(exercises: list, order) -> list:
         missing, extra = set(by_id) - set(order), set(order) - set(by_id)
         raise RuntimeError(f"the order must name every exercise once: missing {sorted(missing)}, unknown "
                            f"{sorted(extra)}")
-    return [by_id[i] for i in order]
+    levels = dict(levels or {})
+    unknown = set(levels) - set(by_id)
+    if unknown:
+        raise RuntimeError(f"levels name exercises that are not in the module: {sorted(unknown)}")
+    return [dataclasses.replace(by_id[i], difficulty=_check_level(i, levels[i])) if i in levels else by_id[i]
+            for i in order]
 
 
 __all__ = ["CHOICE_KINDS", "CONCEPTS", "DEFAULT_LEVELS", "KINDS", "LEVELS", "SHAPES", "ChoiceExercise", "CreateExercise",

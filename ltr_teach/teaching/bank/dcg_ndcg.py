@@ -378,4 +378,7 @@ EXERCISES = arranged(EXERCISES, [
     "ndcg-linear", "ndcg-gain-reversal", "ndcg-jarvelin", "ndcg-jarvelin-swap", "ndcg-doc003-code", "ndcg-at-3",
     "ndcg-rises-at-k", "ndcg-derive-at-most-one", "ndcg-unjudged-dropped", "ndcg-prefers-a-ap-prefers-b",
     "ndcg-written-why-normalise",
-])
+], levels={
+    "dcg-jarvelin-doc001": 2, "ndcg-movies-pool": 2, "idcg-movies-pool": 2, "ndcg-doc003-code": 2, "ndcg-jarvelin": 2,
+    "ndcg-rises-at-k": 3, "ndcg-unjudged-dropped": 3, "ndcg-prefers-a-ap-prefers-b": 3,
+})

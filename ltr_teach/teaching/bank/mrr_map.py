@@ -330,4 +330,6 @@ EXERCISES = arranged(EXERCISES, [
     "ap-lipstick", "ap-shenxianshui", "ap-irrelevant-down", "ap-doc004-topic1", "ap-printed-rounded",
     "ap-doc004-topic2", "map-doc000", "map-above-one", "map-doc004", "rr-same-ap-differs", "ap-derive-area",
     "interp-precision-half", "interp-ap", "eleven-point-ap", "mrr-written-which",
-])
+], levels={
+    "map-doc004": 2, "interp-precision-half": 2, "interp-ap": 2, "eleven-point-ap": 2, "rr-same-ap-differs": 3,
+})

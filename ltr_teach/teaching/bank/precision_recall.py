@@ -322,4 +322,7 @@ EXERCISES = arranged(EXERCISES, [
     "f1-doc000", "f2-doc003", "pr-unretrieved-relevant", "f-half", "pr-precise-but-incomplete", "rprec",
     "pr-derive-rprec-breakeven", "success-at-3", "bpref-unjudged", "judged-at-5", "start-two-pages",
     "pr-accuracy-rare-clicks", "pr-which-metric-prior-art", "pr-written-accuracy",
-])
+], levels={
+    # computations that need a convention or a careful count; questions that need a model of the user
+    "f-half": 2, "bpref-unjudged": 2, "f2-doc003": 2, "start-p3-irrelevant-down": 1, "pr-accuracy-rare-clicks": 3,
+})
