@@ -35,6 +35,11 @@ _FILMS, _FILM_POOL = [5, 3, 2, 1, 2], [5, 3, 2, 1, 2, 4, 0]    # post 004's film
 _GAIN_X, _GAIN_Y = [3, 0, 0, 2, 2], [2, 3, 2, 0, 0]
 
 
+def _doc002_facts() -> dict:
+    a, b = ndcg(_LIPSTICK_A, k=5), ndcg(_LIPSTICK_B, k=5)
+    return {"ndcg_a": a.decimal_str, "ndcg_b": b.decimal_str, "idcg": idcg(_LIPSTICK_A, k=5).decimal_str}
+
+
 def _d(ex) -> str:
     """A decimal for a prompt: the explanation's own six-decimal form."""
     return ex.decimal_str
@@ -98,9 +103,30 @@ EXERCISES = [
     _e("ndcg-doc002-a", "dcg_ndcg", "ndcg", {"grades": [5, 1, 3, 2, 4], "k": 5},
        _graded_task(N_("NDCG")), [N_("The ideal order is 5, 4, 3, 2, 1.")],
        intro=N_("Post 002, ranking A."), source="doc 002", randomize=_graded),
-    _e("ndcg-doc002-b", "dcg_ndcg", "ndcg", {"grades": [5, 3, 4, 2, 1], "k": 5},
-       _graded_task(N_("NDCG")), [N_("B and A share the ideal DCG.")],
-       intro=N_("Post 002, ranking B."), source="doc 002", randomize=_graded),
+    choice("ndcg-doc002-a-or-b", family="dcg_ndcg", kind="predict", title=N_("Does normalising change the verdict?"),
+           about=("ndcg", "idcg", "dcg"),
+           question=N_("Post 002's algorithms rank the same five lipsticks: A as [5, 1, 3, 2, 4], B as [5, 3, 4, 2, 1] "
+                       "(rank 1 first). You have computed NDCG@5 of A. Without computing B's, predict how B's NDCG@5 "
+                       "compares with A's (gain 2^rel − 1, discount log2(i + 1))."),
+           facts=_doc002_facts,
+           options={"a": N_("A has the higher NDCG@5"), "b": N_("B has the higher NDCG@5"),
+                    "tie": N_("They tie: both hold the same five grades"),
+                    "flip": N_("It cannot be told without both IDCGs: normalising may reverse DCG's verdict")},
+           correct="b",
+           why={"a": N_("Compare ranks 2 and 3 of the two lists: which grades sit where the discount is smallest? A "
+                        "higher grade at a smaller discount is worth more, in DCG and in NDCG alike."),
+                "tie": N_("The same grades give the same CG and the same IDCG, but DCG also depends on the rank at "
+                          "which each grade sits."),
+                "flip": N_("IDCG depends only on the grades, sorted from best to worst, and A and B hold the same "
+                           "five grades: write both IDCGs before you decide.")},
+           explanation=N_("A and B hold the same grades, so they share IDCG@5 = {idcg}. Dividing both DCGs by the same "
+                          "number keeps their order: NDCG@5 is {ndcg_a} for A and {ndcg_b} for B. B wins because it "
+                          "puts the grades 3 and 4 at ranks 2 and 3, where the discount is small, and the 1 last."),
+           hints=(N_("NDCG is DCG divided by IDCG: ask what each of the two depends on."),
+                  N_("Compare the two IDCGs first, then the two DCGs term by term."),
+                  N_("The step students get wrong: IDCG is built from the grades sorted best first, not from the "
+                     "order the system chose.")),
+           source="doc 002"),
     _e("idcg-movies-pool", "dcg_ndcg", "idcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
        _graded_task(N_("IDCG")), [N_("The ideal top 5 of the pool is 5, 4, 3, 2, 2.")],
        intro=N_("Post 004: the user rated seven films, five of them recommended."), source="doc 004",
@@ -374,7 +400,7 @@ EXERCISES = [
 EXERCISES = arranged(EXERCISES, [
     "cg-movies", "cg-at-2-swapped", "dcg-movies", "dcg-lipstick-log2", "dcg-append-item", "dcg-doc002-a",
     "dcg-a-or-b", "dcg-jarvelin-doc001", "idcg-lipstick", "ndcg-lipstick", "ndcg-log-base", "ndcg-doc002-a",
-    "ndcg-doc002-b", "ndcg-perfect-with-a-zero", "idcg-movies-pool", "ndcg-movies-pool", "ndcg-pool-or-list",
+    "ndcg-doc002-a-or-b", "ndcg-perfect-with-a-zero", "idcg-movies-pool", "ndcg-movies-pool", "ndcg-pool-or-list",
     "ndcg-linear", "ndcg-gain-reversal", "ndcg-jarvelin", "ndcg-jarvelin-swap", "ndcg-doc003-code", "ndcg-at-3",
     "ndcg-rises-at-k", "ndcg-derive-at-most-one", "ndcg-unjudged-dropped", "ndcg-prefers-a-ap-prefers-b",
     "ndcg-written-why-normalise",
