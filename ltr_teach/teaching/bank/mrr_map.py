@@ -218,7 +218,8 @@ EXERCISES = [
            hints=(N_("What reciprocal rank does a query without any relevant result get, and does it count in "
                      "|Q|?"),
                   N_("Add the three best reciprocal ranks possible and divide by the number of queries."),
-                  N_("The other two queries can reach a reciprocal rank of 1 each.")),
+                  N_("The step students get wrong: the failed query still counts in the number of queries you "
+                     "divide by.")),
            source="notebook 02"),
     choice("mrr-which-task", family="mrr_map",
            about=("mrr", "mean_average_precision"), kind="evaluate",
@@ -240,7 +241,8 @@ EXERCISES = [
                           "(MRR@10) fit that user."),
            hints=(N_("MRR looks only at the first relevant result of each query."),
                   N_("For each task ask: does the user need one result, or many?"),
-                  N_("Which task has exactly one right result per query?")),
+                  N_("The step students skip: for each task, count how many relevant results a user needs "
+                     "before they stop.")),
            source="notebook 02"),
     choice("ap-irrelevant-down", family="mrr_map",
            about=("average_precision",), kind="predict",
