@@ -8,6 +8,9 @@
   accessible name (its description or tooltip, each toggle button its tooltip) in both languages, and the
   Chinese one is Chinese;
 * no text of a plot is smaller than 10 pt (11 px at the editors' 80 dpi).
+* (issue 21) every slider of an editor row has its number in a box beside it whose hidden label names the
+  rank, the item and what the slider sets, in both languages, and follows moves and grade changes (the
+  browser check of the accessible name Chromium computes is tests/browser/test_slider_names_browser.py).
 """
 
 import re
@@ -147,7 +150,8 @@ def _editors():
 
 
 EDITORS = dict(_editors())
-CONTROLS = (W.Button, W.IntSlider, W.FloatSlider, W.Dropdown, W.ToggleButtons, W.Checkbox, W.IntText, W.Text)
+CONTROLS = (W.Button, W.IntSlider, W.FloatSlider, W.Dropdown, W.ToggleButtons, W.Checkbox, W.IntText, W.Text,
+            W.BoundedIntText, W.BoundedFloatText)
 
 
 def _controls(widget):
@@ -187,3 +191,54 @@ def test_a_row_control_names_its_item_and_rank():
     second = editor._rows[1]
     assert second["grade"].tooltip == expected and "面霜" in expected and "2" in expected
     assert "面霜" in second["up"].tooltip and "面霜" in second["down"].tooltip
+
+
+# -- the row's number box: the control a screen reader names (issue 21) -------------------------------------
+
+def _hidden_text(description: str) -> str:
+    """The words of a box's description: one visually hidden span (its style checked), the text inside."""
+    match = re.fullmatch(r'<span style="([^"]*)">([^<]*)</span>', description)
+    assert match, description
+    assert "position:absolute" in match[1] and "width:1px" in match[1] and "overflow:hidden" in match[1], match[1]
+    return match[2].replace("&amp;", "&")
+
+
+@pytest.mark.parametrize(("lang", "expected", "moved"), [
+    ("en", ["rank 1, MAC口红: grade", "rank 2, A&B 面霜: grade", "rank 3, 神仙水: grade"],
+     ["rank 1, A&B 面霜: grade", "rank 2, MAC口红: grade", "rank 3, 神仙水: grade"]),
+    ("zh", ["第 1 位，MAC口红：等级", "第 2 位，A&B 面霜：等级", "第 3 位，神仙水：等级"],
+     ["第 1 位，A&B 面霜：等级", "第 2 位，MAC口红：等级", "第 3 位，神仙水：等级"]),
+])
+def test_every_grade_slider_has_a_number_box_named_by_rank_and_item(lang, expected, moved):
+    with using_language(lang):
+        editor = RankingEditor(["MAC口红", "A&B 面霜", "神仙水"], [3, 0, 2], "ndcg")
+        rows = editor._rows
+        assert [_hidden_text(r["grade_box"].description) for r in rows] == expected
+        assert [(r["grade"].value, r["grade_box"].value, r["grade_box"].max) for r in rows] == [(3, 3, 3), (0, 0, 3), (2, 2, 3)]
+        assert all(r["grade"].readout is False for r in rows)  # the box is the readout: the number is shown once
+        editor.move(1, 0)  # A&B 面霜 up to rank 1: the names follow the items
+        assert [_hidden_text(r["grade_box"].description) for r in rows] == moved
+        rows[2]["grade_box"].value = 1  # typed (or arrowed) in the box: the grade, the slider and the value follow
+        assert list(editor.grades) == [0, 3, 1] and rows[2]["grade"].value == 1
+        assert editor.explanation.exact == lt.ndcg([0, 3, 1]).exact
+        rows[0]["grade"].value = 2  # the slider moved: its box follows
+        assert rows[0]["grade_box"].value == 2 and list(editor.grades) == [2, 3, 1]
+
+
+def test_the_auc_editor_names_its_label_and_score_boxes():
+    with using_language("zh"):
+        editor = RankingEditor(["a", "b"], [1, 0], "auc", scores=[0.9, 0.2])
+        row = editor._rows[1]
+        assert _hidden_text(row["grade_box"].description) == "第 2 位，b：标签"
+        assert _hidden_text(row["score_box"].description) == "第 2 位，b：得分"
+    row["score_box"].value = 0.65
+    assert editor.scores[1] == 0.65 and row["score"].value == 0.65
+    # AUC of labels [1, 0] with scores [0.9, 0.65]: the positive outranks the negative, so 1 (by hand)
+    assert editor.explanation.exact == 1
+
+
+def test_a_new_top_grade_raises_the_boxes_maximum_too():
+    editor = RankingEditor(["a", "b"], [2, 1], "err", g_max=3)
+    editor.set_option("g_max", 5)  # ERR's top grade widens the grade scale
+    assert all(r["grade"].max == r["grade_box"].max == editor.max_grade for r in editor._rows)
+    assert editor.max_grade == 5

@@ -1,6 +1,6 @@
 """Widgets: a ranking editor whose table and plot follow every slider move.
 
-:class:`RankingEditor` shows a ranking (item names as in the documents, e.g. 小棕瓶眼霜, MAC口红,
+:class:`RankingEditor` shows a ranking (item names as in the posts, e.g. 小棕瓶眼霜, MAC口红,
 神仙水), a grade slider and move-up/move-down buttons per item, controls for the metric's
 variants (generated from ``lt.METRICS[metric].options`` and the registries ``lt.GAINS``,
 ``lt.DISCOUNTS``, ``lt.ZERO_RULES``), and a live panel: the result line, the plot
@@ -15,8 +15,8 @@ All the logic lives in plain methods that tests call without a browser: :meth:`~
 :attr:`~RankingEditor.explanation`. The ipywidgets controls only call those methods.
 
 CSS classes (for browser tests): ``ltr-editor`` (the container), ``ltr-title``, ``ltr-rows``,
-``ltr-row`` and ``ltr-row-<rank>`` (one row per rank), ``ltr-name``, ``ltr-grade-slider``,
-``ltr-score-slider``, ``ltr-move-up``, ``ltr-move-down``, ``ltr-options``, ``ltr-option`` plus
+``ltr-row`` and ``ltr-row-<rank>`` (one row per rank), ``ltr-name``, ``ltr-grade-slider`` and ``ltr-grade-box``
+(the slider's number, the row's accessible name in its hidden label), ``ltr-score-slider`` and ``ltr-score-box``, ``ltr-move-up``, ``ltr-move-down``, ``ltr-options``, ``ltr-option`` plus
 ``ltr-option-<name>`` (``ltr-option-gain``, ``ltr-option-discount``, ``ltr-option-k`` (its "all"
 entry has the value 0), ``ltr-option-ideal``, ``ltr-option-g_max``, ``ltr-option-zero``,
 ``ltr-option-n_relevant``, ``ltr-option-beta``), ``ltr-result`` (the result line), ``ltr-error``
@@ -79,8 +79,22 @@ _TOGGLE_BUTTON_WIDTH = "76px"
 _ROW_SLIDER_STYLE = {"description_width": "initial"}
 #: Fixed (flex "0 0 auto") sizes: a row never squeezes its slider track or cuts "down" to "d…".
 _RANK_LAYOUT = {"width": "2.2em", "flex": "0 0 auto"}
-_SLIDER_LAYOUT = {"width": "250px", "flex": "0 0 auto"}
+_SLIDER_LAYOUT = {"width": "200px", "flex": "0 0 auto"}
 _MOVE_BUTTON_LAYOUT = {"width": "84px", "flex": "0 0 auto", "margin": "2px 2px"}
+#: A row's number box (the slider's readout, and the control a screen reader names): wide enough for "0.05".
+_BOX_LAYOUT = {"width": "4.6em", "flex": "0 0 auto"}
+#: Text a screen reader reads and the eye does not see (the usual "visually hidden" rules; the label sanitiser
+#: keeps them). ipywidgets 8.1 names none of its sliders (noUiSlider's handle gets no aria-label and the
+#: description's <label> is not linked to it, and its aria-valuetext is the bare number), but it links a number
+#: box's <label> to its <input>: the box's hidden label is the row's accessible name.
+_HIDDEN = ("position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;"
+           "clip:rect(0,0,0,0);white-space:nowrap;border:0")
+_BOX_STYLE = {"description_width": "0px"}
+
+
+def _hidden_label(text: str) -> str:
+    """``text`` as a description a screen reader reads in full and the page does not show."""
+    return f'<span style="{_HIDDEN}">{html.escape(text)}</span>'
 #: Rows beside the options when the notebook is wide enough, the options below them when it is not.
 _TOP_LAYOUT = {"flex_flow": "row wrap", "align_items": "flex-start"}
 #: The explanation table keeps each cell on one line (no "≈" cut from its digits; a header squeezed by the
@@ -512,19 +526,29 @@ class RankingEditor(_ExplanationView):
         name = W.HTML(layout=W.Layout(width=name_width, flex="0 0 auto"))
         name.add_class("ltr-name")
         what = _("label") if self._labelled else (_("relevant") if self._binary else _("grade"))
-        slider = W.IntSlider(min=0, max=self._max_grade, description=what, continuous_update=False,
+        # the slider for the mouse (and arrow keys), its number in a box beside it: the box is the readout and the
+        # control a screen reader names ("rank 2, MAC口红: grade"), its hidden label rewritten with the row
+        slider = W.IntSlider(min=0, max=self._max_grade, description=what, continuous_update=False, readout=False,
                              layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
         slider.add_class("ltr-grade-slider")
         slider.observe(lambda ch, p=pos: self._on_grade(p, ch["new"]), names="value")
-        parts = [rank, name, slider]
-        row = {"rank": rank, "name": name, "grade": slider}
+        box = W.BoundedIntText(min=0, max=self._max_grade, description_allow_html=True, layout=W.Layout(**_BOX_LAYOUT),
+                               style=_BOX_STYLE)
+        box.add_class("ltr-grade-box")
+        box.observe(lambda ch, p=pos: self._on_grade(p, ch["new"]), names="value")
+        parts = [rank, name, slider, box]
+        row = {"rank": rank, "name": name, "grade": slider, "grade_box": box}
         if self._labelled:
-            score = W.FloatSlider(min=0, max=1, step=0.05, description=_("score"), continuous_update=False,
-                                  readout_format=".2f", layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
+            score = W.FloatSlider(min=0, max=1, step=0.05, description=_("score"), continuous_update=False, readout=False,
+                                  layout=W.Layout(**_SLIDER_LAYOUT), style=_ROW_SLIDER_STYLE)
             score.add_class("ltr-score-slider")
             score.observe(lambda ch, p=pos: self._on_score(p, ch["new"]), names="value")
-            parts.append(score)
-            row["score"] = score
+            score_box = W.BoundedFloatText(min=0, max=1, step=0.05, description_allow_html=True,
+                                           layout=W.Layout(**_BOX_LAYOUT), style=_BOX_STYLE)
+            score_box.add_class("ltr-score-box")
+            score_box.observe(lambda ch, p=pos: self._on_score(p, ch["new"]), names="value")
+            parts += [score, score_box]
+            row.update(score=score, score_box=score_box)
         else:
             up = W.Button(description=_("up"), icon="arrow-up", layout=W.Layout(**_MOVE_BUTTON_LAYOUT))
             up.add_class("ltr-move-up")
@@ -644,19 +668,24 @@ class RankingEditor(_ExplanationView):
                 # slider move changes one row; rewriting 200 rows' traits and tooltips cost more than the metric)
                 score = None if self._scores is None else self._scores[pos]
                 state = (name, self._grades[pos], score, n, self._max_grade, language)
-                if shown[pos] == state and row["grade"].value == self._grades[pos] and (
-                        "score" not in row or row["score"].value == score):
+                if shown[pos] == state and row["grade"].value == row["grade_box"].value == self._grades[pos] and (
+                        "score" not in row or row["score"].value == row["score_box"].value == score):
                     continue
                 shown[pos] = state
                 row["rank"].value = f"{pos + 1}."
                 row["name"].value = html.escape(name)
-                row["grade"].max = self._max_grade
-                row["grade"].value = self._grades[pos]
+                for control in (row["grade"], row["grade_box"]):
+                    control.max = self._max_grade
+                    control.value = self._grades[pos]
                 row["grade"].tooltip = _("{what} of {name} (rank {rank})").format(what=row["grade"].description, name=name,
                                                                                    rank=pos + 1)
+                row["grade_box"].description = _hidden_label(_("rank {rank}, {name}: {what}").format(
+                    rank=pos + 1, name=name, what=row["grade"].description))
                 if "score" in row:
-                    row["score"].value = self._scores[pos]
+                    row["score"].value = row["score_box"].value = self._scores[pos]
                     row["score"].tooltip = _("model score of {name}").format(name=name)
+                    row["score_box"].description = _hidden_label(_("rank {rank}, {name}: {what}").format(
+                        rank=pos + 1, name=name, what=row["score"].description))
                 else:
                     row["up"].disabled = pos == 0
                     row["down"].disabled = pos == n - 1
@@ -703,7 +732,7 @@ class MultiQueryEditor(_ExplanationView):
         ``{query name: (item names, relevance)}`` in ranked order: 0/1 for MRR and MAP, grades for NDCG.
     metric : {"mrr", "map", "ndcg"} or their registry names
         ``"mrr"`` edits each query's reciprocal rank, ``"map"`` each query's average precision,
-        ``"ndcg"`` each query's NDCG (the mean is document 000's NDCG(Q, k),
+        ``"ndcg"`` each query's NDCG (the mean is post 000's NDCG(Q, k),
         :func:`ltr_teach.teaching.examples.mean_ndcg`). For NDCG the variants (gain, discount, k, zero) are
         shared: changing one in any tab changes it in every tab.
     n_relevant : dict, optional
@@ -713,7 +742,7 @@ class MultiQueryEditor(_ExplanationView):
 
     Examples
     --------
-    Document 000's three queries: first hits at ranks 2, 1, 3, so MRR = (1/2 + 1 + 1/3) / 3.
+    Post 000's three queries: first hits at ranks 2, 1, 3, so MRR = (1/2 + 1 + 1/3) / 3.
 
     >>> ed = MultiQueryEditor({"眼霜": (["小棕瓶精华", "小棕瓶眼霜", "面霜"], [0, 1, 0]),
     ...                        "神仙水": (["skII 神仙水", "兰蔻粉水", "菌菇水"], [1, 0, 0]),
@@ -835,7 +864,7 @@ class MultiQueryEditor(_ExplanationView):
         return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {short_title(self.explanation, 40)}>"
 
 
-# -- the documents' numbers beside the exact ones ---------------------------------------------------------
+# -- the posts' numbers beside the exact ones ---------------------------------------------------------
 class Card:
     """A small report that shows as HTML in a notebook and as aligned text in a terminal or doctest.
 
@@ -897,7 +926,7 @@ def _exact_text(ex) -> str:
 
 
 def example_card(example) -> Card:
-    """A worked example of the documents: what the document prints beside the library's exact value.
+    """A worked example of the posts: what the post prints beside the library's exact value.
 
     Parameters
     ----------
@@ -907,39 +936,39 @@ def example_card(example) -> Card:
     Returns
     -------
     Card
-        What the document prints, the exact value, the call that computes it, and whether the
+        What the post prints, the exact value, the call that computes it, and whether the
         two agree at the precision printed.
 
     Examples
     --------
-    Document 000's MAP: AP(1) = 13/15 and AP(2) = 47/84; their mean is (13/15 + 47/84) / 2 =
-    (364/420 + 235/420) / 2 = 599/840, but the document prints the sum 599/420.
+    Post 000's MAP: AP(1) = 13/15 and AP(2) = 47/84; their mean is (13/15 + 47/84) / 2 =
+    (364/420 + 235/420) / 2 = 599/840, but the post prints the sum 599/420.
 
     >>> print(example_card("000-map-two-queries"))   # doctest: +NORMALIZE_WHITESPACE
     000 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
       quantity        MAP(Q)
-      document says   599/420
+      post says   599/420
       exact (ltr_teach)  (13/15 + 47/84)/2 = 599/840 ≈ 0.713095
       computed by     lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
       note            599/420 is AP(1) + AP(2); the mean divides by 2: 599/840
-      => the document is wrong here (see the errata)
+      => the post is wrong here (see the errata)
     """
     from ..teaching import examples
 
     ex = examples.by_id(example) if isinstance(example, str) else example
-    rows = [(N_("quantity"), ex.quantity), (N_("document says"), ex.printed),
+    rows = [(N_("quantity"), ex.quantity), (N_("post says"), ex.printed),
             (N_("exact (ltr_teach)"), _exact_text(ex.call())), (N_("computed by"), str(ex.call))]
     if ex.note:
         rows.append((N_("note"), ex.note))
     agrees = ex.matches
-    verdict = (N_("the document's number agrees with the exact value at the precision printed") if agrees
-               else N_("the document is wrong here (see the errata)"))
+    verdict = (N_("the post's number agrees with the exact value at the precision printed") if agrees
+               else N_("the post is wrong here (see the errata)"))
     return Card(Message("{document} · {section} · {title}", document=ex.id[:3], section=ex.section, title=ex.title),
                 rows, verdict, agrees)
 
 
 def erratum_card(erratum) -> Card:
-    """One erratum of the documents: where, what the document says, what is right and why.
+    """One erratum of the posts: where, what the post says, what is right and why.
 
     Parameters
     ----------
@@ -949,27 +978,27 @@ def erratum_card(erratum) -> Card:
     Returns
     -------
     Card
-        Where the slip is, what the document says, the correct value and why.
+        Where the slip is, what the post says, the correct value and why.
 
     Examples
     --------
-    Document 000 prints the sum of the two APs as their mean: (13/15 + 47/84) / 2 = (364/420 + 235/420) / 2 = 599/840,
+    Post 000 prints the sum of the two APs as their mean: (13/15 + 47/84) / 2 = (364/420 + 235/420) / 2 = 599/840,
     not 599/420.
 
     >>> print(erratum_card("000-map-value"))   # doctest: +NORMALIZE_WHITESPACE
     erratum 000-map-value (000_b1a303f0d127bb54.txt)
       kind           error
       where          1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)
-      document says  599/420
+      post says  599/420
       correct        599/840 ≈ 0.713095: (13/15 + 47/84) / 2
       why            599/420 is AP(1) + AP(2), the sum before dividing by 2; a MAP above 1 (599/420 ≈ 1.426) is impossible.
       computed by    lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
-      => the document is wrong here; the correct version is above
+      => the post is wrong here; the correct version is above
     """
     from ..teaching import examples
 
     er = examples.by_id(erratum) if isinstance(erratum, str) else erratum
-    rows = [(N_("where"), er.where), (N_("document says"), er.printed), (er.correct_label, er.correct),
+    rows = [(N_("where"), er.where), (N_("post says"), er.printed), (er.correct_label, er.correct),
             (N_("why"), er.explanation)]
     if er.call is not None:
         rows.append((N_("computed by"), str(er.call)))

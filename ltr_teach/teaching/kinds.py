@@ -369,7 +369,7 @@ class Exercise(_Asked):
     #: and the worked example of ``lt.examples`` whose printed number the intro quotes.
     story: str = field(default="", repr=False)
     worked: str | None = field(default=None, repr=False)
-    #: The ``lt.examples`` erratum of the document's formula the intro quotes: the prompt says whether it
+    #: The ``lt.examples`` erratum of the post's formula the intro quotes: the prompt says whether it
     #: is wrong (an error) or a convention, so a student never copies a wrong formula unwarned.
     erratum: str | None = field(default=None, repr=False)
     #: 1 (basic), 2 (intermediate) or 3 (challenge); ``None``: the kind's default (see :attr:`level`).
@@ -387,7 +387,7 @@ class Exercise(_Asked):
 
     @property
     def prompt(self) -> str:
-        """The question; a variant drops the document's story, whose numbers it no longer uses."""
+        """The question; a variant drops the post's story, whose numbers it no longer uses."""
         text = self.task(self.data)
         if self.intro and self.seed is None:
             parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "",
@@ -486,7 +486,7 @@ def _same_number(cell, answer) -> bool:
 
 
 def _document_says(worked_id: str) -> str:
-    """What a document prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
+    """What a post prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
     w = examples.by_id(worked_id)
     verdict = "" if w.matches else _(" What is right?")
     return _("Post {document} prints {quantity} = {printed} for {title}.{verdict}").format(
@@ -494,7 +494,7 @@ def _document_says(worked_id: str) -> str:
 
 
 def _erratum_says(erratum_id: str) -> str:
-    """Whether the document's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
+    """Whether the post's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
     record = examples.by_id(erratum_id)
     if record.kind == "error":
         return _("The post is wrong here (erratum {id}): compute the right value.").format(id=record.id)
