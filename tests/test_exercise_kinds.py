@@ -708,3 +708,24 @@ def test_the_grader_lists_written_answers_for_marking_and_runs_nothing(tmp_path)
     assert html.escape(WRITTENS[0].model) in report
     key = (tmp_path / "hw" / "key").glob("*.md")
     assert any(" ".join(WRITTENS[0].model.split()) in p.read_text(encoding="utf-8") for p in key)
+
+
+#: A post's number named as a ranked document ("文档 000", "document 000"): the posts are 博文 / post 000-004.
+_POST_AS_DOCUMENT = re.compile(r"文档\s*00[0-4](?![_\d])|(?<![-\w])documents?\s+00[0-4](?![_\d])", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_exercise_text_names_the_posts_as_posts(language):
+    wrong = []
+    with lt.core.i18n.using_language(language):
+        for exercise in ALL:
+            texts = [exercise.title, exercise.prompt, *map(lt.core.i18n.translate, exercise.hints)]
+            if exercise.kind in kinds.CHOICE_KINDS:
+                texts += [exercise.explanation, *(exercise.option_text(k) for k in exercise.options),
+                          *(exercise.why_text(k) for k in exercise.why)]
+            if exercise.kind in ("derive", "written"):
+                texts.append(exercise.model)
+            wrong += [(exercise.id, m) for text in texts for m in _POST_AS_DOCUMENT.findall(text)]
+    assert wrong == []
+    assert _POST_AS_DOCUMENT.findall("文档 000；Document 001 and documents 002") == ["文档 000", "Document 001",
+                                                                                   "documents 002"]

@@ -171,9 +171,9 @@ EXERCISES = [
                           "precision printed; round the exact value to two decimals and compare."),
                 "more": N_("Two decimals are a choice of presentation, not an error, as long as they are the exact "
                            "value correctly rounded.")},
-           explanation=N_("{exact} ≈ {decimal} rounds to {printed} at two decimals, so the document is right. The "
+           explanation=N_("{exact} ≈ {decimal} rounds to {printed} at two decimals, so the post is right. The "
                           "cards of this course judge a printed number this way: it agrees when the exact value "
-                          "rounds to it at the precision the document printed."),
+                          "rounds to it at the precision the post printed."),
            hints=(N_("A decimal printed with two places stands for every value that rounds to it."),
                   N_("Round the exact value to two decimals and compare."),
                   N_("The third decimal of the exact value decides the rounding.")),
