@@ -36,12 +36,16 @@ from .kinds import (
     SHAPES,
     ChoiceExercise,
     CreateExercise,
+    DeriveExercise,
     Exercise,
     HintBox,
+    WrittenExercise,
     _thaw,
     choice,
     create,
+    derive,
     example_text,
+    written,
 )
 
 #: The exercise families in course order, key to title (a message id: show it with ``translate``).
@@ -96,7 +100,7 @@ def ids() -> list[str]:
     --------
     >>> import ltr_teach as lt
     >>> lt.exercises.ids()[:3]
-    ['p-at-2-doc001', 'p-at-5', 'r-at-5']
+    ['p-at-2-doc001', 'p-at-5', 'start-p3-irrelevant-down']
     """
     return [e.id for e in all()]
 
@@ -195,7 +199,7 @@ def variant(exercise_id: str, seed) -> Exercise:
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
                     procedure=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source,
                     randomize=base.randomize, seed=seed, point=base.point,
-                    story=base.story, worked=base.worked, erratum=base.erratum)
+                    story=base.story, worked=base.worked, erratum=base.erratum, difficulty=base.difficulty)
 
 
 def answer_text(ex) -> str:
@@ -204,16 +208,28 @@ def answer_text(ex) -> str:
         return expected_text(ex.answer)
     if ex.kind == "create":
         return _("for example {example}").format(example=ex.answer)
+    if ex.kind == "written":
+        return _("marked by the teacher")
     return ex.answer
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
 def call_text(ex) -> str:
-    """The key's "library call" column: the call for a compute exercise, the option's text for a choice."""
+    """The key's "library call" column: the call for a compute exercise, the option's text for a choice, the
+    model derivation or the model answer (the teacher's) for a derivation or a written answer."""
     if ex.kind == "compute":
         return f"`{ex.call}`"
     if ex.kind == "create":
         return _("checked by its verifier")
-    return ex.option_text(ex.answer).replace("|", "\\|")
+    if ex.kind == "written":
+        return _("model answer: {model}").format(model=_one_line(ex.model))
+    if ex.kind == "derive":
+        return _("“{option}”; model derivation: {model}").format(option=_one_line(ex.option_text(ex.answer)),
+                                                                  model=_one_line(ex.model))
+    return _one_line(ex.option_text(ex.answer))
 
 
 # -- sheets -------------------------------------------------------------------------------------------
@@ -260,7 +276,8 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
                       "|---|---|---|"]
         for n, base in enumerate(chosen, start=1):
             ex = variant(base.id, seed)
-            sheet_lines += [f"{n}. **{ex.id}** · {ex.title}", "", f"   {ex.prompt}", ""]
+            prompt = "\n".join(f"   {line}" if line else "" for line in ex.prompt.splitlines())
+            sheet_lines += [f"{n}. **{ex.id}** · {ex.title} · {ex.level_text}", "", prompt, ""]
             if ex.kind in CHOICE_KINDS:
                 sheet_lines += [f"   - `{key}`: {ex.option_text(key)}" for key in ex.options] + [""]
             key_lines.append(f"| {ex.id} | {answer_text(ex)} | {call_text(ex)} |")
@@ -269,6 +286,6 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
     return "\n".join(sheet_lines), "\n".join(key_lines)
 
 
-__all__ = ["CHOICE_KINDS", "CONCEPTS", "FAMILIES", "KINDS", "SHAPES", "ChoiceExercise", "CreateExercise", "Exercise",
-           "HintBox", "all", "answer_text", "call_text", "choice", "create", "example_text", "get", "ids", "sheet",
-           "variant"]
+__all__ = ["CHOICE_KINDS", "CONCEPTS", "FAMILIES", "KINDS", "SHAPES", "ChoiceExercise", "CreateExercise",
+           "DeriveExercise", "Exercise", "HintBox", "WrittenExercise", "all", "answer_text", "call_text", "choice",
+           "create", "derive", "example_text", "get", "ids", "sheet", "variant", "written"]

@@ -173,7 +173,8 @@ EXERCISES = [
                           "the queries halve it, so the interval is about half as wide."),
            hints=(N_("A confidence interval says how uncertain the mean is, not how spread the single queries are."),
                   N_("The standard error of a mean of n values is sd/√n."),
-                  N_("What is √4?"))),
+                  N_("The step students get wrong: the spread of the single queries stays the same; only "
+                     "the number of queries you divide by changes."))),
     choice("tiny-but-significant", family="many_queries", kind="evaluate",
            title=N_("Significant, but does it matter?"),
            question=N_("A new ranker is compared with the baseline on {n} queries: mean NDCG@10 difference "
