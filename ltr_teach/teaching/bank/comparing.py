@@ -1,4 +1,4 @@
-"""The comparing family: several metrics on the same rankings (notebook 08), the documents' errata as
+"""The comparing family: several metrics on the same rankings (notebook 08), the posts' errata as
 spot-the-error questions (09), and why the evaluation tools disagree (10).
 
 Every number a question or an explanation shows is a ``{placeholder}`` filled by ``facts()`` from the
@@ -13,7 +13,7 @@ from ...metrics import binary, graded
 from .. import examples
 from ..kinds import choice, create
 
-FAMILY = ("comparing", N_("Comparing metrics, the documents' errata and the tools"))
+FAMILY = ("comparing", N_("Comparing metrics, the posts' errata and the tools"))
 
 # Notebook 08's six products of the 神仙水 query, in system C's order: 兰蔻粉水 (1), SK-II 神仙水 (3, the
 # star), 神仙水 旅行装 (2), 神仙水 套装 (2), 菌菇水 (0), 芦荟霜 (0); binary metrics read grade >= 2 as relevant.
