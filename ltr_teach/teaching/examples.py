@@ -233,6 +233,48 @@ KINDS = {
 }
 
 
+class _ValueText:
+    """A record's text quoting the library's exact value (``599/840 ≈ 0.713095: reason``), before it is computed:
+    see :func:`_value_text`. It holds the call and the reason (a text, or a module function giving one when the
+    reason quotes values too), so a record stays picklable."""
+
+    __slots__ = ("call", "reason")
+
+    def __init__(self, call: Call, reason: str):
+        self.call, self.reason = call, reason
+
+    def text(self) -> str:
+        exact = self.call().exact
+        reason = _text(self.reason() if callable(self.reason) else self.reason)  # a function: a reason with values
+        if isinstance(exact, sympy.Integer):
+            return Message(N_("{value}: {reason}"), value=str(exact), reason=reason)
+        text = fmt_exact(exact)
+        shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
+        return Message(N_("{value}: {reason}"), value=f"{shown}{fmt_decimal(to_float(exact))}", reason=reason)
+
+
+class _ComputedWhenRead:
+    """A dataclass field that holds a text, or a :class:`_ValueText` computed the first time the field is read.
+
+    Importing this module then computes no metric (every exercise that quotes a document imports it, and the
+    errata's exact values took about a third of ``ltr-teach check``'s start-up, issue 21); a record reads the
+    same either way, as its field is a ``str`` whenever it is read."""
+
+    def __set_name__(self, owner, name):
+        self.slot = f"_{name}_value"
+
+    def __get__(self, record, owner=None):
+        if record is None:
+            raise AttributeError(self.slot)  # no default value: the field is required
+        value = record.__dict__[self.slot]
+        if isinstance(value, _ValueText):
+            value = record.__dict__[self.slot] = value.text()
+        return value
+
+    def __set__(self, record, value):  # the frozen dataclass's __init__ sets the field through here
+        record.__dict__[self.slot] = value
+
+
 @dataclass(frozen=True)
 class Erratum:
     """One place where a document is wrong, chose a convention silently, misnames a term, or has a typo.
@@ -264,7 +306,7 @@ class Erratum:
     document: str
     where: str
     printed: str
-    correct: str
+    correct: str = _ComputedWhenRead()
     explanation: str
     call: Call | None = None
     kind: str = "error"
@@ -296,7 +338,7 @@ class Erratum:
 
 def _text(value):
     """A record's prose as a :class:`~ltr_teach.core.i18n.Message`: English as a ``str``, translated when shown."""
-    return value if isinstance(value, Message) or not value else Message(value)
+    return value if isinstance(value, (Message, _ValueText)) or not value else Message(value)
 
 
 def _ex(doc, slug, section, title, quantity, call, printed, **extra) -> WorkedExample:
@@ -400,15 +442,10 @@ def _er(doc, slug, kind, where, printed, correct, explanation, call=None) -> Err
                    call, kind)
 
 
-def _value_text(call: Call, reason: str) -> str:
-    """``599/840 ≈ 0.713095: reason``; long exact forms (sums of logs) show only the decimal."""
-    exact = call().exact
-    reason = _text(reason)
-    if isinstance(exact, sympy.Integer):
-        return Message(N_("{value}: {reason}"), value=str(exact), reason=reason)
-    text = fmt_exact(exact)
-    shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
-    return Message(N_("{value}: {reason}"), value=f"{shown}{fmt_decimal(to_float(exact))}", reason=reason)
+def _value_text(call: Call, reason: str) -> _ValueText:
+    """``599/840 ≈ 0.713095: reason``, computed when the erratum's ``correct`` is first read; long exact forms
+    (sums of logs) show only the decimal."""
+    return _ValueText(call, reason)
 
 
 _MRR_000 = Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},))
@@ -431,6 +468,15 @@ def _err_with_discount(grades, g_max, discount):
         total += reach * stop * discount(r)
         reach *= 1 - stop
     return total
+
+def _err_to_dcg_reason() -> Message:
+    """Erratum 003-err-to-dcg's reason, with the two values it compares (computed when first read)."""
+    return Message(
+        N_("DCG of 3, 2, 3, 1 (g_max = 3). On ERR's scale (DCG / 2^3) it is ≈ {scaled}, while the ERR changed as "
+           "quoted, with 1/(log2 r + 1), is ≈ {changed}"),
+        scaled=fmt_decimal(to_float(Call("dcg", ([3, 2, 3, 1],))().exact / 8)),
+        changed=fmt_decimal(to_float(_err_with_discount([3, 2, 3, 1], 3, _QUOTED_DISCOUNT))))
+
 
 ERRATA = (
     _er("000", "mrr-sum", "error", "1.1 MRR: “最终的分数为所有得分之和”", N_("MRR is the sum of the reciprocal ranks"),
@@ -622,11 +668,7 @@ ERRATA = (
         N_("Not differentiable (不可导) is true of MRR, ERR and NDCG alike; it is not why the cascade model exists.")),
     _er("003", "err-to-dcg", "error", N_("ERR: “若将$\\frac {1}{r}$换为$\\frac{1}{log_2r+1}$此时与DCG相同”"),
         N_("ERR with 1/(log2 r + 1) instead of 1/r is DCG"),
-        _value_text(Call("dcg", ([3, 2, 3, 1],)), Message(
-            N_("DCG of 3, 2, 3, 1 (g_max = 3). On ERR's scale (DCG / 2^3) it is ≈ {scaled}, while the ERR changed as "
-               "quoted, with 1/(log2 r + 1), is ≈ {changed}"),
-            scaled=fmt_decimal(to_float(Call("dcg", ([3, 2, 3, 1],))().exact / 8)),
-            changed=fmt_decimal(to_float(_err_with_discount([3, 2, 3, 1], 3, _QUOTED_DISCOUNT))))),
+        _value_text(Call("dcg", ([3, 2, 3, 1],)), _err_to_dcg_reason),
         N_("The cascade factor Π(1 − R_i) stays, so the result is not DCG; only dropping it and using "
         "R_r = (2^l − 1)/2^{l_m} with 1/log2(r+1) gives DCG / 2^{l_m}. (log2 r + 1 also differs from "
         "log2(r+1) from rank 2 on.)"), Call("dcg", ([3, 2, 3, 1],))),

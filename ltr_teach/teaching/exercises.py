@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import importlib
 import inspect
 import random
 
 from ..core.i18n import _
 from ..metrics.registry import METRICS
-from .bank import MODULES
+from . import bank
 from .guide import how_to_answer  # noqa: F401  (lt.exercises.how_to_answer(), shown atop every sheet)
 from .hints import GENERIC_HINTS, expected_text
 from .kinds import (
@@ -44,26 +45,59 @@ from .kinds import (
     example_text,
 )
 
-#: The exercise families in course order, key to title (a message id: show it with ``translate``).
-FAMILIES = {module.FAMILY[0]: module.FAMILY[1] for module in MODULES}
+#: Each family's exercises by id, filled one bank module at a time: ``get`` (``ltr-teach check``) imports only
+#: the module of the exercise asked for (issue 21: the whole bank takes longer to import than the command may).
+_BY_FAMILY: dict = {}
 
 
-def _build_registry() -> dict:
-    registry = {}
-    for module in MODULES:
-        key = module.FAMILY[0]
+def _family(key: str) -> dict:
+    """The exercises of family ``key`` by id, in its module's order; imports that bank module only."""
+    if key not in _BY_FAMILY:
+        module = importlib.import_module(f"{bank.__name__}.{key}")
+        if module.FAMILY[0] != key:
+            raise RuntimeError(f"bank module {module.__name__} says family {module.FAMILY[0]!r}, not {key!r}")
+        found = {}
         for exercise in module.EXERCISES:
             if exercise.family != key:
                 raise RuntimeError(f"exercise {exercise.id!r} in bank module {module.__name__} says family "
                                    f"{exercise.family!r}, not {key!r}")
-            if exercise.id in registry:
+            if exercise.id in found:
                 raise RuntimeError(f"exercise id {exercise.id!r} is registered twice")
-            registry[exercise.id] = exercise
+            found[exercise.id] = exercise
+        _BY_FAMILY[key] = found
+    return _BY_FAMILY[key]
+
+
+def _build_registry() -> dict:
+    registry = {}
+    for key in bank.FAMILY_KEYS:
+        for exercise_id, exercise in _family(key).items():
+            if exercise_id in registry:
+                raise RuntimeError(f"exercise id {exercise_id!r} is registered twice")
+            registry[exercise_id] = exercise
     return registry
 
 
-_REGISTRY = _build_registry()
-_EXERCISES = list(_REGISTRY.values())
+def _registry() -> dict:
+    """Every exercise by id, in course order (every bank module imported): ``_REGISTRY``, built once."""
+    if "_REGISTRY" not in globals():
+        globals()["_REGISTRY"] = _build_registry()
+    return globals()["_REGISTRY"]
+
+
+def __getattr__(name):
+    # the whole registry and the families' titles import every bank module: built when first read (PEP 562)
+    if name == "_REGISTRY":
+        return _registry()
+    if name == "_EXERCISES":
+        value = list(_registry().values())
+    elif name == "FAMILIES":
+        #: The exercise families in course order, key to title (a message id: show it with ``translate``).
+        value = {module.FAMILY[0]: module.FAMILY[1] for module in bank.MODULES}
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names it lt.exercises.all()
@@ -82,7 +116,7 @@ def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names 
     >>> exercises[0].id, exercises[0].family, exercises[0].kind
     ('p-at-2-doc001', 'precision_recall', 'compute')
     """
-    return list(_EXERCISES)
+    return list(_registry().values())
 
 
 def ids() -> list[str]:
@@ -129,12 +163,17 @@ def get(exercise_id: str) -> Exercise:
     ...
     ValueError: exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick, idcg-lipstick, dcg-lipstick-log2? (`ltr-teach exercises list` shows all ...)
     """
-    if isinstance(exercise_id, str) and exercise_id in _REGISTRY:
-        return _REGISTRY[exercise_id]
-    close = difflib.get_close_matches(str(exercise_id), list(_REGISTRY), n=3, cutoff=0.6)
+    if isinstance(exercise_id, str):
+        family = bank.family_of(exercise_id)  # read from the bank's source: only that module is imported
+        if family is not None and exercise_id in _family(family):
+            return _family(family)[exercise_id]
+    registry = _registry()  # an id the index does not place: every module, then the closest ids
+    if isinstance(exercise_id, str) and exercise_id in registry:
+        return registry[exercise_id]
+    close = difflib.get_close_matches(str(exercise_id), list(registry), n=3, cutoff=0.6)
     guess = f"did you mean {', '.join(close)}? " if close else ""
     raise ValueError(f"exercise_id = {exercise_id!r} is not an exercise; {guess}"
-                     f"(`ltr-teach exercises list` shows all {len(_REGISTRY)})")
+                     f"(`ltr-teach exercises list` shows all {len(registry)})")
 
 
 #: Draws of random data a variant may take before giving up (see :attr:`Exercise.point`).

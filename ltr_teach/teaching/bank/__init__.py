@@ -5,15 +5,46 @@ A module holds ``FAMILY = (key, N_(title))`` and ``EXERCISES = [...]``, built wi
 :mod:`ltr_teach.teaching.kinds` (the registry :mod:`ltr_teach.teaching.exercises` imports this package,
 so a bank module importing the registry would close a circle). A new family is a new module plus
 one key in :data:`FAMILY_KEYS`.
+
+Each exercise's id is written as the first argument of its ``_e("id", ...)``, ``choice("id", ...)`` or
+``create("id", ...)``: :func:`family_of` finds an id in the modules' source text, so that ``ltr-teach check ID``
+imports one module rather than the whole bank (``tests/test_exercise_kinds.py`` checks that the ids found this
+way are every module's ``EXERCISES``, in order; an id it cannot place makes the registry import every module).
 """
 
 import importlib
+import os
+import re
 
 #: The families in course order; each is the module of that name here, whose ``FAMILY[0]`` is the same key.
 #: The modules are imported when :data:`MODULES` is first read: the command line lists the family keys in its
 #: help without loading SymPy.
 FAMILY_KEYS = ("precision_recall", "mrr_map", "dcg_ndcg", "err", "roc_auc", "comparing", "many_queries", "user_models",
                "choosing", "collections", "learning_to_rank")
+
+#: An exercise's id as its bank module writes it: the first argument of ``_e``, ``choice`` or ``create``.
+_ID_IN_SOURCE = re.compile(r'^\s*(?:_e|choice|create)\(\s*"([a-z0-9][a-z0-9-]*)"', re.MULTILINE)
+_SOURCE_IDS: dict = {}
+
+
+def source_ids(key: str) -> tuple:
+    """The exercise ids family ``key``'s module writes, in order, read from its source without importing it
+    (empty when the source cannot be read)."""
+    if key not in _SOURCE_IDS:
+        try:
+            with open(os.path.join(os.path.dirname(__file__), f"{key}.py"), encoding="utf-8") as source:
+                _SOURCE_IDS[key] = tuple(_ID_IN_SOURCE.findall(source.read()))
+        except (OSError, UnicodeDecodeError):  # a package installed without its sources: the registry imports all
+            _SOURCE_IDS[key] = ()
+    return _SOURCE_IDS[key]
+
+
+def family_of(exercise_id: str) -> str | None:
+    """The family whose module writes this exercise id, or None (then only the whole registry can tell)."""
+    for key in FAMILY_KEYS:
+        if exercise_id in source_ids(key):
+            return key
+    return None
 
 
 def __getattr__(name):
