@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import sympy
 
+from ..core.deferred import ComputedField, Deferred
 from ..core.exact import fmt_decimal, fmt_exact, log2, terminates, to_float
 from ..core.explanation import Column, Explanation
 from ..core.glossary import TERMS, zh, zh_all
@@ -233,48 +234,6 @@ KINDS = {
 }
 
 
-class _ValueText:
-    """A record's text quoting the library's exact value (``599/840 ≈ 0.713095: reason``), before it is computed:
-    see :func:`_value_text`. It holds the call and the reason (a text, or a module function giving one when the
-    reason quotes values too), so a record stays picklable."""
-
-    __slots__ = ("call", "reason")
-
-    def __init__(self, call: Call, reason: str):
-        self.call, self.reason = call, reason
-
-    def text(self) -> str:
-        exact = self.call().exact
-        reason = _text(self.reason() if callable(self.reason) else self.reason)  # a function: a reason with values
-        if isinstance(exact, sympy.Integer):
-            return Message(N_("{value}: {reason}"), value=str(exact), reason=reason)
-        text = fmt_exact(exact)
-        shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
-        return Message(N_("{value}: {reason}"), value=f"{shown}{fmt_decimal(to_float(exact))}", reason=reason)
-
-
-class _ComputedWhenRead:
-    """A dataclass field that holds a text, or a :class:`_ValueText` computed the first time the field is read.
-
-    Importing this module then computes no metric (every exercise that quotes a document imports it, and the
-    errata's exact values took about a third of ``ltr-teach check``'s start-up, issue 21); a record reads the
-    same either way, as its field is a ``str`` whenever it is read."""
-
-    def __set_name__(self, owner, name):
-        self.slot = f"_{name}_value"
-
-    def __get__(self, record, owner=None):
-        if record is None:
-            raise AttributeError(self.slot)  # no default value: the field is required
-        value = record.__dict__[self.slot]
-        if isinstance(value, _ValueText):
-            value = record.__dict__[self.slot] = value.text()
-        return value
-
-    def __set__(self, record, value):  # the frozen dataclass's __init__ sets the field through here
-        record.__dict__[self.slot] = value
-
-
 @dataclass(frozen=True)
 class Erratum:
     """One place where a document is wrong, chose a convention silently, misnames a term, or has a typo.
@@ -306,7 +265,7 @@ class Erratum:
     document: str
     where: str
     printed: str
-    correct: str = _ComputedWhenRead()
+    correct: str = ComputedField()  # a value quoting the library's numbers is computed when first read
     explanation: str
     call: Call | None = None
     kind: str = "error"
@@ -338,7 +297,7 @@ class Erratum:
 
 def _text(value):
     """A record's prose as a :class:`~ltr_teach.core.i18n.Message`: English as a ``str``, translated when shown."""
-    return value if isinstance(value, (Message, _ValueText)) or not value else Message(value)
+    return value if isinstance(value, (Message, Deferred)) or not value else Message(value)
 
 
 def _ex(doc, slug, section, title, quantity, call, printed, **extra) -> WorkedExample:
@@ -442,10 +401,21 @@ def _er(doc, slug, kind, where, printed, correct, explanation, call=None) -> Err
                    call, kind)
 
 
-def _value_text(call: Call, reason: str) -> _ValueText:
-    """``599/840 ≈ 0.713095: reason``, computed when the erratum's ``correct`` is first read; long exact forms
-    (sums of logs) show only the decimal."""
-    return _ValueText(call, reason)
+def _value_text(call: Call, reason) -> Deferred:
+    """``599/840 ≈ 0.713095: reason``; long exact forms (sums of logs) show only the decimal. Computed when the
+    erratum's ``correct`` is first read (importing this module computes no metric: issue 21); ``reason`` is a
+    text, or a module function giving one when it quotes values too."""
+    return Deferred(_value_text_now, call, reason)
+
+
+def _value_text_now(call: Call, reason) -> Message:
+    exact = call().exact
+    reason = _text(reason() if callable(reason) else reason)
+    if isinstance(exact, sympy.Integer):
+        return Message(N_("{value}: {reason}"), value=str(exact), reason=reason)
+    text = fmt_exact(exact)
+    shown = f"{text} ≈ " if len(text) <= 24 else "≈ "
+    return Message(N_("{value}: {reason}"), value=f"{shown}{fmt_decimal(to_float(exact))}", reason=reason)
 
 
 _MRR_000 = Call("mrr", ({"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]},))

@@ -24,7 +24,9 @@ import difflib
 import importlib
 import inspect
 import random
+from collections.abc import Mapping
 
+from ..core.deferred import stored
 from ..core.i18n import _
 from ..metrics.registry import METRICS
 from . import bank
@@ -56,6 +58,11 @@ def _family(key: str) -> dict:
         module = importlib.import_module(f"{bank.__name__}.{key}")
         if module.FAMILY[0] != key:
             raise RuntimeError(f"bank module {module.__name__} says family {module.FAMILY[0]!r}, not {key!r}")
+        written = bank.source_ids(key)
+        if written is not None and tuple(e.id for e in module.EXERCISES) != written:
+            raise RuntimeError(f"bank module {module.__name__} registers {[e.id for e in module.EXERCISES]} but its "
+                               f"source writes {list(written)}: write each id as the first argument of _e, choice "
+                               "or create, as a string literal (`ltr-teach check` finds an exercise by its id there)")
         found = {}
         for exercise in module.EXERCISES:
             if exercise.family != key:
@@ -90,14 +97,34 @@ def __getattr__(name):
     if name == "_REGISTRY":
         return _registry()
     if name == "_EXERCISES":
-        value = list(_registry().values())
-    elif name == "FAMILIES":
-        #: The exercise families in course order, key to title (a message id: show it with ``translate``).
-        value = {module.FAMILY[0]: module.FAMILY[1] for module in bank.MODULES}
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+        value = globals()[name] = list(_registry().values())
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Families(Mapping):
+    """The families' titles, read from their bank modules when first looked up (the keys need no import)."""
+
+    def _titles(self) -> dict:
+        if "titles" not in self.__dict__:
+            self.__dict__["titles"] = {module.FAMILY[0]: module.FAMILY[1] for module in bank.MODULES}
+        return self.__dict__["titles"]
+
+    def __getitem__(self, key):
+        return self._titles()[key]
+
+    def __iter__(self):
+        return iter(self._titles())
+
+    def __len__(self) -> int:
+        return len(self._titles())
+
+    def __repr__(self) -> str:
+        return repr(self._titles())
+
+
+#: The exercise families in course order, key to title (a message id: show it with ``translate``).
+FAMILIES = _Families()
 
 
 def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names it lt.exercises.all()
@@ -163,17 +190,20 @@ def get(exercise_id: str) -> Exercise:
     ...
     ValueError: exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick, idcg-lipstick, dcg-lipstick-log2? (`ltr-teach exercises list` shows all ...)
     """
-    if isinstance(exercise_id, str):
-        family = bank.family_of(exercise_id)  # read from the bank's source: only that module is imported
-        if family is not None and exercise_id in _family(family):
-            return _family(family)[exercise_id]
-    registry = _registry()  # an id the index does not place: every module, then the closest ids
-    if isinstance(exercise_id, str) and exercise_id in registry:
-        return registry[exercise_id]
-    close = difflib.get_close_matches(str(exercise_id), list(registry), n=3, cutoff=0.6)
+    # the bank's source says which module registers the id (the registry checks that it does): only that module
+    # is imported, and an unknown id is told from the ids written (issue 21: `ltr-teach check` starts fast)
+    family = bank.family_of(exercise_id) if isinstance(exercise_id, str) else None
+    if family is not None:
+        return _family(family)[exercise_id]
+    every = bank.all_source_ids()
+    if every is None:  # a module's source cannot be read: every module is imported
+        every = list(_registry())
+        if isinstance(exercise_id, str) and exercise_id in _registry():
+            return _registry()[exercise_id]
+    close = difflib.get_close_matches(str(exercise_id), every, n=3, cutoff=0.6)
     guess = f"did you mean {', '.join(close)}? " if close else ""
     raise ValueError(f"exercise_id = {exercise_id!r} is not an exercise; {guess}"
-                     f"(`ltr-teach exercises list` shows all {len(registry)})")
+                     f"(`ltr-teach exercises list` shows all {len(every)})")
 
 
 #: Draws of random data a variant may take before giving up (see :attr:`Exercise.point`).
@@ -232,7 +262,7 @@ def variant(exercise_id: str, seed) -> Exercise:
     else:  # each draw keeps the point with a probability above 1/5: this is never reached in practice
         raise RuntimeError(f"no variant of {exercise_id!r} for seed {seed} after {_MAX_DRAWS} draws")
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
-                    procedure=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source,
+                    procedure=(GENERIC_HINTS[base.metric],), intro=stored(base, "intro"), source=base.source,
                     randomize=base.randomize, seed=seed, point=base.point,
                     story=base.story, worked=base.worked, erratum=base.erratum)
 

@@ -7,9 +7,9 @@ so a bank module importing the registry would close a circle). A new family is a
 one key in :data:`FAMILY_KEYS`.
 
 Each exercise's id is written as the first argument of its ``_e("id", ...)``, ``choice("id", ...)`` or
-``create("id", ...)``: :func:`family_of` finds an id in the modules' source text, so that ``ltr-teach check ID``
-imports one module rather than the whole bank (``tests/test_exercise_kinds.py`` checks that the ids found this
-way are every module's ``EXERCISES``, in order; an id it cannot place makes the registry import every module).
+``create("id", ...)``: :func:`source_ids` reads the ids from a module's source text without importing it, so
+that ``ltr-teach check ID`` imports one module rather than the whole bank. The registry checks, whenever it
+imports a module, that its ``EXERCISES`` are the ids its source writes, in order (a RuntimeError otherwise).
 """
 
 import importlib
@@ -27,24 +27,39 @@ _ID_IN_SOURCE = re.compile(r'^\s*(?:_e|choice|create)\(\s*"([a-z0-9][a-z0-9-]*)"
 _SOURCE_IDS: dict = {}
 
 
-def source_ids(key: str) -> tuple:
-    """The exercise ids family ``key``'s module writes, in order, read from its source without importing it
-    (empty when the source cannot be read)."""
+def source_ids(key: str) -> tuple | None:
+    """The exercise ids family ``key``'s module writes, in order, read from its source without importing it;
+    None when the source cannot be read (a package installed as byte code only: the registry imports it)."""
     if key not in _SOURCE_IDS:
         try:
             with open(os.path.join(os.path.dirname(__file__), f"{key}.py"), encoding="utf-8") as source:
                 _SOURCE_IDS[key] = tuple(_ID_IN_SOURCE.findall(source.read()))
-        except (OSError, UnicodeDecodeError):  # a package installed without its sources: the registry imports all
-            _SOURCE_IDS[key] = ()
+        except (OSError, UnicodeDecodeError):
+            _SOURCE_IDS[key] = None
     return _SOURCE_IDS[key]
 
 
 def family_of(exercise_id: str) -> str | None:
-    """The family whose module writes this exercise id, or None (then only the whole registry can tell)."""
+    """The family whose module writes this exercise id; None when none does, or when a module's source cannot be
+    read (then only importing every module can tell)."""
     for key in FAMILY_KEYS:
-        if exercise_id in source_ids(key):
+        ids = source_ids(key)
+        if ids is None:
+            return None
+        if exercise_id in ids:
             return key
     return None
+
+
+def all_source_ids() -> list | None:
+    """Every exercise id the bank's modules write, in course order; None when a module's source cannot be read."""
+    every = []
+    for key in FAMILY_KEYS:
+        ids = source_ids(key)
+        if ids is None:
+            return None
+        every.extend(ids)
+    return every
 
 
 def __getattr__(name):
