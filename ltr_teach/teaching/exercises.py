@@ -190,16 +190,20 @@ def get(exercise_id: str) -> Exercise:
     ...
     ValueError: exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick, idcg-lipstick, dcg-lipstick-log2? (`ltr-teach exercises list` shows all ...)
     """
-    # the bank's source says which module registers the id (the registry checks that it does): only that module
-    # is imported, and an unknown id is told from the ids written (issue 21: `ltr-teach check` starts fast)
-    family = bank.family_of(exercise_id) if isinstance(exercise_id, str) else None
-    if family is not None:
-        return _family(family)[exercise_id]
-    every = bank.all_source_ids()
-    if every is None:  # a module's source cannot be read: every module is imported
-        every = list(_registry())
-        if isinstance(exercise_id, str) and exercise_id in _registry():
-            return _registry()[exercise_id]
+    registry = globals().get("_REGISTRY")  # once built, the registry decides (a caller may have added to it)
+    if registry is None:
+        # the bank's source says which module registers the id (the registry checks that it does): only that
+        # module is imported, and an unknown id is told from the ids written (issue 21: `ltr-teach check` is fast)
+        family = bank.family_of(exercise_id) if isinstance(exercise_id, str) else None
+        if family is not None:
+            return _family(family)[exercise_id]
+        every = bank.all_source_ids()
+        if every is None:  # a module's source cannot be read: every module is imported
+            registry = _registry()
+    if registry is not None:
+        if isinstance(exercise_id, str) and exercise_id in registry:
+            return registry[exercise_id]
+        every = list(registry)
     close = difflib.get_close_matches(str(exercise_id), every, n=3, cutoff=0.6)
     guess = f"did you mean {', '.join(close)}? " if close else ""
     raise ValueError(f"exercise_id = {exercise_id!r} is not an exercise; {guess}"

@@ -36,7 +36,7 @@ from ..core import hooks
 from ..core.deferred import ComputedField, Deferred
 from ..core.exact import fmt_cell
 from ..core.explanation import Explanation
-from ..core.i18n import N_, Message, _, translate, using_language
+from ..core.i18n import N_, Message, _, get_language, translate, using_language
 from ..metrics.registry import METRICS
 from .hints import GENERIC_HINTS
 
@@ -449,7 +449,23 @@ def _english_intro(story: str, worked: str | None, erratum: str | None) -> str:
 def _filled(message: str, facts: Callable | None) -> str:
     """A message id translated, its ``{placeholders}`` filled from the facts (the library's numbers)."""
     text = translate(message)
-    return text.format(**facts()) if facts is not None else text.format()
+    return text.format(**_facts_now(facts)) if facts is not None else text.format()
+
+
+#: ``facts()`` per facts function and language (the oldest dropped first beyond 64): an exercise's question, options,
+#: diagnoses and explanation all fill from the same facts, and some take the library tens of milliseconds
+#: (a paired comparison of runs), so checking a choice computes them once per language, not once per text.
+_FACTS: dict = {}
+_FACTS_KEPT = 64
+
+
+def _facts_now(facts: Callable) -> dict:
+    key = (facts, get_language())
+    if key not in _FACTS:
+        if len(_FACTS) >= _FACTS_KEPT:
+            del _FACTS[next(iter(_FACTS))]
+        _FACTS[key] = dict(facts())
+    return _FACTS[key]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
