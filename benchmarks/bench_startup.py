@@ -48,6 +48,7 @@ OTHER_CHECKS = (
     ("check, choice (wrong)", ["check", "dcg-append-item", "same"]),
     ("check, create (wrong)", ["check", "ndcg-perfect-with-a-zero", "[0, 1, 2]"]),
     ("check, many_queries create", ["check", "significant-five-queries", "[2, 3, 4, 5, 6] [3, 5, 5, 6, 9]"]),
+    ("check, many_queries choice", ["check", "ci-with-more-queries", "quarter"]),
     ("check, collections create", ["check", "high-agreement-low-kappa", "[0, 0, 1] [0, 1, 0]"]),
     ("check, learning_to_rank", ["check", "fewer-pairs-lower-ndcg", "[1, 3, 0, 0, 0] [3, 0, 0, 1, 0]"]),
     ("check, choosing compute", ["check", "gauc-three-users", "4/7"]),

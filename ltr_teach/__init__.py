@@ -49,12 +49,15 @@ _LAZY = {
     "DISCOUNTS": (".metrics.graded", "DISCOUNTS"),
     "GAINS": (".metrics.graded", "GAINS"),
     "ZERO_RULES": (".metrics.graded", "ZERO_RULES"),
+    "discount": (".metrics.gains", "discount"),
+    "gain": (".metrics.gains", "gain"),
     "cg": (".metrics.graded", "cg"),
     "dcg": (".metrics.graded", "dcg"),
     "err": (".metrics.graded", "err"),
     "idcg": (".metrics.graded", "idcg"),
     "ndcg": (".metrics.graded", "ndcg"),
     "online": (".metrics.online", None),
+    "collection": (".runs.collection", None),
     "TIE_RULES": (".metrics.ordering", "TIE_RULES"),
     "misordered_pairs": (".metrics.pairs", "misordered_pairs"),
     "swap_deltas": (".metrics.pairs", "swap_deltas"),
@@ -91,6 +94,7 @@ _LAZY = {
     "examples_table": (".teaching.tables", "examples_table"),
     "glossary_table": (".teaching.tables", "glossary_table"),
     "ndcg_cutoffs": (".teaching.tables", "ndcg_cutoffs"),
+    "rank_weights_table": (".teaching.tables", "rank_weights_table"),
     "verify": (".teaching.verify", "verify"),
 }
 
@@ -126,6 +130,7 @@ def _installed_version() -> str:
 __all__ = [
     "Explanation", "METRICS", "GAINS", "DISCOUNTS", "ZERO_RULES", "TIE_RULES", "log2", "ln",
     "cg", "dcg", "idcg", "ndcg", "err",
+    "gain", "discount",
     "reciprocal_rank", "mrr", "precision_at_k", "recall_at_k", "f_beta",
     "average_precision", "mean_average_precision", "interpolated_precision", "eleven_point_ap",
     "roc_curve", "auc", "pr_curve", "gauc", "log_loss", "cohen_kappa", "misordered_pairs", "swap_deltas",
@@ -136,8 +141,8 @@ __all__ = [
     "compare_systems", "tukey_hsd",
     "read_qrels", "read_run", "write_qrels", "write_run", "check", "Feedback", "verify", "examples", "exercises",
     "samples",
-    "examples_table", "ndcg_cutoffs", "documents_table", "glossary_table",
-    "classroom", "set_language", "get_language", "online",
+    "examples_table", "ndcg_cutoffs", "rank_weights_table", "documents_table", "glossary_table",
+    "classroom", "set_language", "get_language", "online", "collection",
 ]
 
 

@@ -268,8 +268,8 @@ def format_errata() -> str:
 def _add_listings(sub) -> None:
     _add_listing(sub, "conventions", _("list the tools' conventions (--convention) and the tie rules (--ties)"),
                  format_conventions)
-    _add_listing(sub, "examples", _("list the worked examples of the five documents"), format_examples)
-    _add_listing(sub, "errata", _("list what the five documents get wrong"), format_errata)
+    _add_listing(sub, "examples", _("list the worked examples of the five posts"), format_examples)
+    _add_listing(sub, "errata", _("list what the five posts get wrong"), format_errata)
 
 
 def _check(args) -> int:

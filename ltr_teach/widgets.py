@@ -14,6 +14,7 @@ from .interactive.panels import (
     SampledRankPanel,
     SwapWeightsPanel,
     decimal_first,
+    errata_cards,
     errata_panel,
     erratum_html,
     side_by_side,
@@ -34,6 +35,6 @@ from .interactive.widgets import Card, MultiQueryEditor, RankingEditor, erratum_
 
 __all__ = ["Card", "ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "JudgmentsPanel", "MetricsDashboard",
            "MultiQueryEditor", "PersistenceExplorer", "RankingEditor", "SampledRankPanel", "SignFlipExplorer",
-           "SwapWeightsPanel", "decimal_first", "errata_panel", "erratum_card", "erratum_html", "example_card",
+           "SwapWeightsPanel", "decimal_first", "errata_cards", "errata_panel", "erratum_card", "erratum_html", "example_card",
            "legend_html", "plot_explanation", "plot_rank_weights", "plot_reach", "plot_run_differences",
            "plot_score_sweep", "plot_sign_flips", "plot_suite", "rank_weights_figure", "render_png", "side_by_side"]

@@ -91,7 +91,7 @@ def test_one_on_the_document_003_exercise_is_the_unsorted_ideal():
     # grades 2, 3, 0, 1 divided by their own DCG in the order given: 1
     feedback = lt.check("ndcg-doc003-code", "1")
     assert not feedback.correct and feedback.mistakes == ("ideal_unsorted",)
-    assert "document 003" in feedback.diagnosis
+    assert "post 003" in feedback.diagnosis
 
 
 def test_0_478_on_ndcg_at_3_is_not_blamed_on_document_004():

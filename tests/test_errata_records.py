@@ -36,9 +36,9 @@ def test_every_quote_is_verbatim_in_its_document(erratum):
 def test_every_record_states_its_kind_and_only_errors_say_wrong(erratum):
     assert erratum.kind in examples.KINDS
     card = str(erratum_card(erratum))
-    assert f"kind           {erratum.kind}" in card
-    assert ("the document is wrong" in card) == (erratum.kind == "error")
-    assert ("document is wrong" in erratum.verdict) == erratum.is_error
+    assert re.search(rf"^  kind +{erratum.kind}$", card, re.MULTILINE)  # the labels align to the longest one
+    assert ("the post is wrong" in card) == (erratum.kind == "error")
+    assert ("post is wrong" in erratum.verdict) == erratum.is_error
 
 
 KINDS_BY_HAND = {
@@ -236,7 +236,7 @@ def test_document_004_code_comments_print_three_wrong_numbers():
 
 def test_the_errata_listing_says_the_kind():
     text = examples.format_errata()
-    assert "kind     convention: a convention the document chose" in text
+    assert "kind     convention: a convention the post chose" in text
     counts = {kind: sum(e.kind == kind for e in examples.ERRATA) for kind in examples.KINDS}
     assert f"{counts['error']} error, {counts['convention']} convention" in text
 

@@ -278,7 +278,7 @@ def test_the_widget_labels_legend_and_table_are_chinese():
 def test_every_widget_and_plot_message_is_in_the_catalogue():
     # the widgets' and plots' literal labels are messages: the extractor finds them in the modules' source
     found = extracted_ids(ROOT / "ltr_teach" / "interactive")
-    assert {"up", "down", "k (cut-off)", "DCG so far", "ROC curve", "not applied: {reason}", "document says"} <= found
+    assert {"up", "down", "k (cut-off)", "DCG so far", "ROC curve", "not applied: {reason}", "post says"} <= found
 
 
 @pytest.mark.parametrize("command", ["explain", "check", "eval", "compare", "exercises", "tutorial", "assign", "grade",

@@ -114,16 +114,16 @@ def test_side_by_side_shows_each_table():
 def test_errata_cards_hold_the_library_value():
     markup = erratum_html("000-map-value")
     assert "599/840" in markup and "lt.mean_average_precision" in markup
-    assert "the document is wrong here" in markup            # an error says so
+    assert "the post is wrong here" in markup            # an error says so
     convention = erratum_html("000-ndcg-log-base")
-    assert "convention" in convention and "the document is wrong" not in convention
+    assert "convention" in convention and "the post is wrong" not in convention
     assert ">usual<" in convention and ">correct<" not in convention
     panel = errata_panel("000")
     records = [e for e in lt.examples.ERRATA if e.document == lt.examples.DOCUMENTS["000"]]
     errors = sum(e.kind == "error" for e in records)
     assert str(panel).splitlines()[0].startswith(f"{len(records)} records in {lt.examples.DOCUMENTS['000']} ({errors} error")
     assert panel._repr_html_().count("class='ltr-erratum ") == len(records)
-    assert panel._repr_html_().count("the document is wrong here") == errors
+    assert panel._repr_html_().count("the post is wrong here") == errors
     with pytest.raises(ValueError, match="document = '007' must be one of"):
         errata_panel("007")
 

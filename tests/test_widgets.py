@@ -352,15 +352,15 @@ def test_example_card_flags_a_wrong_printed_value():
     card = example_card("000-map-two-queries")
     text = str(card)
     # MAP = (13/15 + 47/84) / 2 = (364 + 235) / 420 / 2 = 599/840; the document printed 599/420
-    assert "document says      599/420" in text and "599/840 ≈ 0.713095" in text
-    assert not card.ok and "the document is wrong here" in card._repr_html_()
+    assert "post says          599/420" in text and "599/840 ≈ 0.713095" in text
+    assert not card.ok and "the post is wrong here" in card._repr_html_()
     assert example_card("000-mrr-three-queries").ok                  # 11/18 printed and exact
 
 
 def test_erratum_card_and_bad_ids():
     text = str(erratum_card("000-precision-recall-names"))          # a terminology record: not "wrong"
-    assert "查准率" in text and "terminology" in text and "the document is wrong here" not in text
-    assert "the document is wrong here" in str(erratum_card("000-map-value"))
+    assert "查准率" in text and "terminology" in text and "the post is wrong here" not in text
+    assert "the post is wrong here" in str(erratum_card("000-map-value"))
     with pytest.raises(ValueError, match="is not a worked example or erratum"):
         example_card("no-such-example")
 

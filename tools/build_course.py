@@ -9,6 +9,16 @@ Every tutorial and exercise notebook is written once, in ``course/notebooks/NN_n
     <!-- exercises family=KEY -->   (exercise sheets) every exercise of that family in the registry:
                       a heading, the prompt, the answer cell and the hint cell of each
 
+and, as a line of a zh or en block, a directive expanded from the course path
+(``ltr_teach/teaching/course_path.py``, where prerequisites and times are stated once)
+
+    <!-- header -->      the notebook's (or the sheet's) prerequisites-and-time line
+    <!-- course-map -->  (notebook 00) the map of every notebook and exercise sheet
+
+A notebook's or a sheet's first heading must be the course path's ``# NN · title``.
+Built without paths (or with ``--guides``), the script also rewrites the course-path table and the lesson-plan
+headings of the teacher guides (``docs/teacher_guide.md``, ``docs/teacher_guide.zh.md``) from the same data.
+
 This script writes ``notebooks/zh/NN_name.ipynb`` and ``notebooks/en/NN_name.ipynb`` (exercises
 likewise), each edition folder with its language file (:data:`ltr_teach.core.i18n.EDITION_FILE`), so
 the identical code cells print in the edition's language, and executes them on a fresh kernel started
@@ -23,11 +33,15 @@ Usage::
 
     python tools/build_course.py                     # every source, built and executed
     python tools/build_course.py course/notebooks/04_dcg_ndcg.md --no-execute
+    python tools/build_course.py --keep-outputs     # only markdown changed: keep the committed outputs
+    python tools/build_course.py --guides           # the teacher guides' course-path parts only
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib.util
 import os
 import re
 import sys
@@ -43,6 +57,7 @@ LANGUAGES = ("zh", "en")
 FOLDERS = {"notebooks": ROOT / "notebooks", "exercises": ROOT / "exercises"}
 START_SOURCE = COURSE / "start_here.md"
 START_PAGE = ROOT / "notebooks" / "start_here.ipynb"
+GUIDES = {"en": ROOT / "docs" / "teacher_guide.md", "zh": ROOT / "docs" / "teacher_guide.zh.md"}
 EDITION_FILE = ".ltr-teach-language"  # ltr_teach.core.i18n.EDITION_FILE; the tool must not import the package to build
 
 _MARKER = re.compile(r"^<!--\s*(zh|en|code|exercises)((?:\s+[a-z_]+=[^\s>]+)*)\s*-->\s*$")
@@ -127,14 +142,62 @@ def exercise_cells(family: str, language: str) -> list:
     return cells
 
 
+@functools.cache
+def course_path():
+    """``ltr_teach/teaching/course_path.py`` of this checkout (plain data: loaded without the package)."""
+    spec = importlib.util.spec_from_file_location("_course_path", ROOT / "ltr_teach" / "teaching" / "course_path.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
+
+
+_DIRECTIVE = re.compile(r"^<!--[ \t]*(header|course-map)[ \t]*-->[ \t]*$", re.MULTILINE)
+
+
+def _expand(text: str, path: Path, language: str, line: int) -> str:
+    """A markdown block with its course-path directives expanded."""
+    data = course_path()
+
+    def replace(found):
+        if found.group(1) == "course-map":
+            return data.course_map(language, {source.stem for source in (COURSE / "notebooks").glob("*.md")})
+        try:
+            if path.parent.name == "exercises":
+                return data.sheet_header(path.stem, language)
+            return data.notebook_header(path.stem, language)
+        except ValueError as error:
+            raise SourceError(f"{path}:{line}: <!-- header -->: {error}") from None
+
+    return _DIRECTIVE.sub(replace, text)
+
+
+def _check_heading(path: Path, blocks) -> None:
+    """The first heading of each edition is the course path's ``# NN · title`` (one title, shown everywhere)."""
+    data = course_path()
+    try:
+        entry = data.sheet(path.stem) if path.parent.name == "exercises" else data.notebook(path.stem)
+    except ValueError as error:
+        raise SourceError(f"{path}: {error}; add it to ltr_teach/teaching/course_path.py") from None
+    for language in LANGUAGES:
+        block = next((b for b in blocks if b.kind == language), None)
+        first = block.text.lstrip().splitlines()[0] if block else ""
+        if first != f"# {entry.heading(language)}":
+            raise SourceError(f"{path}:{block.line if block else 1}: the {language} edition must open with "
+                              f"'# {entry.heading(language)}' (the title in ltr_teach/teaching/course_path.py), "
+                              f"not {first!r}")
+
+
 def build(path: Path, language: str):
     """The ``language`` edition of one source, without outputs."""
     cells = []
-    for block in parse(path):
+    blocks = parse(path)
+    _check_heading(path, blocks)
+    for block in blocks:
         if block.kind == "code":
             cells.append(nbformat.v4.new_code_cell(block.text))
         elif block.kind == language:
-            cells.append(nbformat.v4.new_markdown_cell(block.text))
+            cells.append(nbformat.v4.new_markdown_cell(_expand(block.text, path, language, block.line)))
         elif block.kind == "exercises":
             cells.extend(exercise_cells(block.options["family"], language))
     return _notebook(cells, path, language)
@@ -212,21 +275,64 @@ def execute(notebook, folder: Path) -> None:
     runner.preprocess(notebook, {"metadata": {"path": str(folder)}})
 
 
-def write(source: Path, run: bool) -> list[Path]:
+def _outputs_kept(old, new) -> bool:
+    """Give ``new`` the outputs of ``old`` (committed) when their code cells are the same; False when they differ."""
+    old_code = [c for c in old.cells if c.cell_type == "code"]
+    new_code = [c for c in new.cells if c.cell_type == "code"]
+    if [c.source for c in old_code] != [c.source for c in new_code]:
+        return False
+    for before, after in zip(old_code, new_code):
+        after.outputs, after.execution_count, after.metadata = before.outputs, before.execution_count, before.metadata
+    if "language_info" in old.metadata:  # what the kernel reported when the outputs were made
+        new.metadata["language_info"] = old.metadata["language_info"]
+    return True
+
+
+def write(source: Path, run: bool, keep_outputs: bool = False) -> list[tuple[Path, str]]:
+    """Build both editions of ``source``; the files written, each with how ("ran", "kept outputs", "built")."""
     written = []
     for language in LANGUAGES:
         target = edition_path(source, language)
         target.parent.mkdir(parents=True, exist_ok=True)
         (target.parent / EDITION_FILE).write_text(language + "\n", encoding="utf-8")
         notebook = build(source, language)
-        if run:
+        old = nbformat.read(target, as_version=4) if target.exists() else None
+        how = "built"
+        if keep_outputs and old is not None and _outputs_kept(old, notebook):
+            if old == notebook:
+                continue  # nothing changed; a markdown change runs nothing: the code, so its outputs, are the same
+            how = "kept outputs"
+        elif run:
             execute(notebook, target.parent)
-        elif target.exists():  # keep the committed outputs when the cells did not change
-            old = nbformat.read(target, as_version=4)
-            if _same_cells(old, notebook):
-                continue
+            how = "ran"
+        elif old is not None and _same_cells(old, notebook):  # keep the committed outputs: the cells did not change
+            continue
         nbformat.write(notebook, target)
-        written.append(target)
+        written.append((target, how))
+    return written
+
+
+_GUIDE_REGION = re.compile(r"(<!-- course-path -->\n)(?:.*?\n)?(<!-- /course-path -->)", re.DOTALL)
+_GUIDE_HEADING = re.compile(r"^### (\d{2}) · .*$", re.MULTILINE)
+
+
+def guide_text(text: str, language: str) -> str:
+    """A teacher guide with its course-path table and lesson-plan headings made from the course path."""
+    data = course_path()
+    if not _GUIDE_REGION.search(text):
+        raise SourceError(f"the {language} teacher guide has no <!-- course-path --> ... <!-- /course-path --> region")
+    text = _GUIDE_REGION.sub(lambda m: m.group(1) + data.guide_table(language) + "\n" + m.group(2), text)
+    return _GUIDE_HEADING.sub(lambda m: data.guide_heading(int(m.group(1)), language), text)
+
+
+def write_guides() -> list[Path]:
+    written = []
+    for language, path in GUIDES.items():
+        old = path.read_text(encoding="utf-8")
+        new = guide_text(old, language)
+        if new != old:
+            path.write_text(new, encoding="utf-8")
+            written.append(path)
     return written
 
 
@@ -234,6 +340,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", type=Path, help="sources to build (default: every one)")
     parser.add_argument("--no-execute", action="store_true", help="build without running the notebooks")
+    parser.add_argument("--keep-outputs", action="store_true",
+                        help="where the code cells did not change, keep the committed outputs instead of running")
+    parser.add_argument("--guides", action="store_true",
+                        help="rewrite the teacher guides' course-path parts (done anyway when no path is given)")
     args = parser.parse_args(argv)
     chosen = [path.resolve() for path in args.paths] or sources()
     for path in chosen:
@@ -242,14 +352,19 @@ def main(argv=None) -> int:
         if path.parent.parent != COURSE.resolve() or path.parent.name not in FOLDERS or path.suffix != ".md":
             parser.error(f"{path} is not a course source (course/notebooks/*.md or course/exercises/*.md)")
     try:
+        if args.guides or not args.paths:
+            for path in write_guides():
+                print(f"wrote {path.relative_to(ROOT)}")
+            if args.guides and not args.paths:
+                return 0
         if START_SOURCE.exists() and (not args.paths or START_SOURCE.resolve() in chosen):
             nbformat.write(build_start_page(), START_PAGE)
             print(f"built {START_PAGE.relative_to(ROOT)}")
         for path in chosen:
             if path == START_SOURCE.resolve():
                 continue
-            for target in write(path, run=not args.no_execute):
-                print(f"{'ran' if not args.no_execute else 'built'} {target.relative_to(ROOT)}")
+            for target, how in write(path, run=not args.no_execute, keep_outputs=args.keep_outputs):
+                print(f"{how}: {target.relative_to(ROOT)}")
     except SourceError as error:
         print(f"build_course: error: {error}", file=sys.stderr)
         return 2

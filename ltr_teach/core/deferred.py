@@ -2,7 +2,7 @@
 
 A bank module builds every exercise of its family when it is imported, and ``lt.examples`` builds every
 record; some fields quote the library's exact values (an erratum's correct value, an exercise's intro that
-says what a document prints). Computing those when the record is built made ``ltr-teach check`` compute
+says what a post prints). Computing those when the record is built made ``ltr-teach check`` compute
 dozens of metrics before reading the answer (issue 21). A :class:`ComputedField` holds either a plain value
 or a :class:`Deferred`; reading the field computes a :class:`Deferred` once and keeps the result, so a record
 reads exactly as if the value had been given.

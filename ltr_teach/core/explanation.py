@@ -237,6 +237,54 @@ class Explanation:
         """
         return self.terms.text() if self.terms is not None else None
 
+    # -- reading the table -----------------------------------------------------
+    def row(self, n: int) -> dict:
+        """The ``n``-th row of the steps table, counted from 1 as ranks are (``-1`` is the last row).
+
+        A row maps each column's key to its cell; ``n = 1`` is rank 1 (or the first query, threshold ...).
+
+        >>> import ltr_teach as lt
+        >>> ex = lt.err([3, 2], g_max=3)
+        >>> ex.row(1)["R"], ex.row(-1)["R"]
+        (7/8, 3/8)
+        >>> ex.row(3)
+        Traceback (most recent call last):
+        ...
+        ValueError: n = 3 is not a row of ERR's table; use 1 to 2, or -1 to -2 counting from the end
+        """
+        count = len(self.steps)
+        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not (1 <= n <= count or -count <= n <= -1):
+            raise ValueError(f"n = {n!r} is not a row of {self.name}'s table; use 1 to {count}, "
+                             f"or -1 to -{count} counting from the end")
+        return dict(self.steps[n - 1 if n > 0 else n])
+
+    def column(self, key: str) -> list:
+        """The cells of one column of the steps table, top to bottom.
+
+        >>> import ltr_teach as lt
+        >>> lt.err([3, 2], g_max=3).column("R")
+        [7/8, 3/8]
+        """
+        keys = [c.key for c in self.columns]
+        if key not in keys:
+            raise ValueError(f"key = {key!r} is not a column of {self.name}'s table; use one of {keys}")
+        return [step.get(key) for step in self.steps]
+
+    def param(self, name: str):
+        """One setting or side value the computation recorded (``k``, ``gain`` ...), by name.
+
+        >>> import ltr_teach as lt
+        >>> lt.ndcg([3, 2, 3], k=2).param("k")
+        2
+        >>> lt.ndcg([3, 2, 3], k=2).param("kk")    # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: name = 'kk' is not a setting of NDCG@2; use one of [...]
+        """
+        if name not in self.params:
+            raise ValueError(f"name = {name!r} is not a setting of {self.name}; use one of {sorted(self.params)}")
+        return self.params[name]
+
     # -- tables ----------------------------------------------------------------
     def table_rows(self) -> list[list[str]]:
         """The steps as rows of display strings, in column order.

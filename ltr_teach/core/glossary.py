@@ -14,7 +14,7 @@ Examples
 ['瀑布模型']
 >>> [m.wrong for m in misused_terms("ERR 基于瀑布模型。")]
 ['瀑布模型']
->>> misused_terms("文档 003 把级联模型叫作「瀑布模型」。")  # a quoted wrong term is a quotation, not a use
+>>> misused_terms("博文 003 把级联模型叫作「瀑布模型」。")  # a quoted wrong term is a quotation, not a use
 []
 """
 
@@ -63,13 +63,13 @@ class Term:
 TERMS = {t.key: t for t in (
     Term("precision", "precision", "精确率", ("查准率",), (
         Misnomer("准确率", "准确率 is ambiguous: it also names accuracy, (TP+TN)/all; precision TP/(TP+FP) is "
-                 "unambiguously 精确率/查准率 (document 003)",
+                 "unambiguously 精确率/查准率 (post 003)",
                  r"准确率\s*[(（]\s*prec[ei]sion|准确率\s*(?:与|和|、)\s*召回率|召回率\s*(?:与|和|、)\s*准确率"),
-        Misnomer("查全率", "查全率 (how complete) is recall; document 000 gives it to precision",
+        Misnomer("查全率", "查全率 (how complete) is recall; post 000 gives it to precision",
                  r"查全率\s*[(（]?\s*precision|precision\s*[=:：]?\s*查全率"),
     )),
     Term("recall", "recall", "召回率", ("查全率",), (
-        Misnomer("查准率", "查准率 (how accurate) is precision; document 000 gives it to recall",
+        Misnomer("查准率", "查准率 (how accurate) is precision; post 000 gives it to recall",
                  r"查准率\s*[)）]?\s*recall|recall\s*[=:：]?\s*查准率"),
     )),
     Term("accuracy", "accuracy", "准确率", ("精度",)),
@@ -83,11 +83,11 @@ TERMS = {t.key: t for t in (
     Term("ideal_order", "ideal order", "理想排序"),
     Term("cascade_model", "cascade model", "级联模型", (), (
         Misnomer("瀑布模型", "瀑布模型 is the waterfall model of software engineering; the click model of Craswell et "
-                 "al. (2008) is the cascade model, 级联模型 (document 003)"),
+                 "al. (2008) is the cascade model, 级联模型 (post 003)"),
     )),
     Term("err", "expected reciprocal rank", "预期倒数排名", ("期望倒数排名",), (
         Misnomer("期望倒数排序", "排序 is sorting or ranking as a process; the reciprocal rank is 倒数排名 "
-                 "(document 003)"),
+                 "(post 003)"),
     )),
     Term("reciprocal_rank", "reciprocal rank", "倒数排名"),
     Term("mrr", "mean reciprocal rank", "平均倒数排名"),
@@ -117,7 +117,7 @@ PROPER_NAMES = frozenset(name.lower() for name in (
     "Google", "Bing", "Baidu", "Taobao", "CSDN", "Zhihu", "GitHub", "Wikipedia", "Excel",
     "Järvelin", "Kekäläinen", "Burges", "Chapelle", "Moffat", "Zobel", "Manning", "Raghavan", "Schütze",
     "Wilcoxon", "Student", "Cohen", "Holm", "Bonferroni", "Fisher", "Efron", "Voorhees", "Buckley",
-    "Sakai", "Craswell", "McSherry", "Najork", "torch", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
+    "Sakai", "Craswell", "McSherry", "Najork", "Cranfield", "ir_datasets", "Glasgow", "Okapi", "Robertson", "torch", "LambdaRank", "LambdaMART", "RankNet", "ListNet", "Fawcett", "Kendall", "Spearman",
     "log", "log2", "ln", "max", "min", "sum", "argmax",
 ))
 
@@ -165,7 +165,7 @@ def zh_all(key: str) -> str:
 
 
 #: The English the source documents use as names: their section headings and the glosses they give their
-#: terms (a Chinese student meets them in the documents, and the library quotes them).
+#: terms (a Chinese student meets them in the posts, and the library quotes them).
 DOCUMENT_NAMES = (
     "Mean Average Precision", "Average Precision", "Mean Reciprocal Rank", "Reciprocal Rank",
     "Expected Reciprocal Rank", "Cumulative Gain", "Discounted Cumulative Gain", "Discount Cumulative Gain",

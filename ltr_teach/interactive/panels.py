@@ -76,7 +76,7 @@ def _decimal_result(ex: Explanation) -> str:
 def decimal_first(ex: Explanation) -> HTMLPanel:
     """An explanation shown decimal first: its steps as decimals, the result as a decimal, the exact form on demand.
 
-    An NDCG's exact value is a quotient of two sums of logarithms (117 characters for document 002's lipstick
+    An NDCG's exact value is a quotient of two sums of logarithms (117 characters for post 002's lipstick
     ranking A) and its table, exact cell by exact cell, is wider than a notebook page. This panel shows every
     cell as its decimal to :data:`CELL_PLACES` places (``≈`` when rounded) and the result line to six places,
     ``NDCG ≈ 0.925134``; in
@@ -95,7 +95,7 @@ def decimal_first(ex: Explanation) -> HTMLPanel:
 
     Examples
     --------
-    Document 000's 口红 query under the cascade model: R_2 = 3/8 = 0.375 exactly; ERR = 45295/49152 ≈ 0.921529.
+    Post 000's 口红 query under the cascade model: R_2 = 3/8 = 0.375 exactly; ERR = 45295/49152 ≈ 0.921529.
 
     >>> import ltr_teach as lt
     >>> print(decimal_first(lt.err([3, 2, 3, 1], g_max=3)))
@@ -187,25 +187,25 @@ def _computed(call) -> tuple[str, str]:
 
 
 def erratum_html(erratum) -> str:
-    """One erratum as an HTML card: its kind, where, what the document says, the correct (or, for a
+    """One erratum as an HTML card: its kind, where, what the post says, the correct (or, for a
     convention, the usual) version, the library call with its computed value, why, and the verdict.
 
-    Only a record of kind ``"error"`` shows the document's text in red and says the document is wrong;
+    Only a record of kind ``"error"`` shows the post's text in red and says the post is wrong;
     a convention, a term or a typo gets a neutral colour and its own verdict.
 
     Examples
     --------
     >>> markup = erratum_html("000-map-value")
-    >>> "599/840" in markup and "lt.mean_average_precision" in markup and "the document is wrong" in markup
+    >>> "599/840" in markup and "lt.mean_average_precision" in markup and "the post is wrong" in markup
     True
-    >>> "the document is wrong" in erratum_html("000-ndcg-log-base")   # a convention, not an error
+    >>> "the post is wrong" in erratum_html("000-ndcg-log-base")   # a convention, not an error
     False
     """
     e = examples.by_id(erratum) if isinstance(erratum, str) else erratum
     esc = html.escape
     said = "#b00" if e.is_error else "#555"
     rows = [(_("kind"), esc(translate(e.kind))), (_("where"), esc(translate(e.where))),
-            (_("document says"), f"<span style='color:{said}'>{esc(translate(e.printed))}</span>"),
+            (_("post says"), f"<span style='color:{said}'>{esc(translate(e.printed))}</span>"),
             (translate(e.correct_label), f"<span style='color:#070'>{esc(translate(e.correct))}</span>")]
     if e.call is not None:
         call, value = _computed(e.call)
@@ -225,11 +225,11 @@ def errata_panel(document: str) -> HTMLPanel:
     Parameters
     ----------
     document : str
-        The document's number, ``"000"`` to ``"004"`` (the keys of ``lt.examples.DOCUMENTS``).
+        The post's number, ``"000"`` to ``"004"`` (the keys of ``lt.examples.DOCUMENTS``).
 
     Examples
     --------
-    Document 002's lipstick example is computed right: its one record is a slip of a word.
+    Post 002's lipstick example is computed right: its one record is a slip of a word.
 
     >>> print(errata_panel("002"))    # doctest: +ELLIPSIS
     1 records in 002_... (1 typo)
@@ -244,6 +244,41 @@ def errata_panel(document: str) -> HTMLPanel:
     heading = _("{n} records in {document}").format(n=len(records), document=name) + (
         _(" ({kinds})").format(kinds=kinds) if kinds else "")
     markup = f"<p>{html.escape(heading)}</p>" + "".join(erratum_html(e) for e in records)
+    return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({translate(e.kind)})" for e in records]))
+
+
+def errata_cards(*ids: str) -> HTMLPanel:
+    """Several errata as cards, in the order given: the records a notebook names and 09 shows together.
+
+    Parameters
+    ----------
+    *ids : str
+        Erratum ids (``lt.examples.ERRATA``), at least one, each once.
+
+    Examples
+    --------
+    Post 000's MRR is a mean, not a sum; post 001 calls one query's 1/r "MRR".
+
+    >>> print(errata_cards("000-mrr-sum", "001-mrr-single-query"))
+    2 records
+      000-mrr-sum (error)
+      001-mrr-single-query (terminology)
+    >>> errata_cards("000-mrr-sum", "000-no-such-record")
+    Traceback (most recent call last):
+    ...
+    ValueError: ids[1] = '000-no-such-record' is not an erratum id (see lt.examples.ERRATA)
+    """
+    known = {e.id: e for e in examples.ERRATA}
+    if not ids:
+        raise ValueError("ids must name at least one erratum (see lt.examples.ERRATA)")
+    for i, erratum_id in enumerate(ids):
+        if erratum_id not in known:
+            raise ValueError(f"ids[{i}] = {erratum_id!r} is not an erratum id (see lt.examples.ERRATA)")
+        if erratum_id in ids[:i]:
+            raise ValueError(f"ids[{i}] = {erratum_id!r} is named twice; name each erratum once")
+    records = [known[i] for i in ids]
+    heading = _("{n} records").format(n=len(records))
+    markup = "".join(erratum_html(e) for e in records)
     return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({translate(e.kind)})" for e in records]))
 
 
@@ -658,4 +693,4 @@ class EditorSnapshot:
 
 
 __all__ = ["ConventionSwitcher", "EditorSnapshot", "ErratumBrowser", "HTMLPanel", "MetricsDashboard",
-           "decimal_first", "erratum_html", "errata_panel", "side_by_side"]
+           "decimal_first", "erratum_html", "errata_cards", "errata_panel", "side_by_side"]

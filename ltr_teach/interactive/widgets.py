@@ -1,6 +1,6 @@
 """Widgets: a ranking editor whose table and plot follow every slider move.
 
-:class:`RankingEditor` shows a ranking (item names as in the documents, e.g. 小棕瓶眼霜, MAC口红,
+:class:`RankingEditor` shows a ranking (item names as in the posts, e.g. 小棕瓶眼霜, MAC口红,
 神仙水), a grade slider and move-up/move-down buttons per item, controls for the metric's
 variants (generated from ``lt.METRICS[metric].options`` and the registries ``lt.GAINS``,
 ``lt.DISCOUNTS``, ``lt.ZERO_RULES``), and a live panel: the result line, the plot
@@ -732,7 +732,7 @@ class MultiQueryEditor(_ExplanationView):
         ``{query name: (item names, relevance)}`` in ranked order: 0/1 for MRR and MAP, grades for NDCG.
     metric : {"mrr", "map", "ndcg"} or their registry names
         ``"mrr"`` edits each query's reciprocal rank, ``"map"`` each query's average precision,
-        ``"ndcg"`` each query's NDCG (the mean is document 000's NDCG(Q, k),
+        ``"ndcg"`` each query's NDCG (the mean is post 000's NDCG(Q, k),
         :func:`ltr_teach.teaching.examples.mean_ndcg`). For NDCG the variants (gain, discount, k, zero) are
         shared: changing one in any tab changes it in every tab.
     n_relevant : dict, optional
@@ -742,7 +742,7 @@ class MultiQueryEditor(_ExplanationView):
 
     Examples
     --------
-    Document 000's three queries: first hits at ranks 2, 1, 3, so MRR = (1/2 + 1 + 1/3) / 3.
+    Post 000's three queries: first hits at ranks 2, 1, 3, so MRR = (1/2 + 1 + 1/3) / 3.
 
     >>> ed = MultiQueryEditor({"眼霜": (["小棕瓶精华", "小棕瓶眼霜", "面霜"], [0, 1, 0]),
     ...                        "神仙水": (["skII 神仙水", "兰蔻粉水", "菌菇水"], [1, 0, 0]),
@@ -864,7 +864,7 @@ class MultiQueryEditor(_ExplanationView):
         return f"<MultiQueryEditor {self._info.name}: {len(self.editors)} queries, {short_title(self.explanation, 40)}>"
 
 
-# -- the documents' numbers beside the exact ones ---------------------------------------------------------
+# -- the posts' numbers beside the exact ones ---------------------------------------------------------
 class Card:
     """A small report that shows as HTML in a notebook and as aligned text in a terminal or doctest.
 
@@ -926,7 +926,7 @@ def _exact_text(ex) -> str:
 
 
 def example_card(example) -> Card:
-    """A worked example of the documents: what the document prints beside the library's exact value.
+    """A worked example of the posts: what the post prints beside the library's exact value.
 
     Parameters
     ----------
@@ -936,39 +936,39 @@ def example_card(example) -> Card:
     Returns
     -------
     Card
-        What the document prints, the exact value, the call that computes it, and whether the
+        What the post prints, the exact value, the call that computes it, and whether the
         two agree at the precision printed.
 
     Examples
     --------
-    Document 000's MAP: AP(1) = 13/15 and AP(2) = 47/84; their mean is (13/15 + 47/84) / 2 =
-    (364/420 + 235/420) / 2 = 599/840, but the document prints the sum 599/420.
+    Post 000's MAP: AP(1) = 13/15 and AP(2) = 47/84; their mean is (13/15 + 47/84) / 2 =
+    (364/420 + 235/420) / 2 = 599/840, but the post prints the sum 599/420.
 
     >>> print(example_card("000-map-two-queries"))   # doctest: +NORMALIZE_WHITESPACE
     000 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
       quantity        MAP(Q)
-      document says   599/420
+      post says   599/420
       exact (ltr_teach)  (13/15 + 47/84)/2 = 599/840 ≈ 0.713095
       computed by     lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
       note            599/420 is AP(1) + AP(2); the mean divides by 2: 599/840
-      => the document is wrong here (see the errata)
+      => the post is wrong here (see the errata)
     """
     from ..teaching import examples
 
     ex = examples.by_id(example) if isinstance(example, str) else example
-    rows = [(N_("quantity"), ex.quantity), (N_("document says"), ex.printed),
+    rows = [(N_("quantity"), ex.quantity), (N_("post says"), ex.printed),
             (N_("exact (ltr_teach)"), _exact_text(ex.call())), (N_("computed by"), str(ex.call))]
     if ex.note:
         rows.append((N_("note"), ex.note))
     agrees = ex.matches
-    verdict = (N_("the document's number agrees with the exact value at the precision printed") if agrees
-               else N_("the document is wrong here (see the errata)"))
+    verdict = (N_("the post's number agrees with the exact value at the precision printed") if agrees
+               else N_("the post is wrong here (see the errata)"))
     return Card(Message("{document} · {section} · {title}", document=ex.id[:3], section=ex.section, title=ex.title),
                 rows, verdict, agrees)
 
 
 def erratum_card(erratum) -> Card:
-    """One erratum of the documents: where, what the document says, what is right and why.
+    """One erratum of the posts: where, what the post says, what is right and why.
 
     Parameters
     ----------
@@ -978,27 +978,27 @@ def erratum_card(erratum) -> Card:
     Returns
     -------
     Card
-        Where the slip is, what the document says, the correct value and why.
+        Where the slip is, what the post says, the correct value and why.
 
     Examples
     --------
-    Document 000 prints the sum of the two APs as their mean: (13/15 + 47/84) / 2 = (364/420 + 235/420) / 2 = 599/840,
+    Post 000 prints the sum of the two APs as their mean: (13/15 + 47/84) / 2 = (364/420 + 235/420) / 2 = 599/840,
     not 599/420.
 
     >>> print(erratum_card("000-map-value"))   # doctest: +NORMALIZE_WHITESPACE
     erratum 000-map-value (000_b1a303f0d127bb54.txt)
       kind           error
       where          1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)
-      document says  599/420
+      post says  599/420
       correct        599/840 ≈ 0.713095: (13/15 + 47/84) / 2
       why            599/420 is AP(1) + AP(2), the sum before dividing by 2; a MAP above 1 (599/420 ≈ 1.426) is impossible.
       computed by    lt.mean_average_precision({'MAC 口红': [1, 1, 0, 0, 1, 0, 0], '神仙水': [0, 1, 1, 0, 0, 1, 1]})
-      => the document is wrong here; the correct version is above
+      => the post is wrong here; the correct version is above
     """
     from ..teaching import examples
 
     er = examples.by_id(erratum) if isinstance(erratum, str) else erratum
-    rows = [(N_("where"), er.where), (N_("document says"), er.printed), (er.correct_label, er.correct),
+    rows = [(N_("where"), er.where), (N_("post says"), er.printed), (er.correct_label, er.correct),
             (N_("why"), er.explanation)]
     if er.call is not None:
         rows.append((N_("computed by"), str(er.call)))

@@ -165,7 +165,7 @@ def mrr(list_of_rels, threshold=None, k=None) -> Explanation:
 
     Examples
     --------
-    Document 000: 眼霜 (first hit at rank 2), 神仙水 (rank 1), 面膜 (rank 3):
+    Post 000: 眼霜 (first hit at rank 2), 神仙水 (rank 1), 面膜 (rank 3):
     (1/2 + 1 + 1/3) / 3 = 11/18.
 
     >>> import ltr_teach as lt
@@ -231,7 +231,7 @@ def precision_at_k(rels, k, threshold=None, *, scores=None, docids=None, ties=No
 
     Examples
     --------
-    Document 001: l(1) = 1, l(2) = 0, so P@2 = (1 + 0) / 2.
+    Post 001: l(1) = 1, l(2) = 0, so P@2 = (1 + 0) / 2.
 
     >>> import ltr_teach as lt
     >>> lt.precision_at_k([1, 0], k=2).exact
@@ -327,7 +327,7 @@ def _f(beta2, p, r):
 def f_beta(rels, k, beta=1, n_relevant=None, threshold=None) -> Explanation:
     """F-beta at k: the weighted harmonic mean (1 + β²)·P·R / (β²·P + R).
 
-    β > 1 weighs recall more, β < 1 precision more; β = 1 gives F1 = 2PR / (P + R). Documents 000 and
+    β > 1 weighs recall more, β < 1 precision more; β = 1 gives F1 = 2PR / (P + R). Posts 000 and
     003 print other formulas; see ``lt.examples.ERRATA``.
 
     Parameters
@@ -426,13 +426,13 @@ def average_precision(rels, n_relevant=None, k=None, threshold=None, *, scores=N
 
     Examples
     --------
-    Document 000, MAC口红: relevant at ranks 1, 2, 5, so AP = (1/1 + 2/2 + 3/5) / 3 = 13/15.
+    Post 000, MAC口红: relevant at ranks 1, 2, 5, so AP = (1/1 + 2/2 + 3/5) / 3 = 13/15.
 
     >>> import ltr_teach as lt
     >>> lt.average_precision([1, 1, 0, 0, 1, 0, 0]).exact
     13/15
 
-    Document 004, topic 2: hits at ranks 1, 3, 5 but 5 relevant documents in all:
+    Post 004, topic 2: hits at ranks 1, 3, 5 but 5 relevant documents in all:
 
     >>> lt.average_precision([1, 0, 1, 0, 1], n_relevant=5).exact   # (1 + 2/3 + 3/5) / 5
     34/75
@@ -556,7 +556,7 @@ def mean_average_precision(list_of_rels, n_relevant=None, k=None, threshold=None
 
     Examples
     --------
-    Document 000: AP(MAC口红) = 13/15 and AP(神仙水) = 47/84, so MAP = (13/15 + 47/84) / 2.
+    Post 000: AP(MAC口红) = 13/15 and AP(神仙水) = 47/84, so MAP = (13/15 + 47/84) / 2.
 
     >>> import ltr_teach as lt
     >>> lt.mean_average_precision([[1, 1, 0, 0, 1, 0, 0], [0, 1, 1, 0, 0, 1, 1]]).exact

@@ -298,27 +298,27 @@ CONVENTIONS = {
             "mean over the lists", precision_divisor="min(k, n)",
         ),
         Convention(
-            "doc000", "document 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",
+            "doc000", "post 000 (ERR/MAP/NDCG survey, 口红 example)", "seeds/000",
             N_("exponential gain with the natural log ln(i + 1); ideal from the list shown"),
             "exp2", "ln", "list", "stable", "zero", "top k of the list", "mean over the queries",
         ),
         Convention(
-            "doc001", "document 001 (keyword recommendation)", "seeds/001",
+            "doc001", "post 001 (keyword recommendation)", "seeds/001",
             N_("Järvelin's original: linear gain, rank 1 undiscounted then log2(i)"),
             "linear", "jarvelin", "list", "stable", "zero", "top p of the list", "mean over the queries",
         ),
         Convention(
-            "doc002", "document 002 (口红 algorithms A and B)", "seeds/002",
+            "doc002", "post 002 (口红 algorithms A and B)", "seeds/002",
             N_("exponential gain, log2(i + 1), ideal from the list shown"),
             "exp2", "log2", "list", "stable", "zero", "top k of the list", "mean over the queries",
         ),
         Convention(
-            "doc003", "document 003 (learning-to-rank metrics), its formula", "seeds/003",
+            "doc003", "post 003 (learning-to-rank metrics), its formula", "seeds/003",
             N_("linear gain with log2(i + 1) as in its formula (its code defaults to exponential gain)"),
             "linear", "log2", "list", "stable", "zero", "top K of the list", "mean over the users",
         ),
         Convention(
-            "doc004", "document 004 (豆瓣 movies)", "seeds/004",
+            "doc004", "post 004 (豆瓣 movies)", "seeds/004",
             N_("exponential gain, log2(i + 1), ideal from every film the user rated (the pool)"),
             "exp2", "log2", "pool", "stable", "zero", "top k of the list and of the pool", "mean over the users",
         ),

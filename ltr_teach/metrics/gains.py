@@ -79,6 +79,14 @@ class Gain:
         """The exact form (the name the metric modules and the checker use)."""
         return self.exact
 
+    def __call__(self, grade):
+        """The exact gain of ``grade``: ``lt.gain("exp2")(3)`` is 2^3 − 1 = 7.
+
+        >>> GAINS["exp2"](3), GAINS["linear"](3), GAINS["binary"](3)
+        (7, 3, 1)
+        """
+        return self.exact(to_exact(grade, "grade"))
+
 
 @dataclass(frozen=True)
 class Discount:
@@ -100,6 +108,16 @@ class Discount:
     def fn(self) -> Callable:
         """The exact form (the name the metric modules and the checker use)."""
         return self.exact
+
+    def __call__(self, rank: int):
+        """The exact divisor at ``rank`` (1, 2, ...): ``lt.discount("log2")(3)`` is log2(4) = 2.
+
+        >>> DISCOUNTS["log2"](3), DISCOUNTS["jarvelin"](1)
+        (2, 1)
+        """
+        if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
+            raise ValueError(f"rank = {rank!r} is not a rank; ranks are whole numbers 1, 2, ...")
+        return self.exact(rank)
 
 
 GAINS = {
@@ -285,5 +303,31 @@ def as_discount(discount) -> Discount:
     return DISCOUNTS[discount]
 
 
-__all__ = ["Gain", "Discount", "GAINS", "DISCOUNTS", "RankWeight", "RANK_WEIGHTS", "rank_weights", "gain_table",
+def gain(name) -> Gain:
+    """The gain called ``name`` (a key of :data:`GAINS`, or a ``{grade: gain}`` table): call it on a grade.
+
+    >>> import ltr_teach as lt
+    >>> exp2 = lt.gain("exp2")
+    >>> exp2(3), exp2(2), exp2(0)
+    (7, 3, 0)
+    >>> lt.gain("exponential")
+    Traceback (most recent call last):
+    ...
+    ValueError: gain must be one of 'exp2', 'linear', 'binary'; got 'exponential'
+    """
+    return as_gain(name)
+
+
+def discount(name) -> Discount:
+    """The discount called ``name`` (a key of :data:`DISCOUNTS`): call it on a rank to get its divisor.
+
+    >>> import ltr_teach as lt
+    >>> log2_discount = lt.discount("log2")
+    >>> [log2_discount(r) for r in (1, 3, 7)]
+    [1, 2, 3]
+    """
+    return as_discount(name)
+
+
+__all__ = ["Gain", "Discount", "gain", "discount", "GAINS", "DISCOUNTS", "RankWeight", "RANK_WEIGHTS", "rank_weights", "gain_table",
            "as_gain", "as_discount"]

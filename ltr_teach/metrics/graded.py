@@ -363,7 +363,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
 
     Examples
     --------
-    MAC口红 (document 000, query 1): grades 3, 2, 3, 0, 1, 2, 2; the ideal order is 3, 3, 2, 2, 2, 1, 0.
+    MAC口红 (post 000, query 1): grades 3, 2, 3, 0, 1, 2, 2; the ideal order is 3, 3, 2, 2, 2, 1, 0.
 
     >>> import ltr_teach as lt
     >>> ex = lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7)
@@ -373,7 +373,7 @@ def ndcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
     (14.848264, 15.725304)
 
     The base of the logarithm cancels: with ``discount="ln"`` DCG and IDCG are both 1/ln 2 ≈ 1.4427 times larger
-    (document 000 printed 21.421516 and 22.686817), and NDCG is the same.
+    (post 000 printed 21.421516 and 22.686817), and NDCG is the same.
 
     >>> round(float(lt.ndcg([3, 2, 3, 0, 1, 2, 2], k=7, discount="ln")), 6)
     0.944227
@@ -496,7 +496,7 @@ def err(grades, g_max=None, k=None, *, scores=None, docids=None, ties=None, conv
 
     Examples
     --------
-    Document 000's lipstick query, g_max = 3: R = 7/8, 3/8, 7/8, 1/8.
+    Post 000's lipstick query, g_max = 3: R = 7/8, 3/8, 7/8, 1/8.
     ERR = 7/8 + (1/2)(1/8)(3/8) + (1/3)(1/8)(5/8)(7/8) + (1/4)(1/8)(5/8)(1/8)(1/8).
 
     >>> import ltr_teach as lt

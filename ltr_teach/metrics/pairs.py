@@ -4,7 +4,7 @@
   wrong order, ties worth 1/2; with 0/1 labels it is exactly 1 − AUC. Beside it, RankNet's pairwise
   logistic loss, the smooth surrogate that a learner can follow downhill.
 - :func:`swap_deltas`: LambdaRank's swap weights, ``|ΔNDCG|`` for exchanging the items at ranks i and j
-  (Burges 2010, "From RankNet to LambdaRank to LambdaMART: An Overview", which document 000 cites).
+  (Burges 2010, "From RankNet to LambdaRank to LambdaMART: An Overview", which post 000 cites).
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ def sampled_metric(full_ranks, n_items, n_negatives=100, k=10, metric="hit_rate"
     Explanation
         ``.exact`` is the mean over users of the expected sampled metric (a fraction for the hit
         rate); ``.steps`` has one row per user: the ``full_rank``, the metric on the ``full`` catalogue
-        and its ``sampled`` expectation; ``.params["full"]`` is the mean on the full catalogue.
+        and its ``sampled`` expectation; ``.param("full")`` is the mean on the full catalogue.
 
     References
     ----------

@@ -4,7 +4,7 @@
 exact value, and when it is wrong recomputes the same metric under the usual mistakes, declared once
 in the catalogue :data:`SLIPS`: each :class:`Slip` has a key, the metrics it applies to, its message,
 and how to recompute it (keyword overrides of the same call, such as ``gain="linear"`` or
-``discount="ln"``, or a recomputation: a sum for a mean, each term rounded, the documents' F formulas,
+``discount="ln"``, or a recomputation: a sum for a mean, each term rounded, the posts' F formulas,
 ERR with R_i where the cascade has 1 - R_i ...). The slip whose value matches the answer is named in
 a sentence.
 
@@ -398,7 +398,7 @@ _DISCOUNT_SENTENCE = {
 }
 _SHIFT_SENTENCE = N_("Your ranks are off by one: you divided rank i by log2(i + 2), as if counting ranks from 2 "
                    "(or from 0 with an extra + 1); rank 1 divides by log2(2) = 1.")
-_ROUNDED_SENTENCE = N_("You rounded each term to {places} decimal{s} before adding (as document 004 does); the "
+_ROUNDED_SENTENCE = N_("You rounded each term to {places} decimal{s} before adding (as post 004 does); the "
                      "rounding errors add up. Keep fractions and logs exact, or six decimals, until the end.")
 
 
@@ -567,7 +567,7 @@ def _ndcg_rounded(facts):
                          _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
         extra = {"places": places, "s": "" if places == 1 else "s", "cut": ""}  # "s": English plural only
         out.append((rounded, extra))
-        # document 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
+        # post 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
         # already change the third decimal, else a cut quotient is a guess, not a diagnosis
         if rounded is not sympy.nan and _cut(rounded, 3) != _cut(ex.exact, 3) \
                 and _rounded_text(rounded, 3) != _rounded_text(ex.exact, 3):
@@ -577,7 +577,7 @@ def _ndcg_rounded(facts):
 
 
 def _reach_with_r(facts):
-    """Document 000's ERR: the reach product multiplies by R_i where the cascade has 1 - R_i, from rank 2 on
+    """Post 000's ERR: the reach product multiplies by R_i where the cascade has 1 - R_i, from rank 2 on
     (7/8 + 3/128 + 7/512 + 21/16384 = 14965/16384 ≈ 0.913391), or at every rank."""
     stops = _stop_probabilities(facts["grades"], facts["g_max"])
     return [(_cascade_err(stops, lambda i, r: 1 - r if i == 1 else r), {}),
@@ -636,7 +636,7 @@ SLIPS = (
                                 "in which the base of the log cancels."),
          recompute=lambda f: [(f["dcg_v"] * _base_scale(base), {"name": name})
                               for base, name in ((sympy.E, _("the natural log ln")), (Integer(10), "log10"))]),
-    Slip("ideal_unsorted", ("ndcg",), N_("You divided by the DCG of the grades in the order given, as document 003's "
+    Slip("ideal_unsorted", ("ndcg",), N_("You divided by the DCG of the grades in the order given, as post 003's "
                                       "code does (`best = dcg_score(y_true, k, gains)`); the ideal DCG sorts them "
                                       "best first, so NDCG is 1 only for an ideal order."),
          recompute=_unsorted_ideal),
@@ -701,7 +701,7 @@ SLIPS = (
     # -- ERR -------------------------------------------------------------------------------------------
     Slip("err_reach_r", ("err",), N_("You multiplied by R_i where the cascade needs 1 − R_i: the user reaches rank r "
                                   "only if every rank above did not satisfy them, with probability "
-                                  "(1 − R_1)...(1 − R_(r−1)) (document 000's 0.913391 is this slip)."),
+                                  "(1 − R_1)...(1 − R_(r−1)) (post 000's 0.913391 is this slip)."),
          recompute=_reach_with_r),
     Slip("err_dcg_discount", ("err",), N_("You divided each stopping probability by log2(i + 1), the DCG discount; ERR "
                                        "divides by the rank i itself (it is the expected reciprocal rank)."),
@@ -777,10 +777,10 @@ SLIPS = (
     Slip("k", ("recall_at_k",), N_("You counted the top {kk}; R@{k} looks at exactly the top {k}."),
          recompute=lambda f: [(_rerun(f, {"k": kk}), {"kk": kk})
                               for kk in _slipped_ks(f["k"], f["context"].get("rels"))]),
-    Slip("f_doc000", ("f_beta",), N_("You used document 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a "
+    Slip("f_doc000", ("f_beta",), N_("You used post 000's formula (1 + β²)(P + R) / (β²P + R); the numerator is a "
                                   "product: F = (1 + β²)·P·R / (β²·P + R)."),
          recompute=lambda f: [(_ratio((1 + f["b2"]) * (f["p"] + f["r"]), f["b2"] * f["p"] + f["r"]), {})]),
-    Slip("f_doc003", ("f_beta",), N_("You used document 003's formula (β² + 1)PR / (β²(P + R)); the denominator is "
+    Slip("f_doc003", ("f_beta",), N_("You used post 003's formula (β² + 1)PR / (β²(P + R)); the denominator is "
                                   "β²·P + R, with β² on P only."),
          recompute=lambda f: [(_ratio((f["b2"] + 1) * f["p"] * f["r"], f["b2"] * (f["p"] + f["r"])), {})]),
     Slip("f_arithmetic", ("f_beta",), N_("You took the arithmetic mean (P + R) / 2; F is a harmonic mean: "

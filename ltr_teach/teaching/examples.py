@@ -1,13 +1,13 @@
-"""The five source documents as data: their worked examples and their errata.
+"""The five source posts as data: their worked examples and their errata.
 
-Every worked example of the documents (``../shared/seeds/000_...txt`` to ``004_...txt``) is a
-:class:`WorkedExample`: where it is, what the document prints, and the library :class:`Call` that
+Every worked example of the posts (``../shared/seeds/000_...txt`` to ``004_...txt``) is a
+:class:`WorkedExample`: where it is, what the post prints, and the library :class:`Call` that
 recomputes it exactly. Every place where a document is wrong (arithmetic, a formula, a claim, code
 that does not do what it claims), chose a convention without saying so, misnames a term or has a
-typo is an :class:`Erratum` of that ``kind`` (:data:`KINDS`); only the errors say the document is
+typo is an :class:`Erratum` of that ``kind`` (:data:`KINDS`); only the errors say the post is
 wrong. Nothing here is typed twice: exact values and the ``matches`` flag are computed by the library.
 
-In an erratum's ``where``, text inside “ ” or backquotes is quoted verbatim from the document;
+In an erratum's ``where``, text inside “ ” or backquotes is quoted verbatim from the post;
 formulas, which the documents typeset in LaTeX, are paraphrased and marked ``(formula)``.
 
 >>> import ltr_teach as lt
@@ -52,7 +52,7 @@ DOCUMENTS = {
 
 
 def mean_ndcg(queries, **kwargs) -> Explanation:
-    """The mean of the queries' NDCG values, document 000's NDCG(Q, k).
+    """The mean of the queries' NDCG values, post 000's NDCG(Q, k).
 
     Parameters
     ----------
@@ -63,7 +63,7 @@ def mean_ndcg(queries, **kwargs) -> Explanation:
 
     Examples
     --------
-    Document 000, MAC口红 and 神仙水 at k = 7: (0.944227 + 0.797752) / 2 ≈ 0.870990.
+    Post 000, MAC口红 and 神仙水 at k = 7: (0.944227 + 0.797752) / 2 ≈ 0.870990.
 
     >>> import ltr_teach as lt
     >>> ex = lt.examples.mean_ndcg({"MAC口红": [3, 2, 3, 0, 1, 2, 2], "神仙水": [2, 2, 3, 1, 2, 3, 1]}, k=7)
@@ -92,7 +92,7 @@ _FUNCTIONS = {
 
 @dataclass(frozen=True)
 class Call:
-    """A library call that recomputes a number of the documents: ``Call("ndcg", ([3, 2],), {"k": 2})``.
+    """A library call that recomputes a number of the posts: ``Call("ndcg", ([3, 2],), {"k": 2})``.
 
     ``part`` picks a named sub-explanation (``"dcg"`` of an NDCG). Calling the object runs it.
 
@@ -173,19 +173,19 @@ class WorkedExample:
     id : str
         Short slug, ``"000-ndcg-mac-lipstick"``.
     document : str
-        File name of the document in ``shared/seeds``.
+        File name of the post in ``shared/seeds``.
     section : str
-        The document's section (``"1.3 NDCG"``).
+        The post's section (``"1.3 NDCG"``).
     title : str
-        The example's name as the document gives it (``"查询1 MAC口红"``) with an English gloss.
+        The example's name as the post gives it (``"查询1 MAC口红"``) with an English gloss.
     quantity : str
         What the printed number is (``"NDCG@7"``, ``"DCG_7"``).
     call : Call
         The library call that recomputes the number exactly.
     printed : str
-        The number as the document prints it (``"0.944227"``, ``"599/420"``).
+        The number as the post prints it (``"0.944227"``, ``"599/420"``).
     items : tuple
-        Item names in ranked order where the document names them; for a multi-query example one
+        Item names in ranked order where the post names them; for a multi-query example one
         tuple of names per query, in the order of ``queries``.
     queries : tuple of str
         Query names of a multi-query example.
@@ -209,6 +209,36 @@ class WorkedExample:
         return self.call()
 
     @property
+    def ranking(self) -> list:
+        """The one query's grades (or 0/1 relevance) in ranked order, as the post gives them.
+
+        >>> import ltr_teach as lt
+        >>> lt.examples.by_id("000-ap-mac-lipstick").ranking
+        [1, 1, 0, 0, 1, 0, 0]
+        >>> lt.examples.by_id("000-mrr-three-queries").ranking
+        Traceback (most recent call last):
+        ...
+        ValueError: example 000-mrr-three-queries has 3 queries; use .rankings, a {query: ranking} dict
+        """
+        data = self.call.args[0]
+        if isinstance(data, dict):
+            raise ValueError(f"example {self.id} has {len(data)} queries; use .rankings, a {{query: ranking}} dict")
+        return list(data)
+
+    @property
+    def rankings(self) -> dict:
+        """Every query's ranking, ``{query: grades in ranked order}`` (one entry for a one-query example).
+
+        >>> import ltr_teach as lt
+        >>> lt.examples.by_id("000-mrr-three-queries").rankings
+        {'眼霜': [0, 1, 0], '神仙水': [1, 0, 0], '面膜': [0, 0, 1]}
+        """
+        data = self.call.args[0]
+        if isinstance(data, dict):
+            return {query: list(grades) for query, grades in data.items()}
+        return {self.queries[0] if self.queries else self.id: list(data)}
+
+    @property
     def exact(self):
         """The exact value (SymPy)."""
         return self.call().exact
@@ -226,8 +256,8 @@ class WorkedExample:
 
 #: What an erratum record is, and the verdict its card and ``ltr-teach errata`` print.
 KINDS = {
-    N_("error"): N_("the document is wrong here; the correct version is above"),
-    N_("convention"): N_("a convention the document chose without saying so: not an error, a note"),
+    N_("error"): N_("the post is wrong here; the correct version is above"),
+    N_("convention"): N_("a convention the post chose without saying so: not an error, a note"),
     N_("misleading"): N_("true in part but misleading; the fuller statement is above"),
     N_("terminology"): N_("a wrong or misleading term; the usual one is above"),
     N_("typo"): N_("a typo; the intended text is above"),
@@ -243,11 +273,11 @@ class Erratum:
     id : str
         Short slug, ``"000-map-value"``.
     document : str
-        File name of the document.
+        File name of the post.
     where : str
         Section and a quote of the wrong line.
     printed : str
-        What the document prints or says.
+        What the post prints or says.
     correct : str
         The correct value or statement; a value's exact form comes from :attr:`call`.
     explanation : str
@@ -256,7 +286,7 @@ class Erratum:
         The library call whose exact value is the correct one (None for statements).
     kind : str
         One of :data:`KINDS`: ``"error"`` (a wrong number, formula, claim or code output: the
-        document is wrong), ``"convention"`` (a choice the document made without saying so: a
+        post is wrong), ``"convention"`` (a choice the post made without saying so: a
         note, not an error), ``"misleading"`` (true in part, but a reader would draw a wrong
         conclusion), ``"terminology"`` (a wrong, misleading or ambiguous term), ``"typo"``.
     """
@@ -276,17 +306,17 @@ class Erratum:
 
     @property
     def is_error(self) -> bool:
-        """Whether the document is wrong here (a note on a convention is not an error)."""
+        """Whether the post is wrong here (a note on a convention is not an error)."""
         return self.kind == "error"
 
     @property
     def correct_label(self) -> str:
-        """How :attr:`correct` is labelled: ``"usual"`` for a convention (the document is not wrong)."""
+        """How :attr:`correct` is labelled: ``"usual"`` for a convention (the post is not wrong)."""
         return N_("usual") if self.kind == "convention" else N_("correct")  # English message ids
 
     @property
     def verdict(self) -> str:
-        """One line saying what kind of record this is: only a real error says the document is wrong."""
+        """One line saying what kind of record this is: only a real error says the post is wrong."""
         return KINDS[self.kind]
 
     @property
@@ -311,7 +341,7 @@ _SXS = [2, 2, 3, 1, 2, 3, 1]
 _LN7 = {"k": 7, "discount": "ln"}
 _LIP_A, _LIP_B = [5, 1, 3, 2, 4], [5, 3, 4, 2, 1]
 _MOVIES, _MOVIE_POOL = [5, 3, 2, 1, 2], [5, 3, 2, 1, 2, 4, 0]
-_LN_NOTE = N_("the document writes log without a base; its numbers are natural-log values (discount='ln'); "
+_LN_NOTE = N_("the post writes log without a base; its numbers are natural-log values (discount='ln'); "
             "with log2 every DCG and IDCG is ln 2 ≈ 0.693 times as large and NDCG is unchanged")
 
 WORKED_EXAMPLES = (
@@ -345,7 +375,7 @@ WORKED_EXAMPLES = (
         queries=("MAC口红", "神仙水"), note=N_("the mean of the two queries' NDCG")),
     _ex("000", "err-lipstick", "1.4 ERR", N_("查询 口红 (lipstick), g_max = 3"), "ERR",
         Call("err", ([3, 2, 3, 1],), {"g_max": 3}), "0.913391",
-        note=N_("R = 7/8, 3/8, 7/8, 1/8 are right, and so is the expanded sum the document writes; "
+        note=N_("R = 7/8, 3/8, 7/8, 1/8 are right, and so is the expanded sum the post writes; "
              "that sum is 45295/49152 ≈ 0.921529; 0.913391 is 14965/16384, the sum with R_i in place of "
              "1 − R_i in the reach product from rank 2 on")),
     _ex("001", "precision-at-2", "Mean Average Precision (MAP): P@K", "l(1) = 1, l(2) = 0", "P@2",
@@ -376,7 +406,7 @@ WORKED_EXAMPLES = (
         note=N_("exact 10783/16800 ≈ 0.641845; averaging the rounded 0.83 and 0.45 happens to give 0.64 too")),
     _ex("004", "mrr-three-queries", "二、MRR", N_("3 queries, best answer at ranks 3, 2, 1"), "MRR",
         Call("mrr", ([[0, 0, 1], [0, 1, 0], [1, 0, 0]],)), "11/18 = 0.61",
-        note=N_("the document's figure is missing; only the ranks 3, 2, 1 survive in the text")),
+        note=N_("the post's figure is missing; only the ranks 3, 2, 1 survive in the text")),
     _ex("004", "cg-movies", "3.1 DG和DCG", N_("豆瓣 五部电影 M_1..M_5 (five recommended films)"), "CG_5",
         Call("cg", (_MOVIES,)), "13", items=("M_1", "M_2", "M_3", "M_4", "M_5")),
     _ex("004", "cg-movies-swapped", "3.1 DG和DCG", N_("调换第二个和第三个结果 (ranks 2 and 3 swapped)"), "CG",
@@ -426,7 +456,7 @@ _ERR_LIP = Call("err", ([3, 2, 3, 1],), {"g_max": 3})
 
 
 def _QUOTED_DISCOUNT(r):
-    """Document 003's replacement for ERR's 1/r, as quoted: 1/(log2 r + 1)."""
+    """Post 003's replacement for ERR's 1/r, as quoted: 1/(log2 r + 1)."""
     return 1 / (log2(r) + 1)
 
 
@@ -450,7 +480,7 @@ def _err_to_dcg_reason() -> Message:
 
 ERRATA = (
     _er("000", "mrr-sum", "error", "1.1 MRR: “最终的分数为所有得分之和”", N_("MRR is the sum of the reciprocal ranks"),
-        _value_text(_MRR_000, N_("the mean (1/|Q|) Σ 1/rank_i, as the document's own formula and example say")),
+        _value_text(_MRR_000, N_("the mean (1/|Q|) Σ 1/rank_i, as the post's own formula and example say")),
         N_("MRR (平均倒数排名) averages the queries' reciprocal ranks; the sum 11/6 would grow with the number of "
         "queries and exceed 1."), _MRR_000),
     _er("000", "mrr-single-result", "error", "1.1 MRR: “MRR只能度量检索结果只有一个并且相关性等级只有相关和不相关两种的情况”",
@@ -467,15 +497,15 @@ ERRATA = (
         _MAP_000),
     _er("000", "dcg-formula", "error", N_("1.3 NDCG: Gain = r(i) and DCG@K = Σ 2^{r(i)} / log(1+i) (formulas)"),
         N_("gain r(i), then 2^{r(i)} in DCG"),
-        N_("DCG@K = Σ (2^{r(i)} − 1) / log(1+i), with the −1, as the document's later NDCG formula has it "
-        "(the document states no base; see 000-ndcg-log-base)"),
+        N_("DCG@K = Σ (2^{r(i)} − 1) / log(1+i), with the −1, as the post's later NDCG formula has it "
+        "(the post states no base; see 000-ndcg-log-base)"),
         N_("Without the −1 an irrelevant item (r = 0) still gains 1; the section also calls the gain r(i) and "
         "then uses the exponential gain 2^r − 1 (增益) in every computation.")),
     _er("000", "ndcg-log-base", "convention", N_("1.3 NDCG: DCG_7 = Σ (2^{R(j,m)} − 1) / log(1+m) = 21.421516 (formula)"),
         N_("21.421516, 22.686817 (查询1); 18.482089, 23.167716 (查询2), with log written without a base"),
         _value_text(Call("dcg", (_MAC,), {"k": 7}), N_("DCG_7 of 查询1 with the usual log2; the printed "
                     "numbers are natural-log values (discount='ln')")),
-        N_("Not an error: the document writes log(1+m) without a base, and its four DCG and IDCG values are "
+        N_("Not an error: the post writes log(1+m) without a base, and its four DCG and IDCG values are "
         "exact with the natural log ln. The usual base is 2; log2 DCGs are the ln ones times ln 2 ≈ 0.693 "
         "(14.848264 and 15.725304 for 查询1). NDCG does not depend on the base."),
         Call("dcg", (_MAC,), {"k": 7})),
@@ -506,13 +536,13 @@ ERRATA = (
         N_("in general the minimum of AUC is taken to be 0.5, granting that a reversed classifier goes below it"),
         _value_text(Call("auc", ([1, 0], [0, 1])), N_("AUC ranges over [0, 1]; a reversed ranking gives 0, "
                     "0.5 is random guessing")),
-        N_("Misleading rather than wrong: the document itself says AUC below 0.5 exists and that flipping the "
+        N_("Misleading rather than wrong: the post itself says AUC below 0.5 exists and that flipping the "
         "predictions then gives AUC above 0.5, but calling 0.5 the minimum hides that a ranking worse than "
         "random is possible and informative. AUC ranges over [0, 1]; 0.5 is random guessing."),
         Call("auc", ([1, 0], [0, 1]))),
     _er("000", "metric-count", "error", "排序指标: “信息检索和推荐系统常用排序质量评分有4种:”", N_("4 metrics"),
         N_("5 metrics: the list that follows names MRR, MAP, ERR, NDCG and AUC"),
-        N_("The count disagrees with the document's own list of five (AUC is the fifth).")),
+        N_("The count disagrees with the post's own list of five (AUC is the fifth).")),
     _er("000", "only-ndcg-err-top", "misleading", "排序指标: “NDCG和ERR的另外一个优点是更关注排名靠前的文档”",
         N_("favouring the top of the list is an advantage of NDCG and ERR (over MRR and MAP)"),
         _value_text(Call("average_precision", ([0, 1],)), N_("AP of 0, 1, against 1 for 1, 0: MRR (1/rank) and "
@@ -523,9 +553,9 @@ ERRATA = (
     _er("000", "shortcoming-typo", "typo", "排序指标: “但是这两种评分方式的缺点时函数不连续”", "缺点时", "缺点是",
         N_("Typo: 时 (time) for 是 (is).")),
     _er("000", "suppose-typo", "typo", "1.3 NDCG: “加上长度为K”", "加上", N_("假设 (suppose)"),
-        N_("Typo (a homophone from the input method): document 003 has the same sentence with 假设列表长度为K.")),
+        N_("Typo (a homophone from the input method): post 003 has the same sentence with 假设列表长度为K.")),
     _er("000", "top-typo", "typo", N_("1.3 NDCG: “使得排名考前的item的增益更高”"), "考前", N_("靠前 (near the top)"),
-        N_("Typo: 考前 (before an exam) for 靠前, which the document writes correctly elsewhere.")),
+        N_("Typo: 考前 (before an exam) for 靠前, which the post writes correctly elsewhere.")),
     _er("000", "z-index-typo", "typo", N_("1.3 NDCG: Z_{j.k} 也可以用 1/IDCG_k 表示 (formula)"), "Z_{j.k}", "Z_{j,k}",
         N_("Typo: a full stop where the subscript of Z_{j,k} has a comma.")),
     _er("000", "f1-name-typo", "typo", N_("1.5 AUC: “也成为F1score”"), "也成为", N_("也称为 (is also called)"),
@@ -537,7 +567,7 @@ ERRATA = (
         N_("Right for accuracy and precision, wrong for recall. Recall TP/(TP+FN) is computed inside the positive "
         "class alone, so adding negatives cannot change it; precision TP/(TP+FP) counts the negatives wrongly "
         "predicted positive, so it falls as negatives grow (Fawcett 2006), and accuracy is dominated by them: in "
-        "the document's click example, predicting every ad as not clicked scores accuracy above 99% while its "
+        "the post's click example, predicting every ad as not clicked scores accuracy above 99% while its "
         "recall is 0.")),
     _er("000", "ndcg-users-reason", "error",
         "1.3 NDCG: “而不同用户之间的DCG相比没有意义(不同用户的兴趣不同,对同样的item排名前后不同)”",
@@ -591,7 +621,7 @@ ERRATA = (
         N_("the original DCG of Järvelin and Kekäläinen (discount='jarvelin', gain='linear'); most libraries "
         "divide rank i by log2(i + 1)"),
         N_("Not an error, a note: ranks 1 and 2 both divide by 1 here, so the values differ from the log2(i + 1) "
-        "DCG of the other documents; NDCG differs too, since the two discounts are not proportional.")),
+        "DCG of the other posts; NDCG differs too, since the two discounts are not proportional.")),
     _er("001", "ap-every-position", "error", "Average Precision: “AP相当于对每个位置计算P@k”",
         N_("AP computes P@k at every position"),
         _value_text(Call("average_precision", ([1, 0, 1],)),
@@ -648,13 +678,13 @@ ERRATA = (
                 precision=zh("precision"), alternative=TERMS["precision"].alternatives[0], accuracy=zh("accuracy")),
         N_("An ambiguity, not an error: some Chinese texts use 准确率 for precision, as this one does, and others "
         "for accuracy, (TP+TN)/all. The unambiguous name of precision, TP/(TP+FP), is 精确率/查准率, as "
-        "the document itself writes in “Precision(精确度,P)” and “召回率和精确率”.")),
+        "the post itself writes in “Precision(精确度,P)” and “召回率和精确率”.")),
     _er("003", "err-name", "terminology", N_("简介: “期望倒数排序(Expected reciprocal rank, ERR)”"), "期望倒数排序",
         Message(N_("{term} (rank, not sorting)"), term=TERMS["err"].alternatives[0]), N_("排序 is sorting or ranking as a process; the reciprocal rank is 倒数排名, "
-        "as the document writes later (“预期的倒数排名”).")),
+        "as the post writes later (“预期的倒数排名”).")),
     _er("003", "cascade-name", "terminology", N_("ERR: “Cascade Model（瀑布模型）”"), "瀑布模型", Message(N_("{term} (cascade model)"), term=zh("cascade_model")),
         N_("瀑布模型 is the waterfall model of software engineering; the click model of Craswell et al. (2008) is "
-        "the cascade model, 级联模型, as document 000 calls it.")),
+        "the cascade model, 级联模型, as post 000 calls it.")),
     _er("003", "intersection-of-sizes", "error",
         N_("Precision and Recall: |retrieved documents| ∩ |relevant documents| (formulas)"),
         N_("|retrieved| ∩ |relevant|: an intersection of two numbers"),
@@ -674,7 +704,7 @@ ERRATA = (
         N_("r_i is the probability that document i is clicked"),
         N_("r_i is the probability that document i is clicked once the user examines it, that is, given that the "
         "user reached rank i; its click probability is P(C_i) = r_i Π_{j<i} (1 − r_j)"),
-        N_("The document's own formula shows the difference: with r_1 = r_2 = 1/2 the second document is clicked "
+        N_("The post's own formula shows the difference: with r_1 = r_2 = 1/2 the second document is clicked "
         "with probability 1/2 · 1/2 = 1/4, not r_2 = 1/2. Only the first document's click probability is r_1.")),
     _er("003", "ap-sum", "error", "Average precision: “AveP意义是在召回率从0到1逐步提高的同时，对每个R位置上的P进行相加”",
         N_("AveP adds up P at every recall level"),
@@ -689,7 +719,7 @@ ERRATA = (
     _er("004", "rel-index", "typo", N_("3.1: “\\text{rel}_i表示第k个物品的相关性或者评分”"), N_("rel_i is the k-th item's grade"),
         N_("rel_i is the i-th item's grade"), N_("Index slip: i runs over 1..k.")),
     _er("004", "p-for-k", "terminology", "3.2: “因为不同搜索模型给出的结果有多有少(P的大小不同)”", "P", N_("k (the list length)"),
-        N_("The document calls the cut-off k everywhere else; P is borrowed from another text's CG_p.")),
+        N_("The post calls the cut-off k everywhere else; P is borrowed from another text's CG_p.")),
     _er("004", "idcg-value", "error", N_("3.2: IDCG_5 = ... = 31+9.5+3.5+1.3+1.2 = 46.5 (formula)"), "46.5",
         _value_text(WORKED_EXAMPLES[-2].call, N_("ideal top 5 of the 7 judged films: 5, 4, 3, 2, 2")),
         N_("Each term was rounded to one decimal and exactly three were rounded up (15/log2 3 ≈ 9.464 → 9.5, "
@@ -785,16 +815,16 @@ def format_examples() -> str:
 
     >>> text = format_examples()
     >>> print(text.splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
-    id  document  quantity  printed  exact  agrees
+    id  post  quantity  printed  exact  agrees
     >>> [line.split()[0] for line in text.splitlines() if line.endswith("MISMATCH")]
     ['000-map-two-queries', '000-err-lipstick', '004-idcg-movies', '004-ndcg-movies']
     """
     rows = [[ex.id, ex.document, ex.quantity, ex.printed, _exact_and_decimal(ex), _("yes") if ex.matches else
              _("MISMATCH")] for ex in WORKED_EXAMPLES]
-    head = ["id", _("document"), _("quantity"), _("printed"), _("exact"), _("agrees")]
+    head = ["id", _("post"), _("quantity"), _("printed"), _("exact"), _("agrees")]
     mismatches = sum(not ex.matches for ex in WORKED_EXAMPLES)
     code = wrong_code_outputs()
-    summary = _("{n} worked examples, {mismatches} printed values disagree with the exact value; document 004's code "
+    summary = _("{n} worked examples, {mismatches} printed values disagree with the exact value; post 004's code "
                 "comments print {n_code} more wrong outputs ({outputs}): {total} printed values disagree in all (see "
                 "`ltr-teach errata`)").format(n=len(WORKED_EXAMPLES), mismatches=mismatches, n_code=len(code),
                                               outputs=", ".join(e.printed for e in code), total=mismatches + len(code))
@@ -833,6 +863,6 @@ def format_errata() -> str:
             lines.append(f"  {shown}{' ' * (label - display_width(shown))}  {_(text)}")
         blocks.append("\n".join(lines))
     counts = _(", ").join(_("{n} {kind}").format(n=sum(e.kind == kind for e in ERRATA), kind=_(kind)) for kind in KINDS)
-    return "\n\n".join(blocks) + "\n\n" + _("{n} records in {n_documents} documents ({counts}); only the errors say "
-                                             "the document is wrong").format(
+    return "\n\n".join(blocks) + "\n\n" + _("{n} records in {n_documents} posts ({counts}); only the errors say "
+                                             "the post is wrong").format(
         n=len(ERRATA), n_documents=len({e.document for e in ERRATA}), counts=counts)

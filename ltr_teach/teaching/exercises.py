@@ -173,11 +173,11 @@ def get(exercise_id: str) -> Exercise:
     Returns
     -------
     Exercise
-        The registered exercise, with the document's numbers.
+        The registered exercise, with the post's numbers.
 
     Examples
     --------
-    The lipstick ranking of document 000: grades 3, 2, 3, 0, 1, 2, 2, NDCG over all 7 ranks.
+    The lipstick ranking of post 000: grades 3, 2, 3, 0, 1, 2, 2, NDCG over all 7 ranks.
 
     >>> import ltr_teach as lt
     >>> lt.exercises.get("ndcg-lipstick").call

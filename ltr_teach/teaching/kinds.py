@@ -288,7 +288,7 @@ class Exercise(_Asked):
     data: Mapping
     task: Callable = field(repr=False)
     procedure: tuple = ()
-    #: The English intro; one that quotes a document (``worked``, ``erratum``) is computed when first read.
+    #: The English intro; one that quotes a post (``worked``, ``erratum``) is computed when first read.
     intro: str = ComputedField(default="")
     source: str = "new"
     randomize: Callable | None = field(default=None, repr=False)
@@ -298,7 +298,7 @@ class Exercise(_Asked):
     #: and the worked example of ``lt.examples`` whose printed number the intro quotes.
     story: str = field(default="", repr=False)
     worked: str | None = field(default=None, repr=False)
-    #: The ``lt.examples`` erratum of the document's formula the intro quotes: the prompt says whether it
+    #: The ``lt.examples`` erratum of the post's formula the intro quotes: the prompt says whether it
     #: is wrong (an error) or a convention, so a student never copies a wrong formula unwarned.
     erratum: str | None = field(default=None, repr=False)
 
@@ -309,7 +309,7 @@ class Exercise(_Asked):
 
     @property
     def prompt(self) -> str:
-        """The question; a variant drops the document's story, whose numbers it no longer uses."""
+        """The question; a variant drops the post's story, whose numbers it no longer uses."""
         text = self.task(self.data)
         if self.seed is None and self.intro:
             parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "",
@@ -398,22 +398,22 @@ def _same_number(cell, answer) -> bool:
 
 
 def _document_says(worked_id: str) -> str:
-    """What a document prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
-    from . import examples  # imported when a prompt is shown: checking an answer needs no document (issue 21)
+    """What a post prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
+    from . import examples  # imported when a prompt is shown: checking an answer needs no post (issue 21)
 
     w = examples.by_id(worked_id)
     verdict = "" if w.matches else _(" What is right?")
-    return _("Document {document} prints {quantity} = {printed} for {title}.{verdict}").format(
+    return _("Post {document} prints {quantity} = {printed} for {title}.{verdict}").format(
         document=w.id[:3], quantity=w.quantity, printed=w.printed, title=translate(w.title), verdict=verdict)
 
 
 def _erratum_says(erratum_id: str) -> str:
-    """Whether the document's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
+    """Whether the post's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
     from . import examples
 
     record = examples.by_id(erratum_id)
     if record.kind == "error":
-        return _("The document is wrong here (erratum {id}): compute the right value.").format(id=record.id)
+        return _("The post is wrong here (erratum {id}): compute the right value.").format(id=record.id)
     return _("Not an error but a convention (note {id}): use the convention the question names.").format(
         id=record.id)
 
@@ -434,7 +434,7 @@ def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomi
 
 
 def _english_intro(story: str, worked: str | None, erratum: str | None) -> str:
-    """The intro field: the English story and what ``lt.examples`` says of the document it quotes (computed when
+    """The intro field: the English story and what ``lt.examples`` says of the post it quotes (computed when
     first read: building a bank module then computes none of the documents' numbers)."""
     intro = story.format()
     with using_language("en"):  # the intro field is the English text; the prompt translates its parts

@@ -1,7 +1,7 @@
 """A small made-up test collection for the notebooks: ten skincare queries, four rankers.
 
 The documents' examples have one or two queries each; comparing two rankers needs many. This
-collection is invented (the query names follow document 000's 口红 and 面霜 queries), small enough to
+collection is invented (the query names follow post 000's 口红 and 面霜 queries), small enough to
 read whole: each query has eight judged documents ``a`` .. ``h`` with grades 0..3, and each run ranks
 all eight. ``base`` is the baseline; ``A`` is a new ranker that helps on most queries and hurts on two;
 ``B`` swaps the baseline's first two and its fourth and fifth documents; ``C`` is ``A`` with one

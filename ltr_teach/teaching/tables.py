@@ -1,12 +1,13 @@
-"""Teaching tables the notebooks print: the documents' numbers beside the library's, and NDCG@k cut by cut.
+"""Teaching tables the notebooks print: the posts' numbers beside the library's, and NDCG@k cut by cut.
 
-- :func:`examples_table`: worked examples of :mod:`.examples`, what the document prints against the
-  exact value written to the document's precision, and whether they agree;
+- :func:`examples_table`: worked examples of :mod:`.examples`, what the post prints against the
+  exact value written to the post's precision, and whether they agree;
 - :func:`ndcg_cutoffs`: NDCG@k for k = 1, 2, ... with the rule that decides whether each new rank
   raises or lowers it;
 - :func:`documents_table`: per source document, its erratum records by kind, worked examples and wrong
   printed numbers;
-- :func:`glossary_table`: the field's terms in Chinese and English, from the one glossary.
+- :func:`glossary_table`: the field's terms in Chinese and English, from the one glossary;
+- :func:`rank_weights_table`: each metric's weight of a few ranks, the reader it models.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..core.glossary import TERMS
 from ..core.i18n import N_, Message
 from ..core.table import Table
 from ..core.validate import as_grades
+from ..metrics.gains import RANK_WEIGHTS, rank_weights
 from ..metrics.graded import ndcg
 from . import examples
 
@@ -29,17 +31,17 @@ _SAME = 1e-12
 
 
 def _places(printed: str) -> int:
-    """Decimals to show: those the document printed (in any '='-separated part), at least 6."""
+    """Decimals to show: those the post printed (in any '='-separated part), at least 6."""
     return max([6] + [len(part.split(".")[1]) for part in printed.split("=") if "." in part])
 
 
 def library_value(exact, printed: str) -> str:
-    """The exact value as the document would compare it: the fraction where it is one, and its decimal
-    written to the document's precision (at least 6 places).
+    """The exact value as the post would compare it: the fraction where it is one, and its decimal
+    written to the post's precision (at least 6 places).
 
     Examples
     --------
-    Document 000's MAP is 599/840 = 0.71309523...; the document prints 599/420 (no decimals), so
+    Post 000's MAP is 599/840 = 0.71309523...; the post prints 599/420 (no decimals), so
     six places are shown:
 
     >>> library_value(sympy.Rational(599, 840), "599/420")
@@ -60,7 +62,7 @@ def library_value(exact, printed: str) -> str:
 
 
 def examples_table(*ids) -> Table:
-    """Worked examples side by side: what the document prints, the library's value, whether they agree.
+    """Worked examples side by side: what the post prints, the library's value, whether they agree.
 
     Parameters
     ----------
@@ -75,12 +77,12 @@ def examples_table(*ids) -> Table:
 
     Examples
     --------
-    Document 002's lipstick A: CG = 5 + 1 + 3 + 2 + 4 = 15, printed as 15.
+    Post 002's lipstick A: CG = 5 + 1 + 3 + 2 + 4 = 15, printed as 15.
 
     >>> print(examples_table("002-cg-lipstick-a"))
-    quantity           document prints  library (exact ≈ decimal)  agrees
-    -----------------  ---------------  -------------------------  ------
-    Cumulative Gain_A               15                         15     yes
+    quantity           post prints  library (exact ≈ decimal)  agrees
+    -----------------  -----------  -------------------------  ------
+    Cumulative Gain_A           15                         15     yes
     """
     if not ids:
         raise ValueError("ids must name at least one worked example (see lt.examples.WORKED_EXAMPLES)")
@@ -91,7 +93,7 @@ def examples_table(*ids) -> Table:
             raise ValueError(f"ids: {id_!r} is an erratum, not a worked example; use erratum_card for errata")
         rows.append((ex.quantity, ex.printed, library_value(ex.exact, ex.printed),
                      Message(N_("yes")) if ex.matches else Message(N_("NO"))))
-    return Table((N_("quantity"), N_("document prints"), N_("library (exact ≈ decimal)"), N_("agrees")), tuple(rows))
+    return Table((N_("quantity"), N_("post prints"), N_("library (exact ≈ decimal)"), N_("agrees")), tuple(rows))
 
 
 def ndcg_cutoffs(grades, **ndcg_kwargs) -> Table:
@@ -180,7 +182,7 @@ def documents_table() -> Table:
 
     Examples
     --------
-    Document 002 (the lipstick example) prints seven numbers and gets all of them right:
+    Post 002 (the lipstick example) prints seven numbers and gets all of them right:
 
     >>> table = documents_table()
     >>> row = [row for row in table.rows if row[0].startswith("002")][0]
@@ -199,7 +201,7 @@ def documents_table() -> Table:
         totals = [t + c for t, c in zip(totals, counts)]
         rows.append((name, *(str(c) for c in counts)))
     rows.append((Message(N_("total")), *(str(t) for t in totals)))
-    header = (N_("document"), *(_KIND_COLUMNS[kind] for kind in kinds),
+    header = (N_("post"), *(_KIND_COLUMNS[kind] for kind in kinds),
               N_("worked examples"), N_("printed numbers wrong"))
     return Table(header, tuple(rows))
 
@@ -217,7 +219,7 @@ def glossary_table() -> Table:
 
     Examples
     --------
-    Precision is 精确率, also 查准率; document 003 calls it 准确率 and document 000 查全率:
+    Precision is 精确率, also 查准率; post 003 calls it 准确率 and post 000 查全率:
 
     >>> table = glossary_table()
     >>> row = [row for row in table.rows if row[2] == "precision"][0]
@@ -226,8 +228,48 @@ def glossary_table() -> Table:
     """
     rows = tuple((term.zh, "、".join(term.alternatives) or "–", term.en,
                   ", ".join(m.wrong for m in term.wrong) or "–") for term in TERMS.values())
-    return Table((N_("Chinese term"), N_("also accepted"), N_("English term"), N_("wrong names in the documents")),
+    return Table((N_("Chinese term"), N_("also accepted"), N_("English term"), N_("wrong names in the posts")),
                  rows, left=4)
 
 
-__all__ = ["documents_table", "examples_table", "glossary_table", "library_value", "ndcg_cutoffs"]
+
+def rank_weights_table(ranks=(1, 2, 3, 5, 10, 20), p=0.8) -> Table:
+    """What one unit of gain is worth at a few ranks under each metric's reader (rank 1 worth 1), to 3 decimals.
+
+    The rows are :data:`~ltr_teach.metrics.gains.RANK_WEIGHTS` (DCG's 1/log2(i + 1), Järvelin & Kekäläinen's
+    1/max(1, log2 i), the reciprocal rank's 1/i, RBP's p^(i − 1)); the values are their exact weights rounded.
+
+    Parameters
+    ----------
+    ranks : sequence of int >= 1
+        The ranks to show, increasing.
+    p : number in (0, 1)
+        RBP's persistence; a decimal is read exactly (0.8 is 4/5).
+
+    Examples
+    --------
+    Rank 10: 1/log2(11) ≈ 0.289, 1/max(1, log2 10) ≈ 0.301, 1/10, and 0.8^9 ≈ 0.134.
+
+    >>> print(rank_weights_table(ranks=(1, 2, 10)))
+    weight            used by                      i = 1  i = 2  i = 10
+    ----------------  ---------------------------  -----  -----  ------
+    1/log2(i + 1)     DCG, NDCG                    1.000  0.631   0.289
+    1/max(1, log2 i)  Järvelin & Kekäläinen's DCG  1.000  1.000   0.301
+    1/i               reciprocal rank; ERR's 1/r   1.000  0.500   0.100
+    p^(i − 1)         RBP                          1.000  0.800   0.134
+    """
+    ranks = tuple(ranks)
+    for i, r in enumerate(ranks):
+        if isinstance(r, bool) or not isinstance(r, int) or r < 1:
+            raise ValueError(f"ranks[{i}] = {r!r} is not a rank; ranks are whole numbers 1, 2, ...")
+        if i and r <= ranks[i - 1]:
+            raise ValueError(f"ranks[{i}] = {r} does not follow ranks[{i - 1}] = {ranks[i - 1]}; give them increasing")
+    if not ranks:
+        raise ValueError("ranks must name at least one rank")
+    weights = rank_weights(ranks[-1], p)
+    rows = tuple((Message(w.label), Message(w.metrics), *(f"{to_float(weights[name][r - 1]):.3f}" for r in ranks))
+                 for name, w in RANK_WEIGHTS.items())
+    return Table((N_("weight"), N_("used by"), *(f"i = {r}" for r in ranks)), rows, left=2)
+
+
+__all__ = ["documents_table", "examples_table", "glossary_table", "library_value", "ndcg_cutoffs", "rank_weights_table"]

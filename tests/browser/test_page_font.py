@@ -90,7 +90,7 @@ def test_the_library_html_draws_chinese_with_the_served_font(chromium_without_cj
     page.wait_for_function(NO_TOFU_JS, arg="#shown", timeout=15_000)
     runs = page.evaluate(CJK_RUN_WIDTHS_JS, "#shown")
     shown = {text for text, _ in runs}
-    assert {"查询", "口红", "对数的底数在", "文档原文", "合计"} <= shown, shown  # title, note, label, table
+    assert {"查询", "口红", "对数的底数在", "博文原文", "合计"} <= shown, shown  # title, note, label, table
     assert len(runs) == len(control) and not _tofu(runs), _tofu(runs)
     served = screenshot_dir / "page-font-served.png"
     page.screenshot(path=str(served))

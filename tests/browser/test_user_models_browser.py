@@ -16,7 +16,7 @@ import ltr_teach as lt
 from ltr_teach.interactive.plots import short_title
 
 NOTEBOOK = "en/12_user_models.ipynb"
-#: Document 000's lipstick grades, as the notebook's explorer holds them.
+#: Post 000's lipstick grades, as the notebook's explorer holds them.
 LIPSTICK = [3, 2, 3, 0, 1, 2, 2]
 CREATE_ID = "err-prefers-a-rbp-prefers-b"
 #: Reversed: ERR prefers B here, so the verifier refuses it; then the right way round.

@@ -205,8 +205,8 @@ EXERCISES = [
            explanation=N_("With tens of thousands of queries, the standard error is tiny, so even a gain of 0.002 "
                           "is far from 0 in standard errors: p is very small. The effect size d_z is far below 0.2 "
                           "(Cohen's 'small'): the gain is real and too small for most users to notice. Report both."),
-           hints=(N_("A p-value and an effect size answer different questions: is there a difference, and how "
-                     "large is it?"),
+           hints=(N_("A p-value and an effect size answer different questions: how surprising a difference this large "
+                     "would be if there were none, and how large it is."),
                   N_("Compare d_z with Cohen's rough guide: 0.2 small, 0.5 medium, 0.8 large."),
                   N_("t = d_z · √n: with n this large, even a small d_z gives a large t.")),
            ),

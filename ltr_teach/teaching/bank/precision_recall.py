@@ -263,3 +263,64 @@ EXERCISES = [
                   N_("R@3 = 3/R, and 3/R <= 1/2 needs R >= 6.")),
            source="notebook 01"),
 ]
+
+
+# -- notebook 00's self-test: what 00 teaches (relevance in ranked order; MRR is a mean, from its glossary) -----
+#: The ranking of "start-ranked-order": the relevant result is at rank 3.
+_HIT_AT_3 = [0, 0, 1]
+#: The queries of "start-mrr-mean": hits at rank 1, at rank 2, and none.
+_THREE_QUERIES = [[1], [0, 1], [0, 0]]
+
+
+def _ranked_order_facts() -> dict:
+    return {"right": precision_at_k(_HIT_AT_3, 2).exact_str, "reversed": precision_at_k(_HIT_AT_3[::-1], 2).exact_str}
+
+
+def _mrr_mean_facts() -> dict:
+    from ...metrics.binary import mrr
+
+    rrs = [reciprocal_rank(rels).exact for rels in _THREE_QUERIES]
+    return {"mean": mrr(_THREE_QUERIES).exact_str, "sum": str(sum(rrs)), "dropped": str(sum(rrs) / 2)}
+
+
+EXERCISES += [
+    choice("start-ranked-order", family="precision_recall", kind="analyse",
+           title=N_("Relevance in ranked order"),
+           question=N_("A system returns three results: the first two are not relevant, the third is. Which call "
+                       "gives the precision of its top 2?"),
+           facts=_ranked_order_facts,
+           options={"hit_last": N_("precision_at_k([0, 0, 1], k=2)"),
+                    "reversed": N_("precision_at_k([1, 0, 0], k=2)"),
+                    "ranks": N_("precision_at_k([3], k=2)")},
+           correct="hit_last",
+           why={"reversed": N_("This list starts with the relevant result, but the list is read from rank 1 down: "
+                               "the result at rank 1 is not relevant, so the list starts with 0."),
+                "ranks": N_("A metric takes one number per result, its relevance (1 relevant, 0 not), not the "
+                            "ranks at which the relevant results stand.")},
+           explanation=N_("Every metric takes the relevance of the results in ranked order, rank 1 first: "
+                          "[0, 0, 1]. The precision of its top 2 is {right}; the list written the other way round "
+                          "would give {reversed}."),
+           hints=(N_("A metric reads one number per result: 1 for relevant, 0 for not."),
+                  N_("Write the relevance of each result, starting at rank 1."),
+                  N_("Which result comes first in the list: the one at rank 1 or the relevant one?")),
+           source="notebook 00"),
+    choice("start-mrr-mean", family="precision_recall", kind="spot",
+           title=N_("A sum called MRR"),
+           question=N_("Three queries have reciprocal ranks 1, 1/2 and 0 (the third found nothing relevant). "
+                       "Document 000 says the final score of MRR is 所有得分之和, the sum of all the scores. "
+                       "What is the MRR of these three queries?"),
+           facts=_mrr_mean_facts,
+           options={"sum": N_("{sum}"), "all_three": N_("{mean}"), "two_only": N_("{dropped}")},
+           correct="all_three",
+           why={"sum": N_("That is the sum of the scores, document 000's slip: MRR is a mean, the sum divided "
+                          "by the number of queries."),
+                "two_only": N_("That divides by the two queries that found something; the third query counts too, "
+                              "with its score of 0.")},
+           explanation=N_("MRR is the mean of the reciprocal ranks, not their sum: (1 + 1/2 + 0) / 3 = {mean}. The sum, "
+                          "{sum}, is not even between 0 and 1, the range of every reciprocal rank and so of their "
+                          "mean."),
+           hints=(N_("The M of MRR stands for mean."),
+                  N_("Add the three reciprocal ranks, then divide by the number of queries."),
+                  N_("Count the queries: the one that found nothing is one of them.")),
+           source="notebook 00"),
+]
