@@ -59,10 +59,12 @@ def _family(key: str) -> dict:
         if module.FAMILY[0] != key:
             raise RuntimeError(f"bank module {module.__name__} says family {module.FAMILY[0]!r}, not {key!r}")
         written = bank.source_ids(key)
-        if written is not None and tuple(e.id for e in module.EXERCISES) != written:
-            raise RuntimeError(f"bank module {module.__name__} registers {[e.id for e in module.EXERCISES]} but its "
-                               f"source writes {list(written)}: write each id as the first argument of _e, choice "
-                               "or create, as a string literal (`ltr-teach check` finds an exercise by its id there)")
+        registered = [e.id for e in module.EXERCISES]
+        if written is not None and sorted(registered) != sorted(written):
+            raise RuntimeError(f"bank module {module.__name__} registers {registered} but its source writes "
+                               f"{list(written)}: build each exercise with its id and then its family as string "
+                               f'literals, e.g. choice("an-id", family="{key}", ...) (`ltr-teach check` finds an '
+                               "exercise's module by reading them)")
         found = {}
         for exercise in module.EXERCISES:
             if exercise.family != key:
