@@ -70,7 +70,7 @@ def run_once(command: list[str], env: dict) -> tuple[float, float, int]:
     before = os.times()
     start = time.perf_counter()
     code = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False,
-                          cwd=ROOT).returncode
+                          cwd=env["PYTHONPATH"]).returncode
     wall = time.perf_counter() - start
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
@@ -82,10 +82,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (at least 7 for the report)")
     parser.add_argument("--quick", action="store_true", help="only the commands the issue names")
     parser.add_argument("--no-bytecode-cache", action="store_true", help="compile the sources in every run")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose ltr_teach is timed (default: this "
+                        "one), to compare with another branch")
     args = parser.parse_args()
 
     cache = tempfile.mkdtemp(prefix="ltr-teach-bench-pyc-")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPYCACHEPREFIX": cache}
+    env = {**os.environ, "PYTHONPATH": str(args.root.resolve()), "PYTHONPYCACHEPREFIX": cache}
     env.pop("LTR_TEACH_LANG", None)
     if args.no_bytecode_cache:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -108,7 +110,7 @@ def main() -> None:
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     cached = "no byte code cache" if args.no_bytecode_cache else "byte code cached"
-    print(f"whole-process start-up, median of {args.rounds} interleaved rounds ({cached}; "
+    print(f"whole-process start-up of {args.root.resolve()}, median of {args.rounds} interleaved rounds ({cached}; "
           f"Python {sys.version.split()[0]}; load average {load:.2f} at the end)")
     print(f"{'command':30s} {'wall s':>7s} {'CPU s':>7s} {'wall/0.4s':>9s} {'CPU/0.4s':>8s} {'wall/base':>9s} exit")
     base = statistics.median(w for w, _ in times[BASELINE])
