@@ -437,6 +437,9 @@ def _rounded_sum(contributions, places: int):
 
 def _cut(value, places: int):
     """``value`` cut (not rounded) after ``places`` decimals."""
+    if isinstance(value, Rational):  # exactly, in integers (a sum of rounded terms, a ratio of two)
+        scaled = abs(value.p) * 10**places // value.q
+        return Rational(scaled if value.p >= 0 else -scaled, 10**places)
     scaled = sympy.N(value * 10**places, 30)
     return Rational(int(sympy.floor(scaled)) if scaled >= 0 else int(sympy.ceiling(scaled)), 10**places)
 
@@ -562,6 +565,7 @@ def _integer_grades(facts) -> bool:
 
 def _ndcg_rounded(facts):
     ex, out = facts["ex"], []
+    exact_cut = _cut(ex.exact, 3)
     for places in (1, 2):
         rounded = _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
                          _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
@@ -569,7 +573,7 @@ def _ndcg_rounded(facts):
         out.append((rounded, extra))
         # post 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
         # already change the third decimal, else a cut quotient is a guess, not a diagnosis
-        if rounded is not sympy.nan and _cut(rounded, 3) != _cut(ex.exact, 3) \
+        if rounded is not sympy.nan and _cut(rounded, 3) != exact_cut \
                 and _rounded_text(rounded, 3) != _rounded_text(ex.exact, 3):
             out.append((_cut(rounded, 3), {**extra, "cut": " " + _("You also cut the quotient after three "
                                                                          "decimals instead of rounding it.")}))

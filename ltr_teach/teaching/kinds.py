@@ -34,11 +34,11 @@ from typing import ClassVar
 import sympy
 
 from ..core import hooks
+from ..core.deferred import ComputedField, Deferred
 from ..core.exact import fmt_cell
 from ..core.explanation import Explanation
-from ..core.i18n import N_, Message, _, translate, using_language
+from ..core.i18n import N_, Message, _, get_language, translate, using_language
 from ..metrics.registry import METRICS
-from . import examples
 from .hints import GENERIC_HINTS
 
 #: Every kind of exercise; the choice kinds share one form (:func:`choice`; a derivation, :func:`derive`, ends in
@@ -360,7 +360,8 @@ class Exercise(_Asked):
     data: Mapping
     task: Callable = field(repr=False)
     procedure: tuple = ()
-    intro: str = ""
+    #: The English intro; one that quotes a post (``worked``, ``erratum``) is computed when first read.
+    intro: str = ComputedField(default="")
     source: str = "new"
     randomize: Callable | None = field(default=None, repr=False)
     seed: int | None = None
@@ -389,7 +390,7 @@ class Exercise(_Asked):
     def prompt(self) -> str:
         """The question; a variant drops the post's story, whose numbers it no longer uses."""
         text = self.task(self.data)
-        if self.intro and self.seed is None:
+        if self.seed is None and self.intro:
             parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "",
                      _erratum_says(self.erratum) if self.erratum else "")
             intro = " ".join(part for part in parts if part) if (self.story or self.worked) else self.intro
@@ -487,6 +488,8 @@ def _same_number(cell, answer) -> bool:
 
 def _document_says(worked_id: str) -> str:
     """What a post prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
+    from . import examples  # imported when a prompt is shown: checking an answer needs no post (issue 21)
+
     w = examples.by_id(worked_id)
     verdict = "" if w.matches else _(" What is right?")
     return _("Post {document} prints {quantity} = {printed} for {title}.{verdict}").format(
@@ -495,6 +498,8 @@ def _document_says(worked_id: str) -> str:
 
 def _erratum_says(erratum_id: str) -> str:
     """Whether the post's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
+    from . import examples
+
     record = examples.by_id(erratum_id)
     if record.kind == "error":
         return _("The post is wrong here (erratum {id}): compute the right value.").format(id=record.id)
@@ -508,12 +513,7 @@ def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomi
 
     ``erratum`` names the ``lt.examples`` record of a document's formula the intro quotes."""
     story = intro  # a message id: a literal brace is doubled, as in every message (the prompt formats it)
-    intro = story.format()
-    with using_language("en"):  # the intro field is the English text; the prompt translates its parts
-        if worked:
-            intro = f"{intro} {_document_says(worked)}".strip()
-        if erratum:
-            intro = f"{intro} {_erratum_says(erratum)}".strip()
+    intro = Deferred(_english_intro, story, worked, erratum) if worked or erratum else story.format()
     exercise = Exercise(id=id, family=family, metric=metric, data=data, task=task, procedure=tuple(hints),
                         intro=intro, source=source, randomize=randomize, point=point, story=story, worked=worked,
                         erratum=erratum, difficulty=_check_level(id, level))
@@ -522,11 +522,39 @@ def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomi
     return exercise
 
 
+def _english_intro(story: str, worked: str | None, erratum: str | None) -> str:
+    """The intro field: the English story and what ``lt.examples`` says of the post it quotes (computed when
+    first read: building a bank module then computes none of the documents' numbers)."""
+    intro = story.format()
+    with using_language("en"):  # the intro field is the English text; the prompt translates its parts
+        if worked:
+            intro = f"{intro} {_document_says(worked)}".strip()
+        if erratum:
+            intro = f"{intro} {_erratum_says(erratum)}".strip()
+    return intro
+
+
 # -- choice and create -------------------------------------------------------------------------------------
 def _filled(message: str, facts: Callable | None) -> str:
     """A message id translated, its ``{placeholders}`` filled from the facts (the library's numbers)."""
     text = translate(message)
-    return text.format(**facts()) if facts is not None else text.format()
+    return text.format(**_facts_now(facts)) if facts is not None else text.format()
+
+
+#: ``facts()`` per facts function and language (the oldest dropped first beyond 64): an exercise's question, options,
+#: diagnoses and explanation all fill from the same facts, and some take the library tens of milliseconds
+#: (a paired comparison of runs), so checking a choice computes them once per language, not once per text.
+_FACTS: dict = {}
+_FACTS_KEPT = 64
+
+
+def _facts_now(facts: Callable) -> dict:
+    key = (facts, get_language())
+    if key not in _FACTS:
+        if len(_FACTS) >= _FACTS_KEPT:
+            del _FACTS[next(iter(_FACTS))]
+        _FACTS[key] = dict(facts())
+    return _FACTS[key]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
