@@ -2,7 +2,8 @@
 
 The saved outputs of both editions are scanned, and so is every label of every editor the notebooks can
 build, in each language. What may stay in the other language: item and query names (神仙水, MAC口红),
-text the course quotes from a document (inside “…”, 「…」 or "…"), code (``<code>``, keywords a sheet asks a
+the documents and queries of the test collection notebook 17 evaluates (its data, written in English like
+Cranfield's), text the course quotes from a document (inside “…”, 「…」 or "…"), code (``<code>``, keywords a sheet asks a
 student to type) and formulas. The Chinese edition may name a metric by its English abbreviation or name in
 parentheses (NDCG, "reciprocal rank" beside 倒数排名) where the glossary does; what it must not hold is an
 English sentence: function words such as "the", "of", "is" outside code, quotes and formulas.
@@ -21,6 +22,7 @@ from ltr_teach.core.glossary import TERMS
 from ltr_teach.core.i18n import using_language
 from ltr_teach.interactive.plots import _PLOTTERS as PLOTTED
 from ltr_teach.metrics.registry import METRICS
+from ltr_teach.runs.collection import load as load_collection
 from ltr_teach.teaching.examples import ERRATA, WORKED_EXAMPLES
 from ltr_teach.widgets import RankingEditor
 
@@ -63,6 +65,9 @@ def _outputs(language: str):
 
 #: What the documents wrote, as the errata quote it: a Chinese edition quotes a document's English as it stands
 DOCUMENT_TEXT = " ".join(f"{e.where} {e.printed}" for e in ERRATA)
+#: The test collection's own text (notebook 17 prints its queries and a document): data, not the edition's words
+_SAMPLE = load_collection("sample")
+DOCUMENT_TEXT += " " + " ".join([*_SAMPLE.docs.values(), *_SAMPLE.queries.values()])
 
 
 def _english_sentences(text: str) -> list:
