@@ -1,0 +1,224 @@
+"""Issue 22 item 6: every Chinese surface a student reads follows the house style of ``docs/zh_style.md``.
+
+Surfaces: the markdown cells of ``notebooks/zh/*.ipynb`` and ``exercises/zh/*.ipynb`` (as built, so the generated
+headers and 00's map are included), every msgstr of the zh_CN catalogue and ``docs/teacher_guide.zh.md``.
+
+Rules (outside code, math, link URLs, HTML tags and the catalogue's placeholders):
+
+``cjk-latin``        a Chinese character directly touching a Latin letter or a digit: ``共3个`` → ``共 3 个``;
+``corner-quotes``    「」 or 『』: the course quotes with “…” (and ‘…’ inside);
+``straight-quotes``  straight double quotes around Chinese text: ``"眼霜"`` → ``“眼霜”``;
+``half-width-punct`` a half-width , ; ? ! right after a Chinese character: ``排名,`` → ``排名，`` (except inside a
+                     quotation “…”, which keeps the quoted post's punctuation);
+``xianxiu``          先修: the heading is 预备知识.
+
+The checker is tested on small good and bad strings first, so each rule can fail.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[1]
+PO = ROOT / "ltr_teach" / "locale" / "zh_CN" / "LC_MESSAGES" / "ltr_teach.po"
+GUIDE = ROOT / "docs" / "teacher_guide.zh.md"
+#: the catalogue's keywords (tools/catalogs.py): gettext's and a steps table's ``Column(key, "header")``
+KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "Column": (2,)}
+BANK = ROOT / "ltr_teach" / "teaching" / "bank"
+
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+#: a neutral character standing for a skipped span (code, math, URL, tag, placeholder): neither Chinese nor Latin
+HOLE = "\u2400"
+
+_FENCE = re.compile(r"^( {0,3})(```|~~~).*?^\1\2[^\n]*$", re.MULTILINE | re.DOTALL)
+_INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
+_HTML_CODE = re.compile(r"<(code|pre|kbd)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
+_DISPLAY_MATH = re.compile(r"\$\$.+?\$\$", re.DOTALL)
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)[^$\n]+?(?<![\s\\])\$(?!\d)")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
+_LINK_URL = re.compile(r"(\]\()([^)\s]*)(\s+\"[^\"]*\")?\)")
+_REF_LINK = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
+_BARE_URL = re.compile(r"(https?|ftp)://[^\s)>\]\u3000-\u303f\uff00-\uffef]+")
+#: str.format fields ({rank}, {0:.3f}, {{ }}) and %-formats (%s, %d, %(name)s, %.3f, %%) of the catalogue
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[A-Za-z0-9_.\[\]]*(![rsa])?(:[^{}]*)?\}|%(\([A-Za-z_]\w*\))?[-+ #0]*\d*(\.\d+)?[sdifgeEr%]")
+
+RULES = {
+    #: emphasis marks are no space: "AUC**平均**" shows as "AUC平均"
+    "cjk-latin": re.compile(rf"[{CJK}]\**[A-Za-z0-9]|[A-Za-z0-9]\**[{CJK}]"),
+    "corner-quotes": re.compile(r"[「」『』]"),
+    "straight-quotes": re.compile(r"\"[^\"\n]*\""),  # quotes pair up left to right; a pair holding Chinese breaks
+    "half-width-punct": re.compile(rf"[{CJK}][,;?!]"),
+    "xianxiu": re.compile(r"先修"),
+}
+
+
+def _blank(found: re.Match) -> str:
+    """The span as holes, keeping its newlines (so line numbers stay right)."""
+    return re.sub(r"[^\n]", HOLE, found.group(0))
+
+
+def prose(markdown: str, placeholders: bool = False) -> str:
+    """``markdown`` with everything the style does not govern turned into holes: fenced and inline code, math,
+    HTML comments and tags, entities, link URLs and (``placeholders``) the catalogue's format fields."""
+    text = _FENCE.sub(_blank, markdown)
+    text = _HTML_CODE.sub(_blank, text)
+    text = _INLINE_CODE.sub(_blank, text)
+    text = _DISPLAY_MATH.sub(_blank, text)
+    text = _INLINE_MATH.sub(_blank, text)
+    text = _COMMENT.sub(_blank, text)
+    text = _TAG.sub(_blank, text)
+    text = _ENTITY.sub(_blank, text)
+    text = _LINK_URL.sub(lambda m: m.group(1) + _blank(re.match(r".*", m.group(0)[2:-1])) + ")", text)
+    text = _REF_LINK.sub(_blank, text)
+    text = _BARE_URL.sub(_blank, text)
+    if placeholders:
+        text = _PLACEHOLDER.sub(_blank, text)
+    return text
+
+
+def quoted_positions(line: str) -> set[int]:
+    """The positions inside “…” on one line: a quotation, whose punctuation is the quoted post's."""
+    return {i for found in re.finditer(r"“[^“”]*”", line) for i in range(found.start(), found.end())}
+
+
+def violations(markdown: str, placeholders: bool = False) -> list[tuple[str, int, str]]:
+    """(rule, line number from 1, the snippet around it) for each break of the house style in ``markdown``."""
+    text = prose(markdown, placeholders)
+    found = []
+    for number, (line, original) in enumerate(zip(text.split("\n"), markdown.split("\n")), start=1):
+        quoted = quoted_positions(line)
+        for rule, pattern in RULES.items():
+            for hit in pattern.finditer(line):
+                if rule == "half-width-punct" and hit.end() - 1 in quoted:
+                    continue  # a quotation keeps the post's own punctuation
+                if rule == "straight-quotes" and not re.search(f"[{CJK}]", hit.group(0)):
+                    continue  # "NDCG", "a": no Chinese inside
+                start, end = max(hit.start() - 12, 0), hit.end() + 12
+                found.append((rule, number, original[start:end]))
+    return found
+
+
+# ---------------------------------------------------------------------------------------------- the rules themselves
+
+@pytest.mark.parametrize("bad, rule", [
+    ("共3个查询", "cjk-latin"), ("用MRR打分", "cjk-latin"), ("NDCG@10是", "cjk-latin"), ("第 2位", "cjk-latin"),
+    ("AUC**平均**是 0.5", "cjk-latin"), ("**平均**0.5", "cjk-latin"),
+    ("搜「眼霜」的用户", "corner-quotes"), ("『页面 A』", "corner-quotes"),
+    ('搜 "眼霜" 的用户', "straight-quotes"), ('所谓"价值减半"', "straight-quotes"),
+    ('"NDCG"不止一个，见"NDCG 的差异"一节', "straight-quotes"),
+    ("排名,然后", "half-width-punct"), ("对吗?", "half-width-punct"), ("好!", "half-width-punct"),
+    ("见下;", "half-width-punct"), ("他说“好”,然后", "half-width-punct"), ("**先修**：01", "xianxiu"),
+])
+def test_each_rule_catches_its_break(bad, rule):
+    assert rule in {r for r, _, _ in violations(bad)}, bad
+
+
+@pytest.mark.parametrize("good", [
+    "共 3 个查询，用 MRR 打分：NDCG@10 是 0.5。",
+    "AUC **平均**是 0.5，这个查询**全部**的相关文档",
+    "搜“眼霜”的用户说“我要‘那一款’”。",
+    "**倒数排名**（RR）用 $1/r$ 打分，第$r$位，$$\\mathrm{RR}=1/r$$。",
+    "运行 `lt.mrr(x)`，或`lt.ap(x)`返回值，见[02](02_mrr.ipynb)和<br>下文<b>粗体</b>。",
+    "```python\nx = \"眼霜\"  # 中文,注释\n```\n好。",
+    "打开 https://example.org/a1b2 即可。<!-- 先修a -->",
+    "占比 30%，P@3 为 2/3。",
+    '“NDCG”在 "a" 和 "b" 里不同。',
+    "**预备知识**：01 · 精确率",
+    "博文 000 说“相关度得分都是 0,N 也变成了 0,那么答案将出错”。",
+])
+def test_the_style_spares_what_it_allows(good):
+    assert violations(good) == []
+
+
+def test_placeholders_are_spared_only_in_the_catalogue():
+    assert violations("第{rank}位，共%(n)d个，%s条", placeholders=True) == []
+    assert {r for r, _, _ in violations("第{rank}位", placeholders=False)} == set()  # braces are no letters
+    assert {r for r, _, _ in violations("共%(n)d个", placeholders=False)} == {"cjk-latin"}
+    assert {r for r, _, _ in violations("第{rank}位,共3个", placeholders=True)} == {"cjk-latin", "half-width-punct"}
+
+
+def test_line_numbers_survive_skipped_blocks():
+    text = "好。\n```\na\nb\n```\n$$x\ny$$\n共3个"
+    assert violations(text) == [("cjk-latin", 8, "共3个")]
+
+
+# ---------------------------------------------------------------------------------------------- the surfaces
+
+def _notebook_violations(path: Path) -> list[str]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    found = []
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] == "markdown":
+            source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            found += [f"{path.relative_to(ROOT)} cell {index} line {line}: [{rule}] {snippet!r}"
+                      for rule, line, snippet in violations(source)]
+    return found
+
+
+NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("*.ipynb")) + sorted((ROOT / "exercises" / "zh").glob("*.ipynb"))
+
+
+def test_there_are_zh_notebooks_to_check():
+    assert len(NOTEBOOKS) >= 28
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_zh_notebook_follows_the_house_style(path):
+    found = _notebook_violations(path)
+    assert found == [], "\n".join(found)
+
+
+def test_teacher_guide_follows_the_house_style():
+    text = GUIDE.read_text(encoding="utf-8")
+    found = [f"{GUIDE.relative_to(ROOT)}:{line}: [{rule}] {snippet!r}" for rule, line, snippet in violations(text)]
+    assert found == [], "\n".join(found)
+
+
+def bank_messages() -> set[str]:
+    """The message ids of the exercise bank (``teaching/bank``): its prompts, hints and titles."""
+    ids = set()
+    for path in sorted(BANK.glob("*.py")):
+        for _line, message, _comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS):
+            ids.update(message if isinstance(message, (tuple, list)) else (message,))
+    return ids
+
+
+def _catalogue_violations(bank: bool) -> list[str]:
+    with PO.open("rb") as handle:
+        catalogue = read_po(handle, locale="zh_CN")
+    in_bank = bank_messages()
+    assert len(in_bank) > 50
+    found = []
+    for message in catalogue:
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        if any(i in in_bank for i in ids) != bank:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for string in strings:
+            found += [f"{PO.relative_to(ROOT)}:{message.lineno}: [{rule}] {snippet!r}"
+                      for rule, _, snippet in violations(string, placeholders=True)]
+    return found
+
+
+def test_catalogue_follows_the_house_style():
+    found = _catalogue_violations(bank=False)
+    assert found == [], "\n".join(found)
+
+
+def test_catalogue_bank_prompts_follow_the_house_style():
+    found = _catalogue_violations(bank=True)
+    assert found == [], "\n".join(found)
+
+
+def test_the_style_sheet_exists_and_names_the_rules():
+    sheet = (ROOT / "docs" / "zh_style.md").read_text(encoding="utf-8")
+    for word in ("“", "预备知识", "先修", "博文 000", "glossary.py", "NDCG@10"):
+        assert word in sheet, word
