@@ -15,93 +15,18 @@ Rules (outside code, math, link URLs, HTML tags and the catalogue's placeholders
 The checker is tested on small good and bad strings first, so each rule can fail.
 """
 
+import importlib.util
 import json
-import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[1]
-PO = ROOT / "ltr_teach" / "locale" / "zh_CN" / "LC_MESSAGES" / "ltr_teach.po"
-GUIDE = ROOT / "docs" / "teacher_guide.zh.md"
-#: the catalogue's keywords (tools/catalogs.py): gettext's and a steps table's ``Column(key, "header")``
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "Column": (2,)}
-BANK = ROOT / "ltr_teach" / "teaching" / "bank"
-
-CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-#: a neutral character standing for a skipped span (code, math, URL, tag, placeholder): neither Chinese nor Latin
-HOLE = "\u2400"
-
-_FENCE = re.compile(r"^( {0,3})(```|~~~).*?^\1\2[^\n]*$", re.MULTILINE | re.DOTALL)
-_INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
-_HTML_CODE = re.compile(r"<(code|pre|kbd)\b[^>]*>.*?</\1>", re.DOTALL | re.IGNORECASE)
-_DISPLAY_MATH = re.compile(r"\$\$.+?\$\$", re.DOTALL)
-_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)[^$\n]+?(?<![\s\\])\$(?!\d)")
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
-_LINK_URL = re.compile(r"(\]\()([^)\s]*)(\s+\"[^\"]*\")?\)")
-_REF_LINK = re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$", re.MULTILINE)
-_BARE_URL = re.compile(r"(https?|ftp)://[^\s)>\]\u3000-\u303f\uff00-\uffef]+")
-#: str.format fields ({rank}, {0:.3f}, {{ }}) and %-formats (%s, %d, %(name)s, %.3f, %%) of the catalogue
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[A-Za-z0-9_.\[\]]*(![rsa])?(:[^{}]*)?\}|%(\([A-Za-z_]\w*\))?[-+ #0]*\d*(\.\d+)?[sdifgeEr%]")
-
-RULES = {
-    #: emphasis marks are no space: "AUC**平均**" shows as "AUC平均"
-    "cjk-latin": re.compile(rf"[{CJK}]\**[A-Za-z0-9]|[A-Za-z0-9]\**[{CJK}]"),
-    "corner-quotes": re.compile(r"[「」『』]"),
-    "straight-quotes": re.compile(r"\"[^\"\n]*\""),  # quotes pair up left to right; a pair holding Chinese breaks
-    "half-width-punct": re.compile(rf"[{CJK}][,;?!]"),
-    "xianxiu": re.compile(r"先修"),
-}
-
-
-def _blank(found: re.Match) -> str:
-    """The span as holes, keeping its newlines (so line numbers stay right)."""
-    return re.sub(r"[^\n]", HOLE, found.group(0))
-
-
-def prose(markdown: str, placeholders: bool = False) -> str:
-    """``markdown`` with everything the style does not govern turned into holes: fenced and inline code, math,
-    HTML comments and tags, entities, link URLs and (``placeholders``) the catalogue's format fields."""
-    text = _FENCE.sub(_blank, markdown)
-    text = _HTML_CODE.sub(_blank, text)
-    text = _INLINE_CODE.sub(_blank, text)
-    text = _DISPLAY_MATH.sub(_blank, text)
-    text = _INLINE_MATH.sub(_blank, text)
-    text = _COMMENT.sub(_blank, text)
-    text = _TAG.sub(_blank, text)
-    text = _ENTITY.sub(_blank, text)
-    text = _LINK_URL.sub(lambda m: m.group(1) + _blank(re.match(r".*", m.group(0)[2:-1])) + ")", text)
-    text = _REF_LINK.sub(_blank, text)
-    text = _BARE_URL.sub(_blank, text)
-    if placeholders:
-        text = _PLACEHOLDER.sub(_blank, text)
-    return text
-
-
-def quoted_positions(line: str) -> set[int]:
-    """The positions inside “…” on one line: a quotation, whose punctuation is the quoted post's."""
-    return {i for found in re.finditer(r"“[^“”]*”", line) for i in range(found.start(), found.end())}
-
-
-def violations(markdown: str, placeholders: bool = False) -> list[tuple[str, int, str]]:
-    """(rule, line number from 1, the snippet around it) for each break of the house style in ``markdown``."""
-    text = prose(markdown, placeholders)
-    found = []
-    for number, (line, original) in enumerate(zip(text.split("\n"), markdown.split("\n")), start=1):
-        quoted = quoted_positions(line)
-        for rule, pattern in RULES.items():
-            for hit in pattern.finditer(line):
-                if rule == "half-width-punct" and hit.end() - 1 in quoted:
-                    continue  # a quotation keeps the post's own punctuation
-                if rule == "straight-quotes" and not re.search(f"[{CJK}]", hit.group(0)):
-                    continue  # "NDCG", "a": no Chinese inside
-                start, end = max(hit.start() - 12, 0), hit.end() + 12
-                found.append((rule, number, original[start:end]))
-    return found
+_spec = importlib.util.spec_from_file_location("zh_style", ROOT / "tools" / "zh_style.py")
+zh_style = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(zh_style)
+violations, bank_messages, PO, GUIDE = zh_style.violations, zh_style.bank_messages, zh_style.PO, zh_style.GUIDE
 
 
 # ---------------------------------------------------------------------------------------------- the rules themselves
@@ -113,7 +38,7 @@ def violations(markdown: str, placeholders: bool = False) -> list[tuple[str, int
     ('搜 "眼霜" 的用户', "straight-quotes"), ('所谓"价值减半"', "straight-quotes"),
     ('"NDCG"不止一个，见"NDCG 的差异"一节', "straight-quotes"),
     ("排名,然后", "half-width-punct"), ("对吗?", "half-width-punct"), ("好!", "half-width-punct"),
-    ("见下;", "half-width-punct"), ("他说“好”,然后", "half-width-punct"), ("**先修**：01", "xianxiu"),
+    ("见下;", "half-width-punct"), ("“好”之后,然后", "half-width-punct"), ("**先修**：01", "xianxiu"),
 ])
 def test_each_rule_catches_its_break(bad, rule):
     assert rule in {r for r, _, _ in violations(bad)}, bad
@@ -148,6 +73,22 @@ def test_line_numbers_survive_skipped_blocks():
     assert violations(text) == [("cjk-latin", 8, "共3个")]
 
 
+def test_the_fixer_inserts_spaces_and_swaps_marks_only():
+    fix = zh_style.fix
+    assert fix('搜「眼霜」的用户,第2位是"好"吗?') == "搜“眼霜”的用户，第 2 位是“好”吗？"
+    assert fix("（召回率, 精确率）用`x1`和$r$算") == "（召回率，精确率）用`x1`和$r$算"
+    assert fix("博文说“得分都是0,N 也是0”") == "博文说“得分都是 0,N 也是 0”"  # a quotation keeps its comma
+    assert fix("第{rank}位", placeholders=True) == "第{rank}位"
+    source = "<!-- zh -->\n共3个\n<!-- en -->\n眼霜1\n<!-- code -->\nx = '共3个'\n"
+    assert zh_style.fix_source(source) == source.replace("共3个\n<", "共 3 个\n<")
+
+
+def test_the_catalogue_fixer_keeps_each_line():
+    po = 'msgid "a"\nmsgstr ""\n"共3个"\n"查询,"\n\nmsgid "b"\nmsgstr "\\"好\\"吗?"\n'
+    fixed, changed = zh_style.fix_catalogue(po, bank=True)
+    assert fixed == 'msgid "a"\nmsgstr ""\n"共 3 个"\n"查询，"\n\nmsgid "b"\nmsgstr "“好”吗？"\n' and changed == 2
+
+
 # ---------------------------------------------------------------------------------------------- the surfaces
 
 def _notebook_violations(path: Path) -> list[str]:
@@ -178,15 +119,6 @@ def test_teacher_guide_follows_the_house_style():
     text = GUIDE.read_text(encoding="utf-8")
     found = [f"{GUIDE.relative_to(ROOT)}:{line}: [{rule}] {snippet!r}" for rule, line, snippet in violations(text)]
     assert found == [], "\n".join(found)
-
-
-def bank_messages() -> set[str]:
-    """The message ids of the exercise bank (``teaching/bank``): its prompts, hints and titles."""
-    ids = set()
-    for path in sorted(BANK.glob("*.py")):
-        for _line, message, _comments, _context in extract_from_file("python", str(path), keywords=KEYWORDS):
-            ids.update(message if isinstance(message, (tuple, list)) else (message,))
-    return ids
 
 
 def _catalogue_violations(bank: bool) -> list[str]:
