@@ -39,7 +39,7 @@ def test_a_worked_example_intro_is_chinese_with_the_documents_printed_number():
     # map-doc000 quotes document 000's MAP(Q) = 599/420 (lt.examples), which is wrong: the question says so
     lt.set_language("zh")
     prompt = lt.exercises.get("map-doc000").prompt
-    assert prompt.startswith("博文 000 对「查询1 MAC 口红 + 查询2 神仙水」给出 MAP(Q) = 599/420。正确的值是多少？")
+    assert prompt.startswith("博文 000 对“查询1 MAC 口红 + 查询2 神仙水”给出 MAP(Q) = 599/420。正确的值是多少？")
     assert "q1: [1, 1, 0, 0, 1, 0, 0]；q2: [0, 1, 1, 0, 0, 1, 1]" in prompt
 
 
