@@ -79,6 +79,7 @@ def test_the_fixer_inserts_spaces_and_swaps_marks_only():
     assert fix("（召回率, 精确率）用`x1`和$r$算") == "（召回率，精确率）用`x1`和$r$算"
     assert fix("博文说“得分都是0,N 也是0”") == "博文说“得分都是 0,N 也是 0”"  # a quotation keeps its comma
     assert fix("第{rank}位", placeholders=True) == "第{rank}位"
+    assert fix("模型 AUC**平均**是，AP**低于**C 的，**平均**0.5") == "模型 AUC **平均**是，AP **低于** C 的，**平均** 0.5"
     source = "<!-- zh -->\n共3个\n<!-- en -->\n眼霜1\n<!-- code -->\nx = '共3个'\n"
     assert zh_style.fix_source(source) == source.replace("共3个\n<", "共 3 个\n<")
 

@@ -150,6 +150,15 @@ def _outputs(text: str, placeholders: bool = False) -> list[str]:
                 out[i + 2] = ""
         if (_CJK_CHAR.match(a) and _LATIN.match(b)) or (_LATIN.match(a) and _CJK_CHAR.match(b)):
             out[i] += " "
+        elif b == "*" and (_CJK_CHAR.match(a) or _LATIN.match(a)):  # "AUC**平均**" → "AUC **平均**"
+            end = i + 1
+            while end < len(mask) and mask[end] == "*":
+                end += 1
+            after = mask[end] if end < len(mask) else ""
+            if (_CJK_CHAR.match(a) and _LATIN.match(after)) or (_LATIN.match(a) and _CJK_CHAR.match(after)):
+                line_start = mask.rfind("\n", 0, i) + 1
+                opening = len(re.findall(r"\*+", mask[line_start:i + 1])) % 2 == 0
+                out[i if opening else end - 1] += " "
     return out
 
 
