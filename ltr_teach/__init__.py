@@ -14,8 +14,6 @@ float, and the table of steps that produced it.
 """
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
 
 from .core import hooks
 
@@ -102,6 +100,9 @@ _LAZY = {
 
 
 def __getattr__(name):
+    if name == "__version__":  # importlib.metadata is read on first use: it is slow to import (issue 21)
+        globals()[name] = value = _installed_version()
+        return value
     try:
         module, attribute = _LAZY[name]
     except KeyError:
@@ -114,13 +115,17 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | {"__version__"})
 
 
-try:
-    __version__ = _version("ltr_teach")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+def _installed_version() -> str:
+    """The installed distribution's version (``lt.__version__``); ``0+unknown`` in a source tree not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ltr_teach")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 __all__ = [
     "Explanation", "METRICS", "GAINS", "DISCOUNTS", "ZERO_RULES", "TIE_RULES", "log2", "ln",

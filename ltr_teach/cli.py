@@ -279,7 +279,7 @@ def _check(args) -> int:
     if feedback.status in ("unreadable", "not answered"):  # a usage error: one line on stderr, exit 2
         raise UsageError(f"{feedback.target}: {feedback.message}")
     print(feedback)
-    return 0 if feedback.correct else 1
+    return 0 if feedback.correct or feedback.status == "to mark" else 1
 
 
 def _add_check(sub) -> None:
@@ -325,7 +325,7 @@ def _exercises(args) -> int:
                 family = e.family
                 print(f"\n{translate(exercises.FAMILIES[family])}  [{family}]")
             kind = "" if e.kind == "compute" else f", {e.kind}"
-            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source}{kind})")
+            print(f"  {e.id.ljust(width)}  {e.title}  ({e.source}{kind}; {e.level_text})")
         return 0
     if args.action == "show":
         for exercise_id in args.ids:

@@ -44,6 +44,8 @@ def answer_forms(exercise) -> list[str]:
     """How the answer of a compute exercise or the example of a create exercise would be written."""
     if exercise.kind == "create":
         return [exercise.answer]
+    if exercise.kind == "written":  # the model answer the teacher marks against
+        return [exercise.model]
     value = sympy.nsimplify(exercise.answer) if not isinstance(exercise.answer, sympy.Basic) else exercise.answer
     forms = {str(value)}
     number = float(value)
@@ -77,6 +79,8 @@ def check_no_answer(exercise, data: dict, where: str) -> None:
                 f"{where}: {mime} names the right option {right!r} outside the options"
             assert label not in rest or label in _plain(exercise.prompt), \
                 f"{where}: {mime} states the right option's label {label!r}"
+            if exercise.kind == "derive":  # nor the model derivation, for the teacher
+                assert _plain(exercise.model) not in _plain(text), f"{where}: {mime} shows the model derivation"
         else:
             seen = _plain(text).replace(exercise.id, " ")
             for form in answer_forms(exercise):
@@ -147,7 +151,8 @@ def test_no_saved_ask_output_holds_its_answer(path, language, exercise_id, seed,
                 assert _words(text) in shown, (where, mime, text)
 
 
-@pytest.mark.parametrize("exercise_id", ["cg-at-2-swapped", "dcg-a-or-b", "ap-lipstick"])
+@pytest.mark.parametrize("exercise_id", ["cg-at-2-swapped", "dcg-a-or-b", "ap-lipstick", "ap-derive-area",
+                                         "pr-written-accuracy"])
 def test_the_scan_finds_an_answer_put_in_an_output(exercise_id):
     exercise = BY_ID.get(exercise_id) or ALL[0]
     data = _bundle(exercise)

@@ -293,6 +293,8 @@ def test_assign_writes_the_students_notebooks_and_the_key_apart(tmp_path, capsys
                 assert variant.call not in text
             elif variant.kind == "create":  # neither the example nor the explanation of a ranking to build
                 leaks += [(path.name, exercise_id, s) for s in (variant.answer, variant.explanation) if s in text]
+            elif variant.kind == "written":  # not the model answer the teacher marks against
+                leaks += [(path.name, exercise_id, variant.model)] if variant.model in text else []
             else:  # the options are listed, none marked: no explanation, no diagnosis of a wrong option
                 said = [variant.explanation] + [variant.why_text(key) for key in variant.why]
                 leaks += [(path.name, exercise_id, s) for s in said if s in text]

@@ -57,3 +57,61 @@ def test_the_light_name_lists_equal_the_heavy_ones():
     assert list(FAMILY_KEYS) == list(FAMILIES)
     assert BULK_NAMES == METRIC_NAMES
     assert lt.METRICS["ndcg"].func is lt.ndcg
+
+
+def _modules_after(argv: list[str]) -> tuple[int, list[str]]:
+    """The exit code of ``ltr-teach ARGV`` in a fresh interpreter, and the ltr_teach and heavy modules it loaded."""
+    code = (
+        "import json, sys\n"
+        "from ltr_teach.cli import main\n"
+        "import contextlib, io\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        f"    code = main({argv!r})\n"
+        f"print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('ltr_teach') "
+        f"or m.partition('.')[0] in {HEAVY!r})]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
+                         env=env, check=True, cwd=ROOT).stdout
+    exit_code, loaded = json.loads(out.strip().splitlines()[-1])
+    return exit_code, loaded
+
+
+def _bank_modules(loaded):
+    return [m.rpartition(".")[2] for m in loaded if m.startswith("ltr_teach.teaching.bank.") and "._" not in m]
+
+
+@pytest.mark.parametrize(("argv", "exit_code", "family"), [
+    (["check", "p-at-2-doc001", "1/2"], 0, "precision_recall"),                    # compute, right
+    (["check", "ndcg-lipstick", "0.9548"], 1, "dcg_ndcg"),                        # compute, a slip named
+    (["check", "p-at-2-doc001", "1/4", "--seed", "7"], 0, "precision_recall"),    # a student's variant
+    (["check", "err-lipstick", "0.9", "--reveal"], 1, "err"),
+    (["check", "p-at-2-doc001", "half"], 2, "precision_recall"),                  # unreadable
+    (["check", "dcg-append-item", "same"], 1, "dcg_ndcg"),                        # choice
+    (["check", "fewer-pairs-lower-ndcg", "[1, 3, 0, 0, 0] [3, 0, 0, 1, 0]"], 0, "learning_to_rank"),  # create
+    (["check", "unjudged-counted-as-nonrelevant", "unjudged"], 0, "collections"),
+])  # (not many_queries: its options and rankings are judged with lt.sign_flips, which computes with NumPy)
+def test_check_imports_one_bank_module_and_no_numpy(argv, exit_code, family):
+    # issue 21: `ltr-teach check` imports the exercise's own bank module only, and none of NumPy, Matplotlib,
+    # ipywidgets or SciPy (the exact answer needs SymPy alone); the registry of every exercise is never built
+    code, loaded = _modules_after(argv)
+    assert code == exit_code
+    assert _bank_modules(loaded) == [family]
+    assert [m for m in loaded if m.partition(".")[0] in HEAVY and not m.startswith(("sympy", "mpmath"))] == []
+    assert "ltr_teach.interactive" not in loaded and "ltr_teach.teaching.classroom" not in loaded
+
+
+def test_an_unknown_id_imports_no_bank_module():
+    code, loaded = _modules_after(["check", "ndcg-lipstik", "0.9"])
+    assert code == 2
+    assert _bank_modules(loaded) == []
+
+
+def test_the_ids_read_from_the_bank_source_are_the_registered_ones():
+    # the index `check` finds an exercise by (the first argument of _e, choice, create in each module's source)
+    from ltr_teach.teaching import bank
+
+    for module in bank.MODULES:
+        assert sorted(bank.source_ids(module.FAMILY[0])) == sorted(e.id for e in module.EXERCISES)
+    assert sorted(bank.all_source_ids()) == sorted(lt.exercises.ids())
+    assert bank.family_of("ndcg-lipstick") == "dcg_ndcg" and bank.family_of("ndcg-lipstik") is None

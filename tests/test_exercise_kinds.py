@@ -20,6 +20,8 @@ ALL = lt.exercises.all()
 CHOICES = [e for e in ALL if e.kind in kinds.CHOICE_KINDS]
 CREATES = [e for e in ALL if e.kind == "create"]
 COMPUTES = [e for e in ALL if e.kind == "compute"]
+DERIVES = [e for e in ALL if e.kind == "derive"]
+WRITTENS = [e for e in ALL if e.kind == "written"]
 STATUSES = {"right", "wrong", "too coarse", "unreadable", "not answered"}
 
 
@@ -59,6 +61,7 @@ def test_the_bank_modules_make_the_registry_in_course_order():
         assert all(e.family == module.FAMILY[0] for e in module.EXERCISES), module.__name__
     assert {e.kind for e in ALL} <= set(kinds.KINDS)
     assert CHOICES and CREATES  # the checks below have registered exercises of each kind to look at
+    assert {e.kind for e in ALL} == set(kinds.KINDS)  # every kind is in the bank
 
 
 # -- choice --------------------------------------------------------------------------------------------------
@@ -209,10 +212,11 @@ def test_create_refuses_an_example_its_verifier_rejects():
 
 # -- hints ---------------------------------------------------------------------------------------------------
 def _numbers_in_step(text):
-    """The values of a "First step: rank 1, grade 3, gain 7, ..." line after its first (label) cell."""
-    cells = text.split(": ", 1)[1].rstrip(".").split(", ")
+    """The values of a "First step, at rank 1: grade = 3, gain = 7, ... ." sentence (the label "rank 1" left out)."""
+    sentence = text.split(". ")[0]  # the pitfall sentence after it holds no value of this ranking
+    cells = sentence.split(": ", 1)[1].rstrip(".").split(", ")
     values = []
-    for cell in cells[1:]:
+    for cell in cells:
         token = cell.rsplit(" ", 1)[-1]
         try:
             values.append(parse_answer(token).value)
@@ -235,11 +239,18 @@ def test_every_exercise_has_three_hints_none_giving_the_answer(exercise):
             if len(form) >= 3 and form not in exercise.prompt:
                 assert not re.search(rf"(?<![\d.]){re.escape(form)}(?![\d/])", text), (form, text)
         # step 3 is computed by the library: its numbers never equal the answer
-        if hints[2].startswith("First step: "):
+        if hints[2].startswith("First step, at "):
             assert all(sympy.simplify(v - answer) != 0 for v in _numbers_in_step(hints[2])), hints[2]
         assert hints[0] == kinds.CONCEPTS[exercise.metric]  # step 1: one concept per metric, not per exercise
     elif exercise.kind == "create":
         assert exercise.answer not in text
+    elif exercise.kind == "written":
+        # no sentence of the model answer, in either language, is in a hint
+        for language in ("en", "zh"):
+            with lt.core.i18n.using_language(language):
+                hints_here = " ".join(lt.core.i18n.translate(h) for h in exercise.hints)
+                for sentence in re.split(r"(?<=[.。])\s*", exercise.model):
+                    assert len(sentence) < 12 or sentence not in hints_here, sentence
     else:
         right = exercise.option_text(exercise.correct).lower()
         assert right not in text.lower() and not re.search(rf"\b{exercise.correct}\b", text, re.IGNORECASE)
@@ -250,12 +261,23 @@ def test_every_exercise_has_three_hints_none_giving_the_answer(exercise):
 def test_a_variants_third_hint_never_shows_its_answer(exercise_id, seed):
     variant = lt.exercises.variant(exercise_id, seed)
     step = variant.hints[2]
-    if step.startswith("First step: "):
+    if step.startswith("First step, at "):
         assert all(sympy.simplify(v - variant.answer) != 0 for v in _numbers_in_step(step)), step
 
 
 def test_every_metric_of_the_registry_has_one_concept():
     assert set(kinds.CONCEPTS) == set(lt.METRICS)
+
+
+def test_every_metric_has_a_pitfall_and_the_third_hint_is_sentences():
+    assert set(kinds.PITFALLS) == set(lt.METRICS)
+    third = lt.core.i18n.translate(lt.exercises.get("p-at-5").hints[2])
+    # the first row as a sentence ("precision at rank 1." alone was no hint), then the step students get wrong
+    assert third == ("First step, at rank 1: relevant = 1, hits so far = 1, precision at rank = 1. Check: divide the "
+                     "hits by k, even where the list is shorter than k, and not by the number of relevant documents.")
+    with lt.core.i18n.using_language("zh"):
+        third = lt.core.i18n.translate(lt.exercises.get("p-at-5").hints[2])
+    assert third.startswith("第一步，位置 1：相关 = 1，") and "。" in third and ". " not in third
 
 
 def test_the_hint_box_opens_one_step_at_a_time():
@@ -355,9 +377,10 @@ def test_a_choice_widget_checks_the_chosen_option():
 
 
 def test_every_control_has_an_accessible_name():
-    for exercise_id in ("p-at-5", "dcg-append-item", CREATES[0].id):
+    for exercise_id in ("p-at-5", "dcg-append-item", CREATES[0].id, DERIVES[0].id, WRITTENS[0].id):
         box = lt.ask(exercise_id)
-        controls = [w for w in _descendants(box) if w.__class__.__name__ in ("Button", "Text", "RadioButtons")]
+        controls = [w for w in _descendants(box)
+                    if w.__class__.__name__ in ("Button", "Text", "Textarea", "RadioButtons")]
         assert len(controls) == 4
         for control in controls:
             assert control.description.strip() and control.tooltip and control.tooltip.strip(), control
@@ -485,3 +508,224 @@ def test_assign_and_grade_read_choice_and_create_answers_without_running_them(tm
     assert wrong.slip == "fall" and wrong.diagnosis.startswith("DCG only adds terms")
     # 0, 3, 3, 1 is not sorted best first: NDCG@4 < 1, and the diagnosis says so
     assert "not 1" in next(r for r in book.rows if r.student == "b" and r.exercise != "dcg-append-item").diagnosis
+
+
+# -- levels, the order of a sheet, derivations and written answers ---------------------------------------------
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_every_exercise_has_a_difficulty_label_in_both_languages(exercise):
+    assert exercise.level in (1, 2, 3)
+    assert exercise.level_text == f"level {exercise.level} · {['basic', 'intermediate', 'challenge'][exercise.level - 1]}"
+    with lt.core.i18n.using_language("zh"):
+        assert exercise.level_text == f"难度 {exercise.level} · {['基础', '进阶', '挑战'][exercise.level - 1]}"
+    assert exercise.level_text in exercise._repr_markdown_().splitlines()[0]
+
+
+def test_a_variant_keeps_its_level_and_the_bank_sets_some_levels_by_hand():
+    assert lt.exercises.get("bpref-unjudged").level == 2 != kinds.DEFAULT_LEVELS["compute"]
+    assert lt.exercises.variant("bpref-unjudged", 5).level == 2
+    assert lt.exercises.get("rr-same-ap-differs").level == 3 and lt.exercises.variant("rr-same-ap-differs", 5).level == 3
+    assert {e.level for e in ALL} == {1, 2, 3}
+
+
+def test_the_label_is_shown_in_the_sheet_the_widget_and_the_list(capsys):
+    from ltr_teach.cli import main
+
+    students, _key = lt.exercises.sheet([3], ["p-at-5", "ndcg-derive-at-most-one"])
+    assert "1. **p-at-5** · Precision at k · level 1 · basic" in students
+    assert "2. **ndcg-derive-at-most-one** · NDCG is at most 1 · level 3 · challenge" in students
+    assert "level 3 · challenge" in lt.ask("ndcg-derive-at-most-one").children[0].value
+    assert main(["exercises", "list", "--family", "dcg_ndcg"]) == 0
+    listed = capsys.readouterr().out
+    assert "ndcg-derive-at-most-one" in listed and "derive; level 3 · challenge)" in listed
+    assert "cg-movies" in listed and "level 1 · basic)" in listed
+
+
+def test_a_level_outside_1_to_3_is_refused():
+    with pytest.raises(ValueError, match=r"level = 4 must be one of 1, 2, 3"):
+        _demo_choice(level=4)
+    with pytest.raises(ValueError, match=r"about = \['ndgc'\] are not metrics"):
+        _demo_choice(about=("ndgc",))
+
+
+#: The sheets whose order the issue counts (sheets 01 to 03).
+ORDERED_FAMILIES = ("precision_recall", "mrr_map", "dcg_ndcg")
+
+
+def _longest_run_of_computations(family):
+    """Per metric: the most computations of it asked in a row, with no question about it in between; and the
+    number asked before the first question about it."""
+    runs, before_first, current, asked_about = {}, {}, {}, set()
+    for exercise in (e for e in ALL if e.family == family):
+        if exercise.kind == "compute":
+            current[exercise.metric] = current.get(exercise.metric, 0) + 1
+            runs[exercise.metric] = max(runs.get(exercise.metric, 0), current[exercise.metric])
+            if exercise.metric not in asked_about:
+                before_first[exercise.metric] = current[exercise.metric]
+        else:
+            for metric in exercise.about:
+                current[metric] = 0
+                asked_about.add(metric)
+    return runs, before_first
+
+
+@pytest.mark.parametrize("family", ORDERED_FAMILIES)
+def test_at_most_two_computations_of_a_metric_before_a_question_about_it(family):
+    runs, before_first = _longest_run_of_computations(family)
+    assert runs and max(before_first.values()) <= 2, before_first
+    assert max(runs.values()) <= 2, runs  # and never more than two in a row later on
+
+
+def test_the_order_count_sees_a_third_computation():
+    # the counting itself: three NDCG computations in a row, before any question, are caught
+    ndcg = [e for e in COMPUTES if e.metric == "ndcg"][:3]
+    registry = lt.exercises._EXERCISES
+    saved = list(registry)
+    try:
+        registry[:] = [e for e in saved if e.family != "dcg_ndcg"] + [dataclasses.replace(e) for e in ndcg]
+        global ALL
+        ALL, kept = lt.exercises.all(), ALL
+        runs, before_first = _longest_run_of_computations("dcg_ndcg")
+        assert runs == {"ndcg": 3} and before_first == {"ndcg": 3}
+    finally:
+        registry[:] = saved
+        ALL = kept
+
+
+def test_the_bank_has_three_derivations_and_three_written_answers_across_families():
+    assert len(DERIVES) >= 3 and len({e.family for e in DERIVES}) >= 3
+    assert len(WRITTENS) >= 3 and len({e.family for e in WRITTENS}) >= 3
+    han = re.compile(r"[\u4e00-\u9fff]")
+    for exercise in DERIVES + WRITTENS:
+        with lt.core.i18n.using_language("zh"):
+            texts = [exercise.title, exercise.prompt, exercise.model, *map(lt.core.i18n.translate, exercise.hints)]
+        assert all(han.search(t) for t in texts), exercise.id
+        assert exercise.model.strip() and exercise.about
+
+
+@pytest.mark.parametrize("exercise", DERIVES, ids=[e.id for e in DERIVES])
+def test_a_derivation_shows_its_steps_and_ends_in_a_choice_with_a_model_derivation(exercise):
+    assert len(exercise.steps) >= 2
+    prompt = exercise.prompt
+    for n, step in enumerate(exercise.steps, start=1):
+        assert f"{n}. {lt.core.i18n.translate(step)}" in prompt
+    assert exercise.model not in prompt and exercise.model not in str(exercise)
+    for key in exercise.options:  # a wrong option's diagnosis never quotes the right option
+        if key != exercise.correct:
+            assert exercise.option_text(exercise.correct).lower() not in exercise.why_text(key).lower()
+    wrong = next(k for k in exercise.options if k != exercise.correct)
+    assert lt.check(exercise.id, wrong).explanation is None  # the model derivation only after a right answer
+    assert lt.check(exercise.id, exercise.correct).explanation == exercise.model
+    assert lt.check(exercise.id, wrong, reveal=True).explanation == exercise.model
+    # the teacher's key holds the model derivation
+    _students, key = lt.exercises.sheet([1], [exercise.id])
+    assert " ".join(exercise.model.split()).replace("|", "\\|") in key
+
+
+def test_the_three_derivations_say_what_the_proofs_need():
+    # checked by hand against the claims: R-precision is the break-even point for any ranking with a hit in the
+    # top R; a never-retrieved relevant document adds no area; only an unsorted "ideal" lets NDCG exceed 1
+    assert lt.exercises.get("pr-derive-rprec-breakeven").correct == "any"
+    assert lt.exercises.get("ap-derive-area").correct == "nothing"
+    assert lt.exercises.get("ndcg-derive-at-most-one").correct == "unsorted"
+    # the numbers the options and diagnoses rest on, recomputed by the library
+    assert lt.r_precision([1, 0, 1, 1, 0, 1, 0], n_relevant=4).exact == lt.recall_at_k([1, 0, 1, 1, 0, 1, 0], 4,
+                                                                                       n_relevant=4).exact
+    assert lt.average_precision([1, 0, 0, 0], n_relevant=4).exact == sympy.Rational(1, 4)  # area 1/4, not 1
+    assert lt.ndcg([3, 2, 1], k=3).exact <= 1 and lt.ndcg([0, 1, 3], k=3).exact < 1
+
+
+@pytest.mark.parametrize("exercise", WRITTENS, ids=[e.id for e in WRITTENS])
+def test_a_written_answer_is_recorded_for_the_teacher_never_graded(exercise):
+    answer = "Because most documents are irrelevant, so the true negatives decide it."
+    feedback = lt.check(exercise.id, answer)
+    assert feedback.status == "to mark" and not feedback.correct
+    assert "marked by the teacher" in feedback.message
+    assert feedback.expected is None and exercise.model not in str(feedback)
+    assert lt.check(exercise.id, exercise.model).status == "to mark"  # even the model answer is not auto-graded
+    revealed = lt.check(exercise.id, answer, reveal=True)
+    assert revealed.expected == exercise.model and exercise.model in str(revealed)
+    assert lt.check(exercise.id, "   ").status == "not answered"
+    assert lt.check(exercise.id, "x" * 2001).status == "unreadable"
+    assert lt.check(exercise.id, 42).status == "unreadable"
+    with lt.core.i18n.using_language("zh"):
+        assert "老师" in lt.check(exercise.id, answer).message
+
+
+def test_the_command_line_says_a_written_answer_is_marked_by_the_teacher(capsys):
+    from ltr_teach.cli import main
+
+    exercise = WRITTENS[0]
+    assert main(["check", exercise.id, "the", "true", "negatives"]) == 0
+    out = capsys.readouterr().out
+    assert "marked by the teacher" in out and exercise.model not in out
+    assert main(["check", exercise.id, "the", "true", "negatives", "--reveal"]) == 0
+    assert exercise.model in capsys.readouterr().out
+
+
+def test_a_written_widget_takes_text_and_reveals_the_model_only_after_an_attempt():
+    exercise = WRITTENS[0]
+    box = lt.ask(exercise.id)
+    assert type(box.input).__name__ == "Textarea"
+    assert exercise.model not in _saved_text(box)
+    box.input.value = "Most documents are not relevant."
+    assert box.check().status == "to mark"
+    assert html_unescaped(box.show_answer().expected) == exercise.model
+
+
+def html_unescaped(text):
+    import html
+
+    return html.unescape(text)
+
+
+def test_the_grader_lists_written_answers_for_marking_and_runs_nothing(tmp_path):
+    from ltr_teach.teaching import classroom
+
+    written_id, derive_id = WRITTENS[0].id, DERIVES[0].id
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\na,A\nb,B\n", encoding="utf-8")
+    classroom.assign(f"{written_id},{derive_id}", roster, tmp_path / "hw", course="k")
+    answers = {"a": ('"""__import__("os").system("touch PWNED") accuracy is ruled by true negatives"""',
+                     f'"{DERIVES[0].correct}"'),
+               "b": ('""""""', '"nonsense"')}
+    for student, (first, second) in answers.items():
+        path = tmp_path / "hw" / "students" / f"{student}.ipynb"
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        cells = [c for c in notebook["cells"] if classroom.ANSWER_TAG in c["metadata"].get("tags", [])]
+        assert "".join(cells[0]["source"]).startswith('answer_1 = """')
+        cells[0]["source"] = [f"answer_1 = {first}"]
+        cells[1]["source"] = [f"answer_2 = {second}"]
+        path.write_text(json.dumps(notebook), encoding="utf-8")
+    book = classroom.grade(tmp_path / "hw" / "students", roster, tmp_path / "hw" / "key" / "assignment.json")
+    got = {(r.student, r.exercise): (r.status, r.points) for r in book.rows}
+    assert got == {("a", written_id): ("to mark", 0), ("a", derive_id): ("right", 1),
+                   ("b", written_id): ("not answered", 0), ("b", derive_id): ("unreadable", 0)}
+    assert not (tmp_path / "PWNED").exists()
+    report = book.report_html()
+    assert "To mark by hand" in report and "accuracy is ruled by true negatives" in report
+    import html
+
+    assert html.escape(WRITTENS[0].model) in report
+    key = (tmp_path / "hw" / "key").glob("*.md")
+    assert any(" ".join(WRITTENS[0].model.split()) in p.read_text(encoding="utf-8") for p in key)
+
+
+#: A post's number named as a ranked document ("文档 000", "document 000"): the posts are 博文 / post 000-004.
+_POST_AS_DOCUMENT = re.compile(r"文档\s*00[0-4](?![_\d])|(?<![-\w])documents?\s+00[0-4](?![_\d])", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_exercise_text_names_the_posts_as_posts(language):
+    wrong = []
+    with lt.core.i18n.using_language(language):
+        for exercise in ALL:
+            texts = [exercise.title, exercise.prompt, *map(lt.core.i18n.translate, exercise.hints)]
+            if exercise.kind in kinds.CHOICE_KINDS:
+                texts += [exercise.explanation, *(exercise.option_text(k) for k in exercise.options),
+                          *(exercise.why_text(k) for k in exercise.why)]
+            if exercise.kind in ("derive", "written"):
+                texts.append(exercise.model)
+            wrong += [(exercise.id, m) for text in texts for m in _POST_AS_DOCUMENT.findall(text)]
+    assert wrong == []
+    assert _POST_AS_DOCUMENT.findall("文档 000；Document 001 and documents 002") == ["文档 000", "Document 001",
+                                                                                   "documents 002"]

@@ -21,7 +21,8 @@ def _english_afterwards():
 def test_an_exercise_prompt_is_chinese_and_keeps_its_numbers():
     lt.set_language("zh")
     prompt = lt.exercises.get("ndcg-lipstick").prompt
-    assert prompt == ("文档 000，查询1（MAC口红）。一个排序的相关性等级为 [3, 2, 3, 0, 1, 2, 2]（从第 1 名起）。"
+    # the source post is a 博文 (a 文档 is a ranked document), and the sentences read as Chinese: no space after 。
+    assert prompt == ("博文 000 的查询 1（“MAC 口红”）。一个排序的相关性等级为 [3, 2, 3, 0, 1, 2, 2]（第 1 名在前）。"
                       "请采用增益 2^rel − 1、折损 log2(i + 1)，计算 NDCG@7。")
 
 
@@ -30,7 +31,7 @@ def test_the_same_prompt_switches_back_to_english():
     lt.set_language("zh")
     assert "请" in exercise.prompt
     lt.set_language("en")
-    assert exercise.prompt == ("Document 000, query 1 (MAC口红). A ranking has graded relevance "
+    assert exercise.prompt == ("Post 000, query 1 (MAC口红). A ranking has graded relevance "
                                "[3, 2, 3, 0, 1, 2, 2] (rank 1 first). Compute NDCG@7 with "
                                "gain 2^rel − 1 and discount log2(i + 1).")
 
@@ -40,7 +41,7 @@ def test_a_worked_example_intro_is_chinese_with_the_documents_printed_number():
     lt.set_language("zh")
     prompt = lt.exercises.get("map-doc000").prompt
     assert prompt.startswith("博文 000 对“查询1 MAC 口红 + 查询2 神仙水”给出 MAP(Q) = 599/420。正确的值是多少？")
-    assert "q1: [1, 1, 0, 0, 1, 0, 0]；q2: [0, 1, 1, 0, 0, 1, 1]" in prompt
+    assert "查询“q1”返回 [1, 1, 0, 0, 1, 0, 0]；查询“q2”返回 [0, 1, 1, 0, 0, 1, 1]" in prompt
 
 
 def test_a_literal_brace_of_a_document_formula_survives_in_both_languages():
@@ -48,21 +49,21 @@ def test_a_literal_brace_of_a_document_formula_survives_in_both_languages():
     lt.set_language("en")
     assert "Σ_{i≥2}" in exercise.prompt and "Σ_{i≥2}" in exercise.intro
     lt.set_language("zh")
-    assert "文档 001 写的是 DCG_p = rel_1 + Σ_{i≥2} rel_i / log2(i)。" in exercise.prompt
+    assert "博文 001 写的是 DCG_p = rel_1 + Σ_{i≥2} rel_i / log2(i)。" in exercise.prompt
 
 
 def test_a_variant_prompt_and_the_hint_box_are_chinese():
     lt.set_language("zh")
     variant = lt.exercises.variant("rr-eye-cream", 5)
     rels = list(variant.data["rels"])
-    assert variant.prompt == (f"一个排序的相关性为 [{', '.join(map(str, rels))}]（从第 1 名起），1 表示相关。"
+    assert variant.prompt == (f"一个排序的相关性为 [{', '.join(map(str, rels))}]（第 1 名在前），1 表示相关。"
                               "请计算它的倒数排名（reciprocal rank）。")
     box = lt.exercises.get("ndcg-lipstick").hint_box()
     concept, procedure, first = str(box).splitlines()  # the ladder: concept, procedure, first number
     assert concept.startswith("提示 1：NDCG 把排序的 DCG 除以")
     assert procedure == "提示 2：NDCG = DCG / IDCG；理想排序是 3, 3, 2, 2, 2, 1, 0。"
     # rank 1 of 3, 2, 3, 0, 1, 2, 2 holds grade 3: gain 2^3 - 1 = 7, discount log2(2) = 1
-    assert first.startswith("提示 3：第一步：位置 1，等级 3，增益 7，折损 1，")
+    assert first.startswith("提示 3：第一步，位置 1：等级 = 3，增益 = 7，折损 = 1，")
     assert "ndcg-lipstick 的提示：点击展开" in box._repr_html_()
 
 
@@ -163,7 +164,7 @@ def test_cli_exercises_show_and_sheet_are_chinese_with_lang_zh(capsys):
     shown = capsys.readouterr().out
     variant = lt.exercises.variant("rr-eye-cream", 5)
     rels = ", ".join(map(str, variant.data["rels"]))
-    assert shown == f"[rr-eye-cream (seed 5)] 一个排序的相关性为 [{rels}]（从第 1 名起），1 表示相关。请计算它的倒数排名（reciprocal rank）。\n"
+    assert shown == f"[rr-eye-cream (seed 5)] 一个排序的相关性为 [{rels}]（第 1 名在前），1 表示相关。请计算它的倒数排名（reciprocal rank）。\n"
     assert cli.main(["--lang", "zh", "exercises", "sheet", "--seed", "5", "rr-eye-cream"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("# 排序评价指标练习\n\n## 练习单（种子 5）\n") and err == "已生成 1 份练习单，种子：5\n"

@@ -3,7 +3,7 @@
 
 Checked wherever a student reads them: the notebook and exercise-sheet sources, the library's cards, panels and
 tables of the errata and worked examples (both languages), the glossary, and every catalogue message the library
-uses outside the exercise bank (``teaching/bank``, whose prompts another change renames).
+uses, the exercise bank's prompts included.
 """
 
 import re
@@ -66,18 +66,16 @@ def test_the_glossary_names_the_posts():
 
 
 def _library_messages() -> set:
-    """Every message id the library extracts outside the exercise bank (as tools/catalogs.py extracts them)."""
+    """Every message id the library extracts (as tools/catalogs.py extracts them)."""
     keywords = {"_": None, "N_": None, "Column": (2,)}
     ids = set()
     for path in (ROOT / "ltr_teach").rglob("*.py"):
-        if "bank" in path.relative_to(ROOT / "ltr_teach").parts:
-            continue
         for _line, message, _comments, _context in extract_from_file("python", str(path), keywords=keywords):
             ids.add(message[0] if isinstance(message, tuple) else message)
     return ids
 
 
-def test_the_catalogue_names_the_posts_outside_the_bank():
+def test_the_catalogue_names_the_posts():
     used = _library_messages()
     with open(ROOT / "ltr_teach" / "locale" / "zh_CN" / "LC_MESSAGES" / "ltr_teach.po", "rb") as po:
         catalogue = read_po(po)

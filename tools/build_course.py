@@ -120,6 +120,8 @@ def _answer_example(exercise) -> str:
         return " / ".join(f'"{key}"' for key in options)
     if kind == "create":
         return '"[3, 0, 2]"'
+    if kind == "written":
+        return '"a few sentences (your teacher marks them)"'
     return '"2/7", "0.286", "28.6%"'
 
 
@@ -134,7 +136,7 @@ def exercise_cells(family: str, language: str) -> list:
     cells = []
     with using_language(language):
         for number, ex in enumerate(chosen, start=1):
-            cells.append(nbformat.v4.new_markdown_cell(f"## {number}. {ex.title} · `{ex.id}`"))
+            cells.append(nbformat.v4.new_markdown_cell(f"## {number}. {ex.title} · `{ex.id}` · {ex.level_text}"))
             cells.append(nbformat.v4.new_code_cell(f'lt.exercises.variant("{ex.id}", seed)'))
             cells.append(nbformat.v4.new_code_cell(
                 f'answer = None  # {_answer_example(ex)}\nlt.check("{ex.id}", answer, seed=seed)'))

@@ -43,13 +43,18 @@ class AskBox(W.VBox):
         self._hints_shown = 0
         self._attempts = 0
         self._checked_at = None  # time.monotonic() of the last check
-        title = W.HTML(f"<b>{html.escape(exercise.label)}</b> · {html.escape(exercise.title)}")
+        title = W.HTML(f"<b>{html.escape(exercise.label)}</b> · {html.escape(exercise.title)} · "
+                       f"<span class='ltr-ask-level'>{html.escape(exercise.level_text)}</span>")
         prompt = W.HTMLMath(markdown_html(exercise.prompt), layout=W.Layout(width="auto"))
         prompt.add_class("ltr-ask-prompt")
         if exercise.kind in CHOICE_KINDS:
             self.input = W.RadioButtons(options=[(exercise.option_text(k), k) for k in exercise.options], value=None,
                                         description=_("your answer"), tooltip=_("choose one option, then Check"),
                                         layout=W.Layout(width="auto"), style={"description_width": "initial"})
+        elif exercise.kind == "written":  # a few sentences, marked by the teacher: Check records, never grades
+            self.input = W.Textarea(value="", placeholder=_("a few sentences"), description=_("your answer"),
+                                    tooltip=_("write your answer, then Check (the teacher marks it)"),
+                                    layout=W.Layout(width="95%"), style={"description_width": "initial"})
         else:
             example = RANKING_EXAMPLES[exercise.shape] if exercise.kind == "create" else "5/12, 0.417"
             self.input = W.Text(value="", placeholder=_("for example {example}").format(example=example),

@@ -11,14 +11,34 @@ A per-grade gain table (trec_eval's ``-m ndcg.1=3,2=9``, ir_measures' ``nDCG(gai
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-import numpy as np
 from sympy import Integer, Rational
 
 from ..core.exact import ln, log2, to_exact
 from ..core.i18n import N_
+
+
+class _NumPy:
+    """NumPy, imported when a NumPy form first runs: the exact path (``lt.dcg``, the checker, ``ltr-teach
+    check``) never needs it, and importing it costs a tenth of a second at start-up (issue 21)."""
+
+    def __getattr__(self, name):
+        import numpy
+
+        globals()["np"] = numpy  # from now on the forms look NumPy up directly
+        return getattr(numpy, name)
+
+
+np = _NumPy()
+
+
+def _whole(value) -> bool:
+    """An ``int`` or a NumPy integer (which exists only once NumPy is imported: this does not import it)."""
+    numpy = sys.modules.get("numpy")
+    return isinstance(value, int) or (numpy is not None and isinstance(value, numpy.integer))
 
 
 @dataclass(frozen=True)
@@ -185,7 +205,7 @@ def rank_weights(n: int, p) -> dict:
     >>> rank_weights(2, p=0.8)["jarvelin"]
     (1, 1)
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+    if isinstance(n, bool) or not _whole(n) or n < 1:
         raise ValueError(f"n must be a whole number of ranks >= 1; got {n!r}")
     persistence = to_exact(p, "p")
     if not 0 < persistence < 1:
@@ -223,7 +243,7 @@ def gain_table(gains) -> Gain:
         raise ValueError(f"gains must map grades to gains, e.g. {{1: 3, 2: 9}} or '1=3,2=9'; got {gains!r}")
     table = {}
     for grade, value in gains.items():
-        if isinstance(grade, bool) or not isinstance(grade, (int, np.integer)) or grade < 0:
+        if isinstance(grade, bool) or not _whole(grade) or grade < 0:
             raise ValueError(f"gains: grade {grade!r} must be a whole number >= 0")
         exact = to_exact(value, f"gains[{grade}]")
         if exact < 0:

@@ -13,7 +13,6 @@ import html
 import math
 from collections import Counter
 
-import numpy as np
 import sympy
 from sympy import Integer, Rational
 
@@ -272,7 +271,10 @@ def swap_deltas(grades, k=None, gain="exp2", discount="log2") -> SwapDeltas:
         upper = {(i, j): delta(i, j) for i in range(n) for j in range(i + 1, n)}
         return tuple(tuple(Integer(0) if i == j else upper[min(i, j), max(i, j)] for j in range(n)) for i in range(n))
 
-    # the floats from float gains, discounts and IDCG (NumPy, n^2 cells in microseconds)
+    # the floats from float gains, discounts and IDCG (NumPy, n^2 cells in microseconds; imported here, as
+    # misordered_pairs and the exercises that use it need no NumPy: issue 21)
+    import numpy as np
+
     g_f = np.array([to_float(x) for x in gains])
     w_f = np.array([to_float(x) for x in weights])
     floats = np.abs(g_f[:, None] - g_f[None, :]) * np.abs(w_f[:, None] - w_f[None, :]) / to_float(idcg)

@@ -34,11 +34,11 @@ import decimal
 import math
 import numbers
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy
 import sympy
 from sympy import Integer, Rational
 
@@ -57,6 +57,14 @@ MAX_MAGNITUDE = sympy.Integer(10) ** 100
 
 #: Example answers shown in messages; none of them is the answer to an exercise.
 EXAMPLES = Message(N_("5/12, 0.417, 1 + 1/log2(3) or 41.7%"))  # a Message: the "or" is translated where shown
+
+
+def _numpy_type(name: str) -> tuple:
+    """NumPy's type ``name`` as a tuple for ``isinstance``, or an empty tuple while NumPy is not imported: no
+    value of a NumPy type exists before NumPy is, so the answer reader never imports it (``ltr-teach check``
+    starts without it)."""
+    numpy = sys.modules.get("numpy")
+    return () if numpy is None else (getattr(numpy, name),)
 
 
 class _Phrase(str):
@@ -475,7 +483,7 @@ def parse_answer(text) -> ParsedAnswer:
             raise UnreadableAnswer(N_("{value} is not a finite number"), value=text)
         # NumPy 2 reprs np.float64(0.5) as "np.float64(0.5)"; its float and int values are what was meant
         text = repr(float(text)) if isinstance(text, float) else str(int(text))
-    elif isinstance(text, numbers.Integral) and not isinstance(text, (bool, numpy.bool_)):
+    elif isinstance(text, numbers.Integral) and not isinstance(text, (bool, *_numpy_type("bool_"))):
         text = str(int(text))
     elif isinstance(text, decimal.Decimal):
         # exactly as written (Decimal("0.944") is 944/1000); its exponent is checked before the digits are laid out
@@ -487,12 +495,13 @@ def parse_answer(text) -> ParsedAnswer:
             raise UnreadableAnswer(N_("the exponent {exponent} is too large (at most {most} is read)"),
                                    exponent=text.adjusted(), most=400)
         text = format(text, "f")
-    elif isinstance(text, numbers.Real) and not isinstance(text, numpy.bool_):
+    elif isinstance(text, numbers.Real) and not isinstance(text, _numpy_type("bool_")):
         value = float(text)
         if not math.isfinite(value):
             raise UnreadableAnswer(N_("{value} is not a finite number"), value=value)
         # the shortest decimal that identifies the number in its own precision (float32: 0.8666667)
-        text = numpy.format_float_positional(text) if isinstance(text, numpy.floating) else repr(value)
+        floating = _numpy_type("floating")
+        text = sys.modules["numpy"].format_float_positional(text) if isinstance(text, floating) else repr(value)
     elif not isinstance(text, str):
         raise UnreadableAnswer(N_("an answer is text such as {examples}; got a {type}"), examples=EXAMPLES,
                                type=type(text).__name__)
@@ -636,7 +645,7 @@ def _typed_lists(value, shape: str) -> str:
     lists = value if shape == "pair" and value and all(isinstance(v, (list, tuple)) for v in value) else [value]
     for one in lists:
         if not isinstance(one, (list, tuple)) or len(one) > MAX_ITEMS or not all(
-                isinstance(v, numbers.Integral) and not isinstance(v, (bool, numpy.bool_)) for v in one):
+                isinstance(v, numbers.Integral) and not isinstance(v, (bool, *_numpy_type("bool_"))) for v in one):
             raise UnreadableAnswer(N_("a ranking is a list of whole grades such as {example}"),
                                    example=RANKING_EXAMPLES[shape])
     return " ".join("[" + ", ".join(str(int(v)) for v in one) + "]" for one in lists)

@@ -437,6 +437,9 @@ def _rounded_sum(contributions, places: int):
 
 def _cut(value, places: int):
     """``value`` cut (not rounded) after ``places`` decimals."""
+    if isinstance(value, Rational):  # exactly, in integers (a sum of rounded terms, a ratio of two)
+        scaled = abs(value.p) * 10**places // value.q
+        return Rational(scaled if value.p >= 0 else -scaled, 10**places)
     scaled = sympy.N(value * 10**places, 30)
     return Rational(int(sympy.floor(scaled)) if scaled >= 0 else int(sympy.ceiling(scaled)), 10**places)
 
@@ -562,6 +565,7 @@ def _integer_grades(facts) -> bool:
 
 def _ndcg_rounded(facts):
     ex, out = facts["ex"], []
+    exact_cut = _cut(ex.exact, 3)
     for places in (1, 2):
         rounded = _ratio(_rounded_sum(_col(ex.parts["dcg"], "contribution"), places),
                          _rounded_sum(_col(ex.parts["idcg"], "contribution"), places))
@@ -569,7 +573,7 @@ def _ndcg_rounded(facts):
         out.append((rounded, extra))
         # post 004 also cut 38.5/46.5 = 0.82796 to 0.827; name that only where the rounded terms alone
         # already change the third decimal, else a cut quotient is a guess, not a diagnosis
-        if rounded is not sympy.nan and _cut(rounded, 3) != _cut(ex.exact, 3) \
+        if rounded is not sympy.nan and _cut(rounded, 3) != exact_cut \
                 and _rounded_text(rounded, 3) != _rounded_text(ex.exact, 3):
             out.append((_cut(rounded, 3), {**extra, "cut": " " + _("You also cut the quotient after three "
                                                                          "decimals instead of rounding it.")}))
@@ -963,7 +967,7 @@ class Feedback:
         return self.correct
 
     def _mark(self) -> str:
-        return {"right": "✓", "not answered": "…"}.get(self.status, "✗")
+        return {"right": "✓", "not answered": "…", "to mark": "✎"}.get(self.status, "✗")
 
     def _details(self) -> list[tuple[str, str]]:
         """The ``(label, text)`` lines shown under the verdict, those that are set."""
@@ -1157,12 +1161,15 @@ def check(target, answer, reveal: bool = False, seed=None) -> Feedback:
         if seed is not None:
             raise ValueError("seed only applies to an exercise id; an explanation is already one computation")
         return judge(target, answer, reveal=reveal)
-    if isinstance(target, (exercises.Exercise, exercises.ChoiceExercise, exercises.CreateExercise)):
+    if isinstance(target, (exercises.Exercise, exercises.ChoiceExercise, exercises.CreateExercise,
+                           exercises.WrittenExercise)):
         exercise = target if seed is None else exercises.variant(target.id, seed)
     else:
         exercise = exercises.variant(target, seed) if seed is not None else exercises.get(target)
     if exercise.kind == "create":
         return judge_creation(exercise, answer, reveal=reveal)
+    if exercise.kind == "written":
+        return judge_written(exercise, answer, reveal=reveal)
     if exercise.kind != "compute":
         return judge_choice(exercise, answer, reveal=reveal)
     return judge(exercise.explanation(), answer, reveal=reveal, context=exercise.context,
@@ -1251,6 +1258,41 @@ def judge_choice(exercise, answer, reveal: bool = False) -> Feedback:
     return Feedback(False, "wrong", _("not right: {choice}.").format(choice=chosen), target, answer=key,
                     diagnosis=exercise.why_text(key), expected=expected, explanation=explanation,
                     mistakes=(key,))
+
+
+#: The longest written answer read, in characters (a few sentences; an essay is not this kind's).
+MAX_WRITTEN_LENGTH = 2000
+
+
+def judge_written(exercise, answer, reveal: bool = False) -> Feedback:
+    """A written answer is never graded here: it is recorded as ``"to mark"`` by the teacher (see :func:`check`);
+    the model answer is shown only when asked to reveal it.
+
+    Examples
+    --------
+    >>> from ltr_teach.teaching.kinds import written
+    >>> ex = written("demo-why", family="dcg_ndcg", title="t", question="Why a discount?",
+    ...              model="Users read from the top.", hints=("a", "b", "c"))
+    >>> print(judge_written(ex, "Because lower ranks are read less."))
+    ✎ demo-why: recorded: a written answer is marked by the teacher, not by the checker.
+    >>> print(judge_written(ex, "Because lower ranks are read less.", reveal=True).expected)
+    Users read from the top.
+    """
+    target = exercise.label
+    expected = exercise.model if reveal else None
+    if answer is None or (isinstance(answer, str) and not answer.strip()):
+        return Feedback(False, "not answered", _("not answered yet: write a few sentences."), target,
+                        expected=expected)
+    if not isinstance(answer, str):
+        return Feedback(False, "unreadable", _("could not read that answer: a written answer is text, not a {type}.")
+                        .format(type=type(answer).__name__), target, expected=expected)
+    if len(answer) > MAX_WRITTEN_LENGTH:
+        return Feedback(False, "unreadable", _("could not read that answer: it is {n} characters long; a written "
+                                               "answer has at most {most}.").format(n=len(answer),
+                                                                                     most=MAX_WRITTEN_LENGTH),
+                        target, answer=answer[:80], expected=expected)
+    return Feedback(False, "to mark", _("recorded: a written answer is marked by the teacher, not by the checker."),
+                    target, answer=" ".join(answer.split())[:200], expected=expected)
 
 
 def judge_creation(exercise, answer, reveal: bool = False) -> Feedback:

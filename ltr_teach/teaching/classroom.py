@@ -537,6 +537,8 @@ def _other_kinds_note(chosen) -> str:
         note += _("For a question with options, replace None by the name of one option, in quotes. ")
     if "create" in kinds:
         note += _("For a ranking to build, type its grades between the quotes, rank 1 first, as in [3, 0, 2]. ")
+    if "written" in kinds:
+        note += _("For a written answer, write a few sentences between the triple quotes; your teacher marks it. ")
     return note
 
 
@@ -564,6 +566,8 @@ def answer_cell_source(ex, number: int) -> str:
     if ex.kind == "create":
         return f'answer_{number} = ""  # {"a ranking" if ex.shape == "ranking" else "two rankings"}, as in ' \
                f"{RANKING_EXAMPLES[ex.shape]}"
+    if ex.kind == "written":
+        return f'answer_{number} = """\n"""  # a few sentences, marked by the teacher'
     return f'answer_{number} = ""'
 
 
@@ -739,7 +743,7 @@ MAX_SUBMISSION_BYTES = 5_000_000
 MAX_ANSWER_CELL = 2_000
 
 #: What an answer's ``status`` can be, in the order the report lists them.
-STATUSES = ("right", "wrong", "too coarse", "unreadable", "not answered", "not graded")
+STATUSES = ("right", "wrong", "too coarse", "unreadable", "not answered", "not graded", "to mark")
 
 
 def _csv_safe(value) -> str:
@@ -1186,6 +1190,8 @@ def _grade_answer(student, exercise_id: str, points: int, source: str, file: str
         earned = _whole(points * Fraction(partial["too coarse"]))
     elif feedback.status == "wrong" and slip and "slip" in partial and exercises.get(exercise_id).kind == "compute":
         earned = _whole(points * Fraction(partial["slip"]))
+    if feedback.status == "to mark":  # a written answer: the teacher reads all of it (overrides give the points)
+        return GradeRow(**base, answer=_short(answer, MAX_ANSWER_CELL), status="to mark", points=0)
     return GradeRow(**base, answer=_short(answer), status=feedback.status, slip=slip,
                     diagnosis=diagnosis, hint=feedback.hint or "", points=earned)
 
@@ -1454,7 +1460,8 @@ def _plots(book: Gradebook) -> list[tuple[str, str]]:
     # the palette of every plot, and a hatch per status: right and wrong differ in more than colour
     styles = {"right": (PALETTE["blue"], ""), "wrong": (PALETTE["vermillion"], "\\\\"),
               "too coarse": (PALETTE["orange"], ".."), "unreadable": (PALETTE["reddish_purple"], "xx"),
-              "not answered": (PALETTE["grey"], "//"), "not graded": (PALETTE["black"], "")}
+              "not answered": (PALETTE["grey"], "//"), "not graded": (PALETTE["black"], ""),
+              "to mark": (PALETTE["sky_blue"], "--")}
     left = [0] * len(ids)
     for status in STATUSES:
         counts = [sum(r.status == status for r in book.rows if r.exercise == i) for i in ids]
@@ -1489,7 +1496,7 @@ def _report(book: Gradebook) -> str:
             "student's seed in the assignment record; no notebook was run.</p>")]
     out.append("<h2>Per exercise</h2><table id='summary'><tr><th>exercise</th><th>points</th><th>right</th>"
                "<th>share right</th><th>wrong</th><th>too coarse</th><th>unreadable</th><th>not answered</th>"
-               "<th>not graded</th></tr>")
+               "<th>not graded</th><th>to mark</th></tr>")
     for exercise_id, points in book.exercises:
         rows = [r for r in book.rows if r.exercise == exercise_id]
         count = Counter(r.status for r in rows)
@@ -1528,6 +1535,23 @@ def _report(book: Gradebook) -> str:
             out.append(f"<tr><td><code>{esc(exercise_id)}</code></td><td>{esc(who)}</td>"
                        f"<td>{esc(advice)}</td><td>{shown}</td></tr>")
     out.append("</table>")
+    to_mark = [(i, exercises.get(i)) for i, _points in book.exercises
+               if any(r.exercise == i and r.status == "to mark" for r in book.rows)]
+    if to_mark:
+        out.append("<h2>To mark by hand</h2><p id='to-mark-note'>Written answers are never graded by the checker: "
+                   "read each against the model answer and give the points in an overrides file "
+                   "(<code>student,exercise,points,note</code>; <code>ltr-teach grade --overrides</code>).</p>")
+        with using_language(book.lang):
+            for exercise_id, ex in to_mark:
+                model = ex.model if hasattr(ex, "model") else ""
+                out.append(f"<h3><code>{esc(exercise_id)}</code> · {esc(ex.title)}</h3>"
+                           f"<p><b>Question:</b> {esc(ex.prompt)}</p>"
+                           f"<p class='model'><b>Model answer:</b> {esc(model)}</p>"
+                           f"<table class='to-mark' data-exercise='{esc(exercise_id)}'><tr><th>student</th>"
+                           "<th>answer</th></tr>")
+                out += [f"<tr data-student='{esc(r.student)}'><td>{esc(r.student)}</td><td>{esc(r.answer)}</td></tr>"
+                        for r in book.rows if r.exercise == exercise_id and r.status == "to mark"]
+                out.append("</table>")
     out.append("<h2>Points per student</h2>")
     if book.partial:
         rule = ", ".join(f"{kind}: {Fraction(share)} of the points" for kind, share in book.partial.items())
@@ -1553,7 +1577,8 @@ def _report(book: Gradebook) -> str:
 
 
 _VERDICTS = {"right": N_("right"), "wrong": N_("wrong"), "too coarse": N_("too coarse"),
-             "unreadable": N_("unreadable"), "not answered": N_("not answered"), "not graded": N_("not graded")}
+             "unreadable": N_("unreadable"), "not answered": N_("not answered"), "not graded": N_("not graded"),
+             "to mark": N_("marked by your teacher")}
 
 
 def _feedback_page(book: Gradebook, rows: list, first_hints: dict) -> str:

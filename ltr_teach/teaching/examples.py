@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import sympy
 
+from ..core.deferred import ComputedField, Deferred
 from ..core.exact import fmt_decimal, fmt_exact, log2, terminates, to_float
 from ..core.explanation import Column, Explanation
 from ..core.glossary import TERMS, zh, zh_all
@@ -294,7 +295,7 @@ class Erratum:
     document: str
     where: str
     printed: str
-    correct: str
+    correct: str = ComputedField()  # a value quoting the library's numbers is computed when first read
     explanation: str
     call: Call | None = None
     kind: str = "error"
@@ -326,7 +327,7 @@ class Erratum:
 
 def _text(value):
     """A record's prose as a :class:`~ltr_teach.core.i18n.Message`: English as a ``str``, translated when shown."""
-    return value if isinstance(value, Message) or not value else Message(value)
+    return value if isinstance(value, (Message, Deferred)) or not value else Message(value)
 
 
 def _ex(doc, slug, section, title, quantity, call, printed, **extra) -> WorkedExample:
@@ -430,10 +431,16 @@ def _er(doc, slug, kind, where, printed, correct, explanation, call=None) -> Err
                    call, kind)
 
 
-def _value_text(call: Call, reason: str) -> str:
-    """``599/840 ≈ 0.713095: reason``; long exact forms (sums of logs) show only the decimal."""
+def _value_text(call: Call, reason) -> Deferred:
+    """``599/840 ≈ 0.713095: reason``; long exact forms (sums of logs) show only the decimal. Computed when the
+    erratum's ``correct`` is first read (importing this module computes no metric: issue 21); ``reason`` is a
+    text, or a module function giving one when it quotes values too."""
+    return Deferred(_value_text_now, call, reason)
+
+
+def _value_text_now(call: Call, reason) -> Message:
     exact = call().exact
-    reason = _text(reason)
+    reason = _text(reason() if callable(reason) else reason)
     if isinstance(exact, sympy.Integer):
         return Message(N_("{value}: {reason}"), value=str(exact), reason=reason)
     text = fmt_exact(exact)
@@ -461,6 +468,15 @@ def _err_with_discount(grades, g_max, discount):
         total += reach * stop * discount(r)
         reach *= 1 - stop
     return total
+
+def _err_to_dcg_reason() -> Message:
+    """Erratum 003-err-to-dcg's reason, with the two values it compares (computed when first read)."""
+    return Message(
+        N_("DCG of 3, 2, 3, 1 (g_max = 3). On ERR's scale (DCG / 2^3) it is ≈ {scaled}, while the ERR changed as "
+           "quoted, with 1/(log2 r + 1), is ≈ {changed}"),
+        scaled=fmt_decimal(to_float(Call("dcg", ([3, 2, 3, 1],))().exact / 8)),
+        changed=fmt_decimal(to_float(_err_with_discount([3, 2, 3, 1], 3, _QUOTED_DISCOUNT))))
+
 
 ERRATA = (
     _er("000", "mrr-sum", "error", "1.1 MRR: “最终的分数为所有得分之和”", N_("MRR is the sum of the reciprocal ranks"),
@@ -652,11 +668,7 @@ ERRATA = (
         N_("Not differentiable (不可导) is true of MRR, ERR and NDCG alike; it is not why the cascade model exists.")),
     _er("003", "err-to-dcg", "error", N_("ERR: “若将$\\frac {1}{r}$换为$\\frac{1}{log_2r+1}$此时与DCG相同”"),
         N_("ERR with 1/(log2 r + 1) instead of 1/r is DCG"),
-        _value_text(Call("dcg", ([3, 2, 3, 1],)), Message(
-            N_("DCG of 3, 2, 3, 1 (g_max = 3). On ERR's scale (DCG / 2^3) it is ≈ {scaled}, while the ERR changed as "
-               "quoted, with 1/(log2 r + 1), is ≈ {changed}"),
-            scaled=fmt_decimal(to_float(Call("dcg", ([3, 2, 3, 1],))().exact / 8)),
-            changed=fmt_decimal(to_float(_err_with_discount([3, 2, 3, 1], 3, _QUOTED_DISCOUNT))))),
+        _value_text(Call("dcg", ([3, 2, 3, 1],)), _err_to_dcg_reason),
         N_("The cascade factor Π(1 − R_i) stays, so the result is not DCG; only dropping it and using "
         "R_r = (2^l − 1)/2^{l_m} with 1/log2(r+1) gives DCG / 2^{l_m}. (log2 r + 1 also differs from "
         "log2(r+1) from rank 2 on.)"), Call("dcg", ([3, 2, 3, 1],))),

@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import importlib
 import inspect
 import random
+from collections.abc import Mapping
 
+from ..core.deferred import stored
 from ..core.i18n import _
 from ..metrics.registry import METRICS
-from .bank import MODULES
+from . import bank
 from .guide import how_to_answer  # noqa: F401  (lt.exercises.how_to_answer(), shown atop every sheet)
 from .hints import GENERIC_HINTS, expected_text
 from .kinds import (
@@ -36,34 +39,98 @@ from .kinds import (
     SHAPES,
     ChoiceExercise,
     CreateExercise,
+    DeriveExercise,
     Exercise,
     HintBox,
+    WrittenExercise,
     _thaw,
     choice,
     create,
+    derive,
     example_text,
+    written,
 )
 
-#: The exercise families in course order, key to title (a message id: show it with ``translate``).
-FAMILIES = {module.FAMILY[0]: module.FAMILY[1] for module in MODULES}
+#: Each family's exercises by id, filled one bank module at a time: ``get`` (``ltr-teach check``) imports only
+#: the module of the exercise asked for (issue 21: the whole bank takes longer to import than the command may).
+_BY_FAMILY: dict = {}
 
 
-def _build_registry() -> dict:
-    registry = {}
-    for module in MODULES:
-        key = module.FAMILY[0]
+def _family(key: str) -> dict:
+    """The exercises of family ``key`` by id, in its module's order; imports that bank module only."""
+    if key not in _BY_FAMILY:
+        module = importlib.import_module(f"{bank.__name__}.{key}")
+        if module.FAMILY[0] != key:
+            raise RuntimeError(f"bank module {module.__name__} says family {module.FAMILY[0]!r}, not {key!r}")
+        written = bank.source_ids(key)
+        registered = [e.id for e in module.EXERCISES]
+        if written is not None and sorted(registered) != sorted(written):
+            raise RuntimeError(f"bank module {module.__name__} registers {registered} but its source writes "
+                               f"{list(written)}: build each exercise with its id and then its family as string "
+                               f'literals, e.g. choice("an-id", family="{key}", ...) (`ltr-teach check` finds an '
+                               "exercise's module by reading them)")
+        found = {}
         for exercise in module.EXERCISES:
             if exercise.family != key:
                 raise RuntimeError(f"exercise {exercise.id!r} in bank module {module.__name__} says family "
                                    f"{exercise.family!r}, not {key!r}")
-            if exercise.id in registry:
+            if exercise.id in found:
                 raise RuntimeError(f"exercise id {exercise.id!r} is registered twice")
-            registry[exercise.id] = exercise
+            found[exercise.id] = exercise
+        _BY_FAMILY[key] = found
+    return _BY_FAMILY[key]
+
+
+def _build_registry() -> dict:
+    registry = {}
+    for key in bank.FAMILY_KEYS:
+        for exercise_id, exercise in _family(key).items():
+            if exercise_id in registry:
+                raise RuntimeError(f"exercise id {exercise_id!r} is registered twice")
+            registry[exercise_id] = exercise
     return registry
 
 
-_REGISTRY = _build_registry()
-_EXERCISES = list(_REGISTRY.values())
+def _registry() -> dict:
+    """Every exercise by id, in course order (every bank module imported): ``_REGISTRY``, built once."""
+    if "_REGISTRY" not in globals():
+        globals()["_REGISTRY"] = _build_registry()
+    return globals()["_REGISTRY"]
+
+
+def __getattr__(name):
+    # the whole registry and the families' titles import every bank module: built when first read (PEP 562)
+    if name == "_REGISTRY":
+        return _registry()
+    if name == "_EXERCISES":
+        value = globals()[name] = list(_registry().values())
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Families(Mapping):
+    """The families' titles, read from their bank modules when first looked up (the keys need no import)."""
+
+    def _titles(self) -> dict:
+        if "titles" not in self.__dict__:
+            self.__dict__["titles"] = {module.FAMILY[0]: module.FAMILY[1] for module in bank.MODULES}
+        return self.__dict__["titles"]
+
+    def __getitem__(self, key):
+        return self._titles()[key]
+
+    def __iter__(self):
+        return iter(self._titles())
+
+    def __len__(self) -> int:
+        return len(self._titles())
+
+    def __repr__(self) -> str:
+        return repr(self._titles())
+
+
+#: The exercise families in course order, key to title (a message id: show it with ``translate``).
+FAMILIES = _Families()
 
 
 def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names it lt.exercises.all()
@@ -82,7 +149,7 @@ def all() -> list[Exercise]:  # shadows the builtin on purpose: the issue names 
     >>> exercises[0].id, exercises[0].family, exercises[0].kind
     ('p-at-2-doc001', 'precision_recall', 'compute')
     """
-    return list(_EXERCISES)
+    return list(_registry().values())
 
 
 def ids() -> list[str]:
@@ -96,7 +163,7 @@ def ids() -> list[str]:
     --------
     >>> import ltr_teach as lt
     >>> lt.exercises.ids()[:3]
-    ['p-at-2-doc001', 'p-at-5', 'r-at-5']
+    ['p-at-2-doc001', 'p-at-5', 'start-p3-irrelevant-down']
     """
     return [e.id for e in all()]
 
@@ -129,12 +196,24 @@ def get(exercise_id: str) -> Exercise:
     ...
     ValueError: exercise_id = 'ndcg-lipstik' is not an exercise; did you mean ndcg-lipstick, idcg-lipstick, dcg-lipstick-log2? (`ltr-teach exercises list` shows all ...)
     """
-    if isinstance(exercise_id, str) and exercise_id in _REGISTRY:
-        return _REGISTRY[exercise_id]
-    close = difflib.get_close_matches(str(exercise_id), list(_REGISTRY), n=3, cutoff=0.6)
+    registry = globals().get("_REGISTRY")  # once built, the registry decides (a caller may have added to it)
+    if registry is None:
+        # the bank's source says which module registers the id (the registry checks that it does): only that
+        # module is imported, and an unknown id is told from the ids written (issue 21: `ltr-teach check` is fast)
+        family = bank.family_of(exercise_id) if isinstance(exercise_id, str) else None
+        if family is not None:
+            return _family(family)[exercise_id]
+        every = bank.all_source_ids()
+        if every is None:  # a module's source cannot be read: every module is imported
+            registry = _registry()
+    if registry is not None:
+        if isinstance(exercise_id, str) and exercise_id in registry:
+            return registry[exercise_id]
+        every = list(registry)
+    close = difflib.get_close_matches(str(exercise_id), every, n=3, cutoff=0.6)
     guess = f"did you mean {', '.join(close)}? " if close else ""
     raise ValueError(f"exercise_id = {exercise_id!r} is not an exercise; {guess}"
-                     f"(`ltr-teach exercises list` shows all {len(_REGISTRY)})")
+                     f"(`ltr-teach exercises list` shows all {len(every)})")
 
 
 #: Draws of random data a variant may take before giving up (see :attr:`Exercise.point`).
@@ -193,9 +272,9 @@ def variant(exercise_id: str, seed) -> Exercise:
     else:  # each draw keeps the point with a probability above 1/5: this is never reached in practice
         raise RuntimeError(f"no variant of {exercise_id!r} for seed {seed} after {_MAX_DRAWS} draws")
     return Exercise(id=base.id, family=base.family, metric=base.metric, data=data, task=base.task,
-                    procedure=(GENERIC_HINTS[base.metric],), intro=base.intro, source=base.source,
+                    procedure=(GENERIC_HINTS[base.metric],), intro=stored(base, "intro"), source=base.source,
                     randomize=base.randomize, seed=seed, point=base.point,
-                    story=base.story, worked=base.worked, erratum=base.erratum)
+                    story=base.story, worked=base.worked, erratum=base.erratum, difficulty=base.difficulty)
 
 
 def answer_text(ex) -> str:
@@ -204,16 +283,28 @@ def answer_text(ex) -> str:
         return expected_text(ex.answer)
     if ex.kind == "create":
         return _("for example {example}").format(example=ex.answer)
+    if ex.kind == "written":
+        return _("marked by the teacher")
     return ex.answer
 
 
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
 def call_text(ex) -> str:
-    """The key's "library call" column: the call for a compute exercise, the option's text for a choice."""
+    """The key's "library call" column: the call for a compute exercise, the option's text for a choice, the
+    model derivation or the model answer (the teacher's) for a derivation or a written answer."""
     if ex.kind == "compute":
         return f"`{ex.call}`"
     if ex.kind == "create":
         return _("checked by its verifier")
-    return ex.option_text(ex.answer).replace("|", "\\|")
+    if ex.kind == "written":
+        return _("model answer: {model}").format(model=_one_line(ex.model))
+    if ex.kind == "derive":
+        return _("“{option}”; model derivation: {model}").format(option=_one_line(ex.option_text(ex.answer)),
+                                                                  model=_one_line(ex.model))
+    return _one_line(ex.option_text(ex.answer))
 
 
 # -- sheets -------------------------------------------------------------------------------------------
@@ -260,7 +351,8 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
                       "|---|---|---|"]
         for n, base in enumerate(chosen, start=1):
             ex = variant(base.id, seed)
-            sheet_lines += [f"{n}. **{ex.id}** · {ex.title}", "", f"   {ex.prompt}", ""]
+            prompt = "\n".join(f"   {line}" if line else "" for line in ex.prompt.splitlines())
+            sheet_lines += [f"{n}. **{ex.id}** · {ex.title} · {ex.level_text}", "", prompt, ""]
             if ex.kind in CHOICE_KINDS:
                 sheet_lines += [f"   - `{key}`: {ex.option_text(key)}" for key in ex.options] + [""]
             key_lines.append(f"| {ex.id} | {answer_text(ex)} | {call_text(ex)} |")
@@ -269,6 +361,6 @@ def sheet(seeds, exercise_ids=None) -> tuple[str, str]:
     return "\n".join(sheet_lines), "\n".join(key_lines)
 
 
-__all__ = ["CHOICE_KINDS", "CONCEPTS", "FAMILIES", "KINDS", "SHAPES", "ChoiceExercise", "CreateExercise", "Exercise",
-           "HintBox", "all", "answer_text", "call_text", "choice", "create", "example_text", "get", "ids", "sheet",
-           "variant"]
+__all__ = ["CHOICE_KINDS", "CONCEPTS", "FAMILIES", "KINDS", "SHAPES", "ChoiceExercise", "CreateExercise",
+           "DeriveExercise", "Exercise", "HintBox", "WrittenExercise", "all", "answer_text", "call_text", "choice",
+           "create", "derive", "example_text", "get", "ids", "sheet", "variant", "written"]

@@ -21,7 +21,10 @@ HOW_TO_ANSWER = N_(
     "(`\"[3, 0, 2]\"`). An empty cell means *not answered yet*. The hint cell opens one hint at a time, "
     "and `lt.check(..., reveal=True)` shows the answer once you give up. Your teacher may give you a "
     "**seed**: set `seed = 7` (say) in the first code cell and run the notebook again: every exercise "
-    "becomes your own version with new numbers, checked as such.")
+    "becomes your own version with new numbers, checked as such. Each exercise is labelled with its "
+    "difficulty: 1 basic, 2 intermediate, 3 challenge. A derivation ends in a multiple-choice question: write "
+    "the steps on paper, then answer with the key of an option. A written answer (a few sentences) is marked by "
+    "your teacher: `lt.check` only records it, and `reveal=True` shows the model answer.")
 
 
 class Guide:

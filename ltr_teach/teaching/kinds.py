@@ -21,6 +21,7 @@ hands over (:data:`ltr_teach.core.hooks.WIDGET_MAKER`), as ipywidgets belong to 
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import inspect
 import re
@@ -33,16 +34,23 @@ from typing import ClassVar
 import sympy
 
 from ..core import hooks
+from ..core.deferred import ComputedField, Deferred
 from ..core.exact import fmt_cell
 from ..core.explanation import Explanation
-from ..core.i18n import N_, Message, _, translate, using_language
+from ..core.i18n import N_, Message, _, get_language, translate, using_language
 from ..metrics.registry import METRICS
-from . import examples
 from .hints import GENERIC_HINTS
 
-#: Every kind of exercise; the four choice kinds share one form (:func:`choice`).
-KINDS = ("compute", "analyse", "evaluate", "spot", "predict", "create")
-CHOICE_KINDS = ("analyse", "evaluate", "spot", "predict")
+#: Every kind of exercise; the choice kinds share one form (:func:`choice`; a derivation, :func:`derive`, ends in
+#: a choice too). A written answer (:func:`written`) is marked by the teacher, never by the checker.
+KINDS = ("compute", "analyse", "evaluate", "spot", "predict", "derive", "create", "written")
+CHOICE_KINDS = ("analyse", "evaluate", "spot", "predict", "derive")
+#: The difficulty labels (1 to 3) every exercise carries: :attr:`Exercise.level`.
+LEVELS = {1: N_("basic"), 2: N_("intermediate"), 3: N_("challenge")}
+#: An exercise's level when its bank entry names none: a computation is basic, a question about a metric's
+#: behaviour intermediate, a derivation a challenge.
+DEFAULT_LEVELS = {"compute": 1, "analyse": 2, "evaluate": 2, "spot": 2, "predict": 2, "derive": 3, "create": 2,
+                  "written": 2}
 #: What a create exercise's answer is: one list of grades, or two lists (ranking A, ranking B).
 SHAPES = ("ranking", "pair")
 
@@ -93,6 +101,53 @@ CONCEPTS = {
 }
 
 
+#: Step 3 of a compute exercise's hint ladder, after its first numbers: the step students of this metric most
+#: often get wrong (never the answer's crux: the checker names the same slips when an answer makes them).
+PITFALLS = {
+    "cg": N_("Check: CG adds the grades of the top k only, whatever their order."),
+    "dcg": N_("Check: use the gain and the discount the question names; with log2(i + 1), rank 2 is divided by "
+              "log2 3, not by log2 2."),
+    "idcg": N_("Check: sort the judged grades from best to worst before you discount them; the returned order is "
+               "not the ideal one."),
+    "ndcg": N_("Check: the ideal ranking sorts the judged grades from best to worst and is cut at the same k as "
+               "the ranking."),
+    "err": N_("Check: a lower rank counts only for the users still reading, so multiply by (1 − R) of every rank "
+              "above it, not by R."),
+    "reciprocal_rank": N_("Check: only the first relevant result counts; the later ones change nothing."),
+    "mrr": N_("Check: a query without a relevant result adds 0 to the sum and still counts in the number of "
+              "queries you divide by."),
+    "precision_at_k": N_("Check: divide the hits by k, even where the list is shorter than k, and not by the "
+                         "number of relevant documents."),
+    "recall_at_k": N_("Check: divide by every relevant document of the collection, including those the list never "
+                      "retrieved."),
+    "f_beta": N_("Check: F is a harmonic mean, (1 + β²)·P·R / (β²·P + R): a product over a weighted sum, not the "
+                 "plain average of P and R."),
+    "average_precision": N_("Check: add the precision at the relevant ranks only, and divide by all the relevant "
+                            "documents, not by those retrieved."),
+    "mean_average_precision": N_("Check: compute each query's AP on its own first, then average the APs; do not "
+                                 "pool the queries' hits."),
+    "interpolated_precision": N_("Check: interpolated precision looks at this rank and every rank below it, and "
+                                 "takes the best precision there."),
+    "eleven_point_ap": N_("Check: at each of the eleven recall levels take the best precision at that recall or "
+                          "beyond; recall 0 counts too."),
+    "r_precision": N_("Check: R is the number of relevant documents in the collection, not the length of the list."),
+    "success_at_k": N_("Check: the answer is 1 or 0; the number of hits in the top k does not matter."),
+    "bpref": N_("Check: skip the unjudged documents altogether; only judged non-relevant ones above a relevant one "
+                "count against it."),
+    "judged_at_k": N_("Check: a grade of 0 is a judgment; only the unjudged ranks are missing."),
+    "rbp": N_("Check: multiply the sum by (1 − p); rank i has weight p^(i − 1), so rank 1 has weight 1 before it."),
+    "rbp_residual": N_("Check: only the ranks below the list can still add to RBP; add their weights "
+                       "(1 − p)·p^(i − 1) as a geometric series, and leave the list's own ranks out."),
+    "roc_curve": N_("Check: a tie between a positive and a negative is a diagonal step of the curve: it counts half."),
+    "pr_curve": N_("Check: at each positive, multiply the rise in recall (1/number of positives) by the precision "
+                   "there."),
+    "auc": N_("Check: count the positive–negative pairs only; a tie counts 1/2, and pairs of the same class are "
+              "not pairs at all."),
+    "gauc": N_("Check: leave out a user who has only clicks or only non-clicks, before you weight and divide."),
+    "log_loss": N_("Check: use the natural log, and −ln(1 − p) for an impression that was not clicked."),
+}
+
+
 def _freeze(value):
     """Read-only data: tuples for lists, read-only mappings for dicts, so no caller can change an exercise."""
     if isinstance(value, Mapping):
@@ -133,7 +188,7 @@ _INLINE = [
 
 
 def markdown_html(text: str) -> str:
-    """A prompt's Markdown as HTML: paragraphs, ``- `` lists, pipe tables, **bold**, *italic*, ```code```;
+    """A prompt's Markdown as HTML: paragraphs, ``- `` lists, ``1. `` steps, pipe tables, **bold**, *italic*, ```code```;
     LaTeX kept.
 
     Only these few forms are read (the prompts use no others); everything else is escaped, so a
@@ -145,6 +200,11 @@ def markdown_html(text: str) -> str:
     '<p>Rank <b>1</b> holds <code>3</code>.</p><ul><li>a</li><li>b</li></ul>'
 
     A table: a header row, the ``|---|`` rule, then the rows (two result pages side by side):
+
+    Numbered steps (a derivation's), one paragraph each, their numbers kept as text:
+
+    >>> markdown_html("1. Write P@k.\\n2. Divide.")
+    "<p class='ltr-teach-step'>1. Write P@k.</p><p class='ltr-teach-step'>2. Divide.</p>"
 
     >>> markdown_html("| rank | A |\\n|---|---|\\n| 1 | x ✓ |")
     '<table><tr><th>rank</th><th>A</th></tr><tr><td>1</td><td>x ✓</td></tr></table>'
@@ -160,6 +220,8 @@ def markdown_html(text: str) -> str:
                                            + "</tr>" for tag, row in cells) + "</table>")
         elif lines and all(line.startswith(("- ", "* ")) for line in lines):
             out.append("<ul>" + "".join(f"<li>{_inline(line[2:])}</li>" for line in lines) + "</ul>")
+        elif lines and all(re.match(r"\d+\. ", line) for line in lines):  # a derivation's numbered steps
+            out.append("".join(f"<p class='ltr-teach-step'>{_inline(line)}</p>" for line in lines))
         elif lines:
             out.append(f"<p>{_inline(' '.join(lines))}</p>")
     return "".join(out)
@@ -177,6 +239,16 @@ class _Asked:
     """The behaviour every kind shares: its label, its hint ladder's box, its widget and how Jupyter shows it."""
 
     kind: ClassVar[str]
+
+    @property
+    def level(self) -> int:
+        """The difficulty, 1 (basic), 2 (intermediate) or 3 (challenge): the bank's, else the kind's default."""
+        return self.difficulty or DEFAULT_LEVELS[self.kind]
+
+    @property
+    def level_text(self) -> str:
+        """The difficulty as a label in the current language: ``level 2 · intermediate`` (``难度 2 · 进阶``)."""
+        return _("level {n} · {name}").format(n=self.level, name=translate(LEVELS[self.level]))
 
     @property
     def label(self) -> str:
@@ -209,10 +281,10 @@ class _Asked:
 
     def _repr_markdown_(self) -> str:
         options = "".join(f"\n- `{key}`: {text}" for key, text in self._option_lines())
-        return f"**{self.label}** · {self.title}\n\n{self.prompt}" + (f"\n{options}" if options else "")
+        return f"**{self.label}** · {self.title} · {self.level_text}\n\n{self.prompt}" + (f"\n{options}" if options else "")
 
     def _repr_html_(self) -> str:
-        title = f"<b>{html.escape(self.label)}</b> · {html.escape(self.title)}"
+        title = f"<b>{html.escape(self.label)}</b> · {html.escape(self.title)} · {html.escape(self.level_text)}"
         options = "".join(f"<li><code>{html.escape(key)}</code>: {_inline(text)}</li>" for key, text in self._option_lines())
         options = f"<ul>{options}</ul>" if options else ""
         return f"<div class='ltr-teach-exercise'><div>{title}</div>{markdown_html(self.prompt)}{options}</div>"
@@ -288,7 +360,8 @@ class Exercise(_Asked):
     data: Mapping
     task: Callable = field(repr=False)
     procedure: tuple = ()
-    intro: str = ""
+    #: The English intro; one that quotes a post (``worked``, ``erratum``) is computed when first read.
+    intro: str = ComputedField(default="")
     source: str = "new"
     randomize: Callable | None = field(default=None, repr=False)
     seed: int | None = None
@@ -300,6 +373,13 @@ class Exercise(_Asked):
     #: The ``lt.examples`` erratum of the post's formula the intro quotes: the prompt says whether it
     #: is wrong (an error) or a convention, so a student never copies a wrong formula unwarned.
     erratum: str | None = field(default=None, repr=False)
+    #: 1 (basic), 2 (intermediate) or 3 (challenge); ``None``: the kind's default (see :attr:`level`).
+    difficulty: int | None = None
+
+    @property
+    def about(self) -> tuple:
+        """The metrics the exercise is about: its one metric."""
+        return (self.metric,)
 
     @property
     def title(self) -> str:
@@ -310,12 +390,12 @@ class Exercise(_Asked):
     def prompt(self) -> str:
         """The question; a variant drops the post's story, whose numbers it no longer uses."""
         text = self.task(self.data)
-        if self.intro and self.seed is None:
+        if self.seed is None and self.intro:
             parts = (translate(self.story).format() if self.story else "", _document_says(self.worked) if self.worked else "",
                      _erratum_says(self.erratum) if self.erratum else "")
             intro = " ".join(part for part in parts if part) if (self.story or self.worked) else self.intro
             text = _("{intro} {task}").format(intro=intro, task=text)
-        return text
+        return _after_full_stop.sub("", text)  # a Chinese sentence ends in 。：no space follows it
 
     def __post_init__(self):
         object.__setattr__(self, "data", _freeze(self.data))
@@ -361,7 +441,12 @@ class Exercise(_Asked):
         """
         procedure = self.procedure[0] if len(self.procedure) == 1 else \
             " ".join(translate(h) for h in self.procedure) or GENERIC_HINTS[self.metric]
-        return CONCEPTS[self.metric], procedure, first_step(self.explanation())
+        return CONCEPTS[self.metric], procedure, _("{first_step} {pitfall}").format(
+            first_step=first_step(self.explanation()), pitfall=translate(PITFALLS[self.metric]))
+
+
+#: The space a joined English-style intro leaves after a full-width stop (。！？；：) in a Chinese prompt.
+_after_full_stop = re.compile(r"(?<=[。！？；：])[ \t]+")
 
 
 def first_step(ex: Explanation) -> str:
@@ -371,22 +456,27 @@ def first_step(ex: Explanation) -> str:
     --------
     >>> import ltr_teach as lt
     >>> print(first_step(lt.dcg([3, 2, 3, 0, 1, 2, 2], k=7)))
-    First step: rank 1, grade 3, gain 7, discount 1, gain/discount 7, DCG so far 7.
+    First step, at rank 1: grade = 3, gain = 7, discount = 1, gain/discount = 7, DCG so far = 7.
     """
     answer = ex.exact
-    shown = []
+    label, shown = "", []
     for n, column in enumerate(ex.columns):
         row = ex.steps[0] if ex.steps else {}
         cell = row.get(column.key)
         if cell is None or cell == "":
             continue
-        if n > 0 and _same_number(cell, answer):
-            continue  # the row's label (rank 1, query q1) stays; a value equal to the answer never shows
         value = translate(cell) if isinstance(cell, Message) else fmt_cell(cell)  # a word cell: in the language
-        shown.append(f"{translate(column.header)} {value}")
+        if n == 0:  # the row's label (rank 1, query q1) names the step
+            label = f"{translate(column.header)} {value}"
+            continue
+        if _same_number(cell, answer):
+            continue  # a value equal to the answer never shows
+        shown.append(_("{name} = {value}").format(name=translate(column.header), value=value))
     if not shown:
         return _("Start with rank 1 of the list, as the worked table does.")
-    return _("First step: {cells}.").format(cells=_(", ").join(shown))
+    if not label:
+        return _("First step: {cells}.").format(cells=_(", ").join(shown))
+    return _("First step, at {label}: {cells}.").format(label=label, cells=_(", ").join(shown))
 
 
 def _same_number(cell, answer) -> bool:
@@ -398,6 +488,8 @@ def _same_number(cell, answer) -> bool:
 
 def _document_says(worked_id: str) -> str:
     """What a post prints for one of its worked examples, from ``lt.examples`` (never retyped)."""
+    from . import examples  # imported when a prompt is shown: checking an answer needs no post (issue 21)
+
     w = examples.by_id(worked_id)
     verdict = "" if w.matches else _(" What is right?")
     return _("Post {document} prints {quantity} = {printed} for {title}.{verdict}").format(
@@ -406,6 +498,8 @@ def _document_says(worked_id: str) -> str:
 
 def _erratum_says(erratum_id: str) -> str:
     """Whether the post's formula quoted by an intro is wrong or a convention, from ``lt.examples``."""
+    from . import examples
+
     record = examples.by_id(erratum_id)
     if record.kind == "error":
         return _("The post is wrong here (erratum {id}): compute the right value.").format(id=record.id)
@@ -414,30 +508,53 @@ def _erratum_says(erratum_id: str) -> str:
 
 
 def _e(id, family, metric, data, task, hints=(), intro="", source="new", randomize=None, worked=None,
-       point=None, erratum=None) -> Exercise:
+       point=None, erratum=None, level=None) -> Exercise:
     """A compute exercise (the bank modules' short form); ``hints`` are its own: step 2 of the ladder.
 
     ``erratum`` names the ``lt.examples`` record of a document's formula the intro quotes."""
     story = intro  # a message id: a literal brace is doubled, as in every message (the prompt formats it)
+    intro = Deferred(_english_intro, story, worked, erratum) if worked or erratum else story.format()
+    exercise = Exercise(id=id, family=family, metric=metric, data=data, task=task, procedure=tuple(hints),
+                        intro=intro, source=source, randomize=randomize, point=point, story=story, worked=worked,
+                        erratum=erratum, difficulty=_check_level(id, level))
+    if point is not None and not point(_thaw(exercise.data)):
+        raise RuntimeError(f"exercise {id!r} does not have the point its variants keep")
+    return exercise
+
+
+def _english_intro(story: str, worked: str | None, erratum: str | None) -> str:
+    """The intro field: the English story and what ``lt.examples`` says of the post it quotes (computed when
+    first read: building a bank module then computes none of the documents' numbers)."""
     intro = story.format()
     with using_language("en"):  # the intro field is the English text; the prompt translates its parts
         if worked:
             intro = f"{intro} {_document_says(worked)}".strip()
         if erratum:
             intro = f"{intro} {_erratum_says(erratum)}".strip()
-    exercise = Exercise(id=id, family=family, metric=metric, data=data, task=task, procedure=tuple(hints),
-                        intro=intro, source=source, randomize=randomize, point=point, story=story, worked=worked,
-                        erratum=erratum)
-    if point is not None and not point(_thaw(exercise.data)):
-        raise RuntimeError(f"exercise {id!r} does not have the point its variants keep")
-    return exercise
+    return intro
 
 
 # -- choice and create -------------------------------------------------------------------------------------
 def _filled(message: str, facts: Callable | None) -> str:
     """A message id translated, its ``{placeholders}`` filled from the facts (the library's numbers)."""
     text = translate(message)
-    return text.format(**facts()) if facts is not None else text.format()
+    return text.format(**_facts_now(facts)) if facts is not None else text.format()
+
+
+#: ``facts()`` per facts function and language (the oldest dropped first beyond 64): an exercise's question, options,
+#: diagnoses and explanation all fill from the same facts, and some take the library tens of milliseconds
+#: (a paired comparison of runs), so checking a choice computes them once per language, not once per text.
+_FACTS: dict = {}
+_FACTS_KEPT = 64
+
+
+def _facts_now(facts: Callable) -> dict:
+    key = (facts, get_language())
+    if key not in _FACTS:
+        if len(_FACTS) >= _FACTS_KEPT:
+            del _FACTS[next(iter(_FACTS))]
+        _FACTS[key] = dict(facts())
+    return _FACTS[key]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -458,6 +575,10 @@ class ChoiceExercise(_Asked):
     source: str = "new"
     randomize: Callable | None = field(default=None, repr=False)
     seed: int | None = None
+    difficulty: int | None = None
+    #: The metrics (``lt.METRICS`` names) the question is about: a sheet asks one after at most two
+    #: computations of each.
+    about: tuple = ()
 
     @property
     def title(self) -> str:
@@ -510,6 +631,8 @@ class CreateExercise(_Asked):
     source: str = "new"
     randomize: Callable | None = field(default=None, repr=False)
     seed: int | None = None
+    difficulty: int | None = None
+    about: tuple = ()
 
     @property
     def title(self) -> str:
@@ -533,10 +656,95 @@ class CreateExercise(_Asked):
         return self.hint_ids
 
 
+@dataclass(frozen=True, eq=False, repr=False)
+class DeriveExercise(ChoiceExercise):
+    """A short derivation (in the style of Manning, Raghavan & Schütze, ch. 8): the claim, the steps the
+    student completes on paper, and a choice that only a finished derivation answers; the model derivation
+    is the teacher's (the key, the grader's report, a reveal). See :func:`derive`."""
+
+    steps: tuple = ()
+    model_id: str = ""
+
+    @property
+    def prompt(self) -> str:
+        steps = "\n".join(f"{n}. {_filled(step, self.facts)}" for n, step in enumerate(self.steps, start=1))
+        return _("{claim}\n\nDerive it on paper, step by step:\n\n{steps}\n\n{question}").format(
+            claim=_filled(self.question, self.facts), steps=steps, question=_filled(self.ask_id, self.facts))
+
+    ask_id: str = ""
+
+    @property
+    def model(self) -> str:
+        """The model derivation, for the teacher."""
+        return _filled(self.model_id, self.facts)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class WrittenExercise(_Asked):
+    """A short written answer: the teacher marks it against the model answer; no checker grades it.
+    See :func:`written`."""
+
+    kind: ClassVar[str] = "written"
+
+    id: str
+    family: str
+    title_id: str
+    question: str
+    model_id: str
+    hint_ids: tuple = ()
+    facts: Callable | None = field(default=None, repr=False)
+    source: str = "new"
+    randomize: Callable | None = field(default=None, repr=False)
+    seed: int | None = None
+    difficulty: int | None = None
+    about: tuple = ()
+
+    @property
+    def title(self) -> str:
+        return translate(self.title_id)
+
+    @property
+    def prompt(self) -> str:
+        return _filled(self.question, self.facts)
+
+    @property
+    def model(self) -> str:
+        """The model answer, for the teacher (and for a student who asks to see it)."""
+        return _filled(self.model_id, self.facts)
+
+    @property
+    def answer(self) -> str:
+        """The model answer: what the teacher marks against (other wordings are right too)."""
+        return self.model
+
+    @property
+    def explanation(self) -> str:
+        return ""
+
+    @property
+    def hints(self) -> tuple:
+        return self.hint_ids
+
+
 def example_text(value, shape: str) -> str:
     """A ranking (or pair) as the student types it: ``[3, 0, 2]`` or ``[1, 0, 1] [0, 1, 1]``."""
     lists = value if shape == "pair" else [value]
     return " ".join("[" + ", ".join(str(v) for v in one) + "]" for one in lists)
+
+
+def _check_level(id, level):
+    if level is not None and (isinstance(level, bool) or level not in LEVELS):
+        raise ValueError(f"{id}: level = {level!r} must be one of {', '.join(map(str, LEVELS))} (basic, "
+                         "intermediate, challenge) or None for the kind's default")
+    return level
+
+
+def _check_about(id, about):
+    about = tuple(about)
+    unknown = [m for m in about if m not in METRICS]
+    if unknown:
+        raise ValueError(f"{id}: about = {unknown!r} are not metrics of lt.METRICS")
+    return about
 
 
 def _check_common(id, family, title, question, hints):
@@ -549,8 +757,24 @@ def _check_common(id, family, title, question, hints):
         raise ValueError(f"{id}: hints must be 3 messages (concept, procedure, first number), got {hints!r}")
 
 
+def _check_options(id, options, correct, why, explanation):
+    options = dict(options)
+    if len(options) < 2 or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z0-9_-]+", k) for k in options):
+        raise ValueError(f"{id}: options need at least 2 keys made of letters, digits, _ and -, got {list(options)}")
+    if len({k.lower() for k in options}) != len(options):
+        raise ValueError(f"{id}: option keys {list(options)} differ only in case")
+    if correct not in options:
+        raise ValueError(f"{id}: correct = {correct!r} is not an option ({', '.join(options)})")
+    wrong = set(options) - {correct}
+    if set(why) != wrong:
+        raise ValueError(f"{id}: why must diagnose exactly the wrong options {sorted(wrong)}, got {sorted(why)}")
+    if not isinstance(explanation, str) or not explanation.strip():
+        raise ValueError(f"{id}: explanation must be a non-empty message")
+    return options
+
+
 def choice(id, *, family, kind, title, question, options, correct, why, explanation, hints, facts=None,
-           source="new", randomize=None) -> ChoiceExercise:
+           source="new", randomize=None, level=None, about=()) -> ChoiceExercise:
     """A multiple-choice exercise: ``analyse``, ``evaluate``, ``spot`` (the error) or ``predict``.
 
     Parameters
@@ -576,34 +800,84 @@ def choice(id, *, family, kind, title, question, options, correct, why, explanat
     randomize : callable, optional
         ``randomize(rng) -> dict`` of fields to replace in a student's variant; without it every
         variant is the exercise as written.
+    level : {1, 2, 3}, optional
+        The difficulty (basic, intermediate, challenge); default: the kind's (:data:`DEFAULT_LEVELS`).
+    about : tuple of str, optional
+        The metrics (``lt.METRICS`` names) the question is about.
 
     Returns
     -------
     ChoiceExercise
     """
     _check_common(id, family, title, question, hints)
-    if kind not in CHOICE_KINDS:
-        raise ValueError(f"{id}: kind = {kind!r} must be one of {', '.join(CHOICE_KINDS)}")
-    options = dict(options)
-    if len(options) < 2 or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z0-9_-]+", k) for k in options):
-        raise ValueError(f"{id}: options need at least 2 keys made of letters, digits, _ and -, got {list(options)}")
-    if len({k.lower() for k in options}) != len(options):
-        raise ValueError(f"{id}: option keys {list(options)} differ only in case")
-    if correct not in options:
-        raise ValueError(f"{id}: correct = {correct!r} is not an option ({', '.join(options)})")
-    wrong = set(options) - {correct}
-    if set(why) != wrong:
-        raise ValueError(f"{id}: why must diagnose exactly the wrong options {sorted(wrong)}, got {sorted(why)}")
-    if not isinstance(explanation, str) or not explanation.strip():
-        raise ValueError(f"{id}: explanation must be a non-empty message")
+    if kind not in CHOICE_KINDS or kind == "derive":
+        raise ValueError(f"{id}: kind = {kind!r} must be one of {', '.join(k for k in CHOICE_KINDS if k != 'derive')}"
+                         " (a derivation is built with derive())")
+    options = _check_options(id, options, correct, why, explanation)
     return ChoiceExercise(id=id, family=family, kind=kind, title_id=title, question=question,
                           options=MappingProxyType(options), correct=correct, why=MappingProxyType(dict(why)),
                           explanation_id=explanation, hint_ids=tuple(hints), facts=facts, source=source,
-                          randomize=randomize)
+                          randomize=randomize, difficulty=_check_level(id, level), about=_check_about(id, about))
+
+
+def derive(id, *, family, title, claim, steps, question, options, correct, why, model, hints, facts=None,
+           source="new", level=None, about=()) -> DeriveExercise:
+    """A short derivation: a claim, the steps to write out, and a choice at the end that a finished
+    derivation answers; ``model`` is the model derivation the teacher marks against.
+
+    Parameters
+    ----------
+    claim : str
+        What to show (a message id), e.g. "Show that NDCG@k <= 1."
+    steps : tuple of str
+        The derivation's steps as prompts (message ids), in order; the student writes each out.
+    question : str
+        The choice at the end (a message id): what the finished derivation decides.
+    options, correct, why, hints, facts, level, about
+        As for :func:`choice`; each wrong option's diagnosis names the step it skips, never the right option.
+    model : str
+        The model derivation (a message id): the teacher's key, the grader's report, a reveal.
+
+    Returns
+    -------
+    DeriveExercise
+    """
+    _check_common(id, family, title, claim, hints)
+    if len(tuple(steps)) < 2 or not all(isinstance(step, str) and step.strip() for step in steps):
+        raise ValueError(f"{id}: steps must be at least 2 messages, got {steps!r}")
+    for name, value in (("question", question), ("model", model)):
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"{id}: {name} = {value!r} must be a non-empty message (N_(...))")
+    options = _check_options(id, options, correct, why, model)
+    return DeriveExercise(id=id, family=family, kind="derive", title_id=title, question=claim,
+                          options=MappingProxyType(options), correct=correct, why=MappingProxyType(dict(why)),
+                          explanation_id=model, hint_ids=tuple(hints), facts=facts, source=source,
+                          difficulty=_check_level(id, level), about=_check_about(id, about), steps=tuple(steps),
+                          model_id=model, ask_id=question)
+
+
+def written(id, *, family, title, question, model, hints, facts=None, source="new", level=None,
+            about=()) -> WrittenExercise:
+    """A short written answer (a few sentences): the teacher marks it against ``model``, the model answer.
+
+    ``lt.check`` and ``ltr-teach check`` never grade it: they say it is marked by the teacher and show the
+    model answer only when asked to reveal; the grader lists every answer for marking by hand.
+
+    Returns
+    -------
+    WrittenExercise
+    """
+    _check_common(id, family, title, question, hints)
+    if not isinstance(model, str) or not model.strip():
+        raise ValueError(f"{id}: model = {model!r} must be a non-empty message (N_(...))")
+    return WrittenExercise(id=id, family=family, title_id=title, question=question, model_id=model,
+                           hint_ids=tuple(hints), facts=facts, source=source, difficulty=_check_level(id, level),
+                           about=_check_about(id, about))
+
 
 
 def create(id, *, family, title, question, shape, verify, example, hints, explanation="", facts=None,
-           source="new", randomize=None) -> CreateExercise:
+           source="new", randomize=None, level=None, about=()) -> CreateExercise:
     """An exercise whose answer the student builds: a ranking (``shape="ranking"``) or two (``"pair"``).
 
     Parameters
@@ -636,9 +910,37 @@ def create(id, *, family, title, question, shape, verify, example, hints, explan
         raise ValueError(f"{id}: the example {example!r} fails its own verify: {problem}")
     return CreateExercise(id=id, family=family, title_id=title, question=question, shape=shape, verify=verify,
                           example=_freeze(example), hint_ids=tuple(hints), explanation_id=explanation, facts=facts,
-                          source=source, randomize=randomize)
+                          source=source, randomize=randomize, difficulty=_check_level(id, level),
+                          about=_check_about(id, about))
 
 
-__all__ = ["CHOICE_KINDS", "CONCEPTS", "KINDS", "SHAPES", "ChoiceExercise", "CreateExercise", "Exercise", "HintBox",
-           "choice", "create", "example_text", "first_step", "ladder_steps",
-           "markdown_html"]
+
+
+def arranged(exercises: list, order, levels=None) -> list:
+    """A bank module's exercises in the order its sheet asks them (``order``: every id exactly once), with the
+    difficulty ``levels`` (id to 1, 2 or 3) of those whose level is not their kind's default.
+
+    The order interleaves: after at most two computations of a metric comes a question about it.
+
+    >>> class E:
+    ...     def __init__(self, id): self.id = id
+    >>> [e.id for e in arranged([E("a"), E("b")], ["b", "a"])]
+    ['b', 'a']
+    """
+    by_id = {e.id: e for e in exercises}
+    order = list(order)
+    if sorted(order) != sorted(by_id) or len(set(order)) != len(order):
+        missing, extra = set(by_id) - set(order), set(order) - set(by_id)
+        raise RuntimeError(f"the order must name every exercise once: missing {sorted(missing)}, unknown "
+                           f"{sorted(extra)}")
+    levels = dict(levels or {})
+    unknown = set(levels) - set(by_id)
+    if unknown:
+        raise RuntimeError(f"levels name exercises that are not in the module: {sorted(unknown)}")
+    return [dataclasses.replace(by_id[i], difficulty=_check_level(i, levels[i])) if i in levels else by_id[i]
+            for i in order]
+
+
+__all__ = ["CHOICE_KINDS", "CONCEPTS", "DEFAULT_LEVELS", "KINDS", "LEVELS", "SHAPES", "ChoiceExercise", "CreateExercise",
+           "DeriveExercise", "Exercise", "HintBox", "WrittenExercise", "arranged", "choice", "create", "derive",
+           "example_text", "first_step", "ladder_steps", "markdown_html", "written"]

@@ -164,7 +164,7 @@ def _relevant_never_retrieved(d) -> bool:
 
 
 def _pool_holds_a_better_item(d) -> bool:
-    """An item of the judged pool never shown that enters the ideal top k (document 004's film rated 4)."""
+    """An item of the judged pool never shown that enters the ideal top k (post 004's film rated 4)."""
     k = d.get("k") or len(d["grades"])
     unseen = list(d["ideal"][len(d["grades"]):])
     shown_best = sorted(d["grades"], reverse=True)
@@ -259,7 +259,7 @@ def _rr_task(d) -> str:
 def _queries_text(d) -> str:
     q = d["list_of_rels"]
     items = q.items() if isinstance(q, Mapping) else ((f"q{i}", r) for i, r in enumerate(q, start=1))
-    return _("; ").join(f"{name}: [{_nums(r)}]" for name, r in items)
+    return _("; ").join(_("{name}: [{values}]").format(name=name, values=_nums(r)) for name, r in items)
 
 
 def _mrr_task(d) -> str:

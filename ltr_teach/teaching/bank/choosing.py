@@ -92,7 +92,8 @@ EXERCISES = [
                           "MRR."),
            hints=(N_("Start from the user: what do they look at, and when do they stop?"),
                   N_("For each metric, ask what a second correct answer lower down adds to it."),
-                  N_("Which metric looks only at the rank of the first relevant result?"))),
+                  N_("The step students skip: count how many right answers a question has before you look "
+                     "at the metrics."))),
     choice("choose-metric-bidding", family="choosing", kind="evaluate",
            title=N_("Probabilities that set a price"),
            question=N_("An ads system bids for each impression by its predicted click probability × the value of "

@@ -1,4 +1,4 @@
-"""The comparing family: several metrics on the same rankings (notebook 08), the documents' errata as
+"""The comparing family: several metrics on the same rankings (notebook 08), the posts' errata as
 spot-the-error questions (09), and why the evaluation tools disagree (10).
 
 Every number a question or an explanation shows is a ``{placeholder}`` filled by ``facts()`` from the
@@ -13,7 +13,7 @@ from ...metrics import binary, graded
 from .. import examples
 from ..kinds import choice, create
 
-FAMILY = ("comparing", N_("Comparing metrics, the documents' errata and the tools"))
+FAMILY = ("comparing", N_("Comparing metrics, the posts' errata and the tools"))
 
 # Notebook 08's six products of the 神仙水 query, in system C's order: 兰蔻粉水 (1), SK-II 神仙水 (3, the
 # star), 神仙水 旅行装 (2), 神仙水 套装 (2), 菌菇水 (0), 芦荟霜 (0); binary metrics read grade >= 2 as relevant.
@@ -263,8 +263,8 @@ EXERCISES = [
            source="notebook 08"),
     # -- 09: spot the error in the documents' worked examples ----------------------------------------------
     choice("spot-000-map", family="comparing", kind="spot",
-           title=N_("Document 000's MAP"),
-           question=N_("Document 000 computes MAP for two queries: MAC口红, relevant at ranks 1, 2, 5 of 7, and "
+           title=N_("Post 000's MAP"),
+           question=N_("Post 000 computes MAP for two queries: MAC口红, relevant at ranks 1, 2, 5 of 7, and "
                        "神仙水, relevant at ranks 2, 3, 6, 7. Which line of its computation is wrong?"),
            facts=_map_facts,
            options={"ap1": N_("AP(1) = (1/1 + 2/2 + 3/5) / 3 = {ap1}"),
@@ -282,8 +282,8 @@ EXERCISES = [
                   N_("Write 13/15 and 47/84 over the common denominator 420.")),
            source="doc 000"),
     choice("spot-000-err", family="comparing", kind="spot",
-           title=N_("Document 000's ERR"),
-           question=N_("Document 000 computes ERR for the 口红 query: grades 3, 2, 3, 1 with g_max = 3. Which line "
+           title=N_("Post 000's ERR"),
+           question=N_("Post 000 computes ERR for the 口红 query: grades 3, 2, 3, 1 with g_max = 3. Which line "
                        "is wrong?"),
            facts=_err_facts,
            options={"r": N_("R_i = (2^g − 1) / 2^3 = 7/8, 3/8, 7/8, 1/8"),
@@ -300,8 +300,8 @@ EXERCISES = [
                   N_("The first term is R_1 = 7/8 = 0.875; the second is ½ · (1 − 7/8) · 3/8 = 3/128.")),
            source="doc 000"),
     choice("spot-004-movies", family="comparing", kind="spot",
-           title=N_("Document 004's films"),
-           question=N_("Document 004 scores five recommended films with grades 5, 3, 2, 1, 2; seven films are "
+           title=N_("Post 004's films"),
+           question=N_("Post 004 scores five recommended films with grades 5, 3, 2, 1, 2; seven films are "
                        "judged, 5, 3, 2, 1, 2, 4, 0 (gain 2^g − 1, log2 discount, each term rounded to one "
                        "decimal). Which is the **first** wrong line?"),
            facts=_movies_facts,
@@ -324,8 +324,8 @@ EXERCISES = [
                   N_("The ideal's second term is (2^4 − 1) / log2 3 = 15 / 1.585 ≈ 9.464.")),
            source="doc 004"),
     choice("spot-001-ap", family="comparing", kind="spot",
-           title=N_("Document 001 on AP"),
-           question=N_("Three statements from document 001's section on MAP. Which one is wrong?"),
+           title=N_("Post 001 on AP"),
+           question=N_("Three statements from post 001's section on MAP. Which one is wrong?"),
            facts=_ap_one_facts,
            options={"p-at-k": N_("P@K is the share of relevant results among the top K: l(1) = 1, l(2) = 0 gives "
                                  "P@2 = 1/2."),
@@ -343,8 +343,8 @@ EXERCISES = [
                   N_("For 1, 1, 0, 0 the precision at the two relevant positions is 1/1 and 2/2.")),
            source="doc 001"),
     choice("spot-000-f-beta", family="comparing", kind="spot",
-           title=N_("Document 000 on F"),
-           question=N_("Three lines of document 000's section 1.5 (AUC). Which one is wrong?"),
+           title=N_("Post 000 on F"),
+           question=N_("Three lines of post 000's section 1.5 (AUC). Which one is wrong?"),
            facts=_f_beta_facts,
            options={"f1": N_("F = 2 · Precision · Recall / (Precision + Recall), also called F1."),
                     "f-beta": N_("F_β = (1 + β²)(Precision + Recall) / (β² · Precision + Recall)."),
@@ -362,8 +362,8 @@ EXERCISES = [
                   N_("With β = 1 the printed F_β is 2(P + R) / (P + R).")),
            source="doc 000"),
     choice("spot-004-code-mrr", family="comparing", kind="spot",
-           title=N_("Document 004's MRR code"),
-           question=N_("Document 004's first code snippet, with relevant_docs = [1, 3, 5] and results = [3, 4, 2, "
+           title=N_("Post 004's MRR code"),
+           question=N_("Post 004's first code snippet, with relevant_docs = [1, 3, 5] and results = [3, 4, 2, "
                        "1, 5]. Which line is wrong?"),
            facts=_code_mrr_facts,
            options={"loop": N_("`for i, r in enumerate(results): if r in relevant_docs: return 1.0 / (i + 1)`"),
@@ -464,7 +464,7 @@ EXERCISES = [
                 "depends": N_("ln(i + 1) = ln 2 · log2(i + 1) at every rank, whatever the grades: the factor is "
                               "the same in every term of DCG and IDCG.")},
            explanation=N_("Every DCG with ln is the DCG with log2 divided by ln 2 ≈ 0.693, and so is IDCG: the "
-                          "factor cancels and NDCG is {ndcg_log2} either way. That is why document 000's DCGs, "
+                          "factor cancels and NDCG is {ndcg_log2} either way. That is why post 000's DCGs, "
                           "natural-log values, still give the usual NDCGs."),
            hints=(N_("Change of base: log_a x = log_b x / log_b a."),
                   N_("Write ln(i + 1) with log2 and see what happens to DCG and to IDCG."),

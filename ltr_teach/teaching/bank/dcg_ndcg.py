@@ -3,7 +3,7 @@
 from ...core.i18n import N_, _
 from ...metrics.binary import average_precision
 from ...metrics.graded import dcg, idcg, ndcg
-from ..kinds import _e, choice, create
+from ..kinds import _e, arranged, choice, create, derive, written
 from ._compute import _LIPSTICK, _MOVIE_POOL, _MOVIES, _cg_task, _graded, _graded_task, _pool_holds_a_better_item
 
 FAMILY = ("dcg_ndcg", N_("CG, DCG and NDCG"))
@@ -28,11 +28,16 @@ def _perfect_with_a_zero(grades):
 
 
 # -- choice and create exercises of notebooks 04 and 05 (predict, analyse, create) -------------------------
-_LIPSTICK_A, _LIPSTICK_B = [5, 1, 3, 2, 4], [5, 3, 4, 2, 1]   # document 002's algorithms A and B
-_MAC = [3, 2, 3, 0, 1, 2, 2]                                   # document 000's MAC口红 query
-_SXS = [2, 2, 3, 1, 2, 3, 1]                                   # document 000's 神仙水 query
-_FILMS, _FILM_POOL = [5, 3, 2, 1, 2], [5, 3, 2, 1, 2, 4, 0]    # document 004's films M1..M5, and M1..M7 judged
+_LIPSTICK_A, _LIPSTICK_B = [5, 1, 3, 2, 4], [5, 3, 4, 2, 1]   # post 002's algorithms A and B
+_MAC = [3, 2, 3, 0, 1, 2, 2]                                   # post 000's MAC口红 query
+_SXS = [2, 2, 3, 1, 2, 3, 1]                                   # post 000's 神仙水 query
+_FILMS, _FILM_POOL = [5, 3, 2, 1, 2], [5, 3, 2, 1, 2, 4, 0]    # post 004's films M1..M5, and M1..M7 judged
 _GAIN_X, _GAIN_Y = [3, 0, 0, 2, 2], [2, 3, 2, 0, 0]
+
+
+def _doc002_facts() -> dict:
+    a, b = ndcg(_LIPSTICK_A, k=5), ndcg(_LIPSTICK_B, k=5)
+    return {"ndcg_a": a.decimal_str, "ndcg_b": b.decimal_str, "idcg": idcg(_LIPSTICK_A, k=5).decimal_str}
 
 
 def _d(ex) -> str:
@@ -74,36 +79,57 @@ def _ndcg_prefers_a_ap_prefers_b(pair):
 
 EXERCISES = [
     _e("cg-movies", "dcg_ndcg", "cg", {"grades": _MOVIES}, _cg_task,
-       [N_("Add the grades; CG ignores the order.")], intro=N_("Document 004: 豆瓣 recommends five films rated by a user."),
+       [N_("Add the grades; CG ignores the order.")], intro=N_("Post 004: 豆瓣 recommends five films rated by a user."),
        source="doc 004", randomize=_graded),
     _e("cg-at-2-swapped", "dcg_ndcg", "cg", {"grades": [5, 2, 3, 1, 2], "k": 2}, _cg_task,
-       [N_("Only the top 2 count.")], intro=N_("Document 004 swaps the second and third film."), source="doc 004",
+       [N_("Only the top 2 count.")], intro=N_("Post 004 swaps the second and third film."), source="doc 004",
        randomize=_graded),
     _e("dcg-movies", "dcg_ndcg", "dcg", {"grades": _MOVIES, "k": 5}, _graded_task("DCG"),
        [N_("Gains are 31, 7, 3, 1, 3; discounts log2(2), log2(3), log2(4), log2(5), log2(6).")],
-       intro=N_("Document 004 rounds every term to one decimal before adding."), source="doc 004",
+       intro=N_("Post 004 rounds every term to one decimal before adding."), source="doc 004",
        randomize=_graded),
     _e("dcg-lipstick-log2", "dcg_ndcg", "dcg", {"grades": _LIPSTICK, "k": 7}, _graded_task("DCG"),
        [N_("Rank 1: 7/1; rank 2: 3/log2(3); rank 3: 7/2; rank 4 adds nothing.")],
-       intro=N_("Document 000 uses the natural log ln(1 + m) as the discount."), source="doc 000", randomize=_graded,
+       intro=N_("Post 000 uses the natural log ln(1 + m) as the discount."), source="doc 000", randomize=_graded,
        worked="000-dcg-mac-lipstick", erratum="000-ndcg-log-base"),
     _e("idcg-lipstick", "dcg_ndcg", "idcg", {"grades": _LIPSTICK, "k": 7}, _graded_task(N_("IDCG")),
-       [N_("The ideal order is 3, 3, 2, 2, 2, 1, 0.")], intro=N_("Document 000, query 1 (MAC口红)."), source="doc 000",
+       [N_("The ideal order is 3, 3, 2, 2, 2, 1, 0.")], intro=N_("Post 000, query 1 (MAC口红)."), source="doc 000",
        randomize=_graded),
     _e("ndcg-lipstick", "dcg_ndcg", "ndcg", {"grades": _LIPSTICK, "k": 7},
        _graded_task(N_("NDCG")), [N_("NDCG = DCG / IDCG; the ideal order is 3, 3, 2, 2, 2, 1, 0.")],
-       intro=N_("Document 000, query 1 (MAC口红)."), source="doc 000", randomize=_graded),
+       intro=N_("Post 000, query 1 (MAC口红)."), source="doc 000", randomize=_graded),
     _e("dcg-doc002-a", "dcg_ndcg", "dcg", {"grades": [5, 1, 3, 2, 4], "k": 5}, _graded_task("DCG"),
-       [N_("Gains 31, 1, 7, 3, 15.")], intro=N_("Document 002, ranking A."), source="doc 002", randomize=_graded),
+       [N_("Gains 31, 1, 7, 3, 15.")], intro=N_("Post 002, ranking A."), source="doc 002", randomize=_graded),
     _e("ndcg-doc002-a", "dcg_ndcg", "ndcg", {"grades": [5, 1, 3, 2, 4], "k": 5},
        _graded_task(N_("NDCG")), [N_("The ideal order is 5, 4, 3, 2, 1.")],
-       intro=N_("Document 002, ranking A."), source="doc 002", randomize=_graded),
-    _e("ndcg-doc002-b", "dcg_ndcg", "ndcg", {"grades": [5, 3, 4, 2, 1], "k": 5},
-       _graded_task(N_("NDCG")), [N_("B and A share the ideal DCG.")],
-       intro=N_("Document 002, ranking B."), source="doc 002", randomize=_graded),
+       intro=N_("Post 002, ranking A."), source="doc 002", randomize=_graded),
+    choice("ndcg-doc002-a-or-b", family="dcg_ndcg", kind="predict", title=N_("Does normalising change the verdict?"),
+           about=("ndcg", "idcg", "dcg"),
+           question=N_("Post 002's algorithms rank the same five lipsticks: A as [5, 1, 3, 2, 4], B as [5, 3, 4, 2, 1] "
+                       "(rank 1 first). You have computed NDCG@5 of A. Without computing B's, predict how B's NDCG@5 "
+                       "compares with A's (gain 2^rel − 1, discount log2(i + 1))."),
+           facts=_doc002_facts,
+           options={"a": N_("A has the higher NDCG@5"), "b": N_("B has the higher NDCG@5"),
+                    "tie": N_("They tie: both hold the same five grades"),
+                    "flip": N_("It cannot be told without both IDCGs: normalising may reverse DCG's verdict")},
+           correct="b",
+           why={"a": N_("Compare ranks 2 and 3 of the two lists: which grades sit where the discount is smallest? A "
+                        "higher grade at a smaller discount is worth more, in DCG and in NDCG alike."),
+                "tie": N_("The same grades give the same CG and the same IDCG, but DCG also depends on the rank at "
+                          "which each grade sits."),
+                "flip": N_("IDCG depends only on the grades, sorted from best to worst, and A and B hold the same "
+                           "five grades: write both IDCGs before you decide.")},
+           explanation=N_("A and B hold the same grades, so they share IDCG@5 = {idcg}. Dividing both DCGs by the same "
+                          "number keeps their order: NDCG@5 is {ndcg_a} for A and {ndcg_b} for B. B wins because it "
+                          "puts the grades 3 and 4 at ranks 2 and 3, where the discount is small, and the 1 last."),
+           hints=(N_("NDCG is DCG divided by IDCG: ask what each of the two depends on."),
+                  N_("Compare the two IDCGs first, then the two DCGs term by term."),
+                  N_("The step students get wrong: IDCG is built from the grades sorted best first, not from the "
+                     "order the system chose.")),
+           source="doc 002"),
     _e("idcg-movies-pool", "dcg_ndcg", "idcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
        _graded_task(N_("IDCG")), [N_("The ideal top 5 of the pool is 5, 4, 3, 2, 2.")],
-       intro=N_("Document 004: the user rated seven films, five of them recommended."), source="doc 004",
+       intro=N_("Post 004: the user rated seven films, five of them recommended."), source="doc 004",
        randomize=_graded, worked="004-idcg-movies", point=_pool_holds_a_better_item),
     _e("ndcg-movies-pool", "dcg_ndcg", "ndcg", {"grades": _MOVIES, "k": 5, "ideal": _MOVIE_POOL},
        _graded_task(N_("NDCG")),
@@ -112,20 +138,21 @@ EXERCISES = [
     _e("dcg-jarvelin-doc001", "dcg_ndcg", "dcg", {"grades": [3, 2, 3, 0, 1, 2], "gain": "linear",
                                                    "discount": "jarvelin"},
        _graded_task("DCG"), [N_("Ranks 1 and 2 both divide by 1; rank 4 by log2(4) = 2.")],
-       intro=N_("Document 001 writes DCG_p = rel_1 + Σ_{{i≥2}} rel_i / log2(i)."), source="doc 001", randomize=_graded,
+       intro=N_("Post 001 writes DCG_p = rel_1 + Σ_{{i≥2}} rel_i / log2(i)."), source="doc 001", randomize=_graded,
        erratum="001-dcg-jarvelin"),
     _e("ndcg-linear", "dcg_ndcg", "ndcg", {"grades": [2, 0, 1, 2], "gain": "linear"},
        _graded_task(N_("NDCG")), [N_("Linear gain: the gain is the grade itself.")], randomize=_graded),
     _e("ndcg-doc003-code", "dcg_ndcg", "ndcg", {"grades": [2, 3, 0, 1], "k": 4},
        _graded_task(N_("NDCG")), [N_("The ideal order is the grades sorted best first: 3, 2, 1, 0.")],
-       intro=N_("Document 003's code divides by dcg_score(y_true) on the labels in the order given, without sorting them best first."),
+       intro=N_("Post 003's code divides by dcg_score(y_true) on the labels in the order given, without sorting them best first."),
        source="doc 003", randomize=_graded, erratum="003-code-ideal-unsorted"),
     _e("ndcg-at-3", "dcg_ndcg", "ndcg", {"grades": [1, 0, 3, 2, 0, 1], "k": 3},
        _graded_task(N_("NDCG")),
        [N_("The ideal top 3 comes from the whole list: 3, 2, 1.")], randomize=_graded),
     _e("ndcg-jarvelin", "dcg_ndcg", "ndcg", {"grades": [2, 3, 1, 0, 2], "discount": "jarvelin"},
        _graded_task(N_("NDCG")), [N_("Ranks 1 and 2 both divide by 1.")], randomize=_graded),
-    choice("dcg-append-item", family="dcg_ndcg", kind="predict",
+    choice("dcg-append-item", family="dcg_ndcg",
+           about=("dcg",), kind="predict",
            title=N_("One more item at the bottom"),
            question=N_("The ranking [3, 2, 0] has DCG = {dcg} (gain 2^rel − 1, discount log2(i + 1), no cut-off). "
                        "An item of grade 1 is added at rank 4. What happens to **DCG**?"),
@@ -146,6 +173,7 @@ EXERCISES = [
                   N_("The new item's gain is 2^1 − 1 = 1 and its discount is log2(4 + 1).")),
            ),
     create("ndcg-perfect-with-a-zero", family="dcg_ndcg",
+           about=("ndcg", "idcg"),
            title=N_("A perfect score with a useless item"),
            question=N_("Type a ranking of **4** grades from 0 to 3 that holds at least one 0 and whose NDCG@4 "
                        "(gain 2^rel − 1, discount log2(i + 1)) is exactly 1."),
@@ -160,8 +188,9 @@ EXERCISES = [
                      "higher."),
                   N_("The ideal order sorts the grades from best to worst; compare yours with it.")),
            ),
-    choice("dcg-a-or-b", family="dcg_ndcg", kind="predict", title=N_("A or B under DCG?"),
-           question=N_("Document 002's lipsticks: algorithm A ranks them [5, 1, 3, 2, 4], algorithm B [5, 3, 4, 2, "
+    choice("dcg-a-or-b", family="dcg_ndcg",
+           about=("dcg",), kind="predict", title=N_("A or B under DCG?"),
+           question=N_("Post 002's lipsticks: algorithm A ranks them [5, 1, 3, 2, 4], algorithm B [5, 3, 4, 2, "
                        "1] (rank 1 first). Both have CG = 15. With gain 2^rel − 1 and discount $\\log_2(i+1)$, "
                        "which has the larger DCG?"),
            options={"a": N_("Algorithm A"), "b": N_("Algorithm B"), "same": N_("They are equal")},
@@ -177,8 +206,9 @@ EXERCISES = [
                   N_("Both lists agree at ranks 1 and 4; compare only the ranks where they differ (2, 3 and 5)."),
                   N_("At rank 5, A's grade-4 item contributes 15 / log2 6 ≈ 5.80; what does the other list put there?")),
            source="doc 002"),
-    choice("ndcg-log-base", family="dcg_ndcg", kind="predict", title=N_("Which logarithm?"),
-           question=N_("Document 000 divides by $\\ln(1+i)$ where the usual definition divides by $\\log_2(1+i)$. "
+    choice("ndcg-log-base", family="dcg_ndcg",
+           about=("ndcg", "dcg"), kind="predict", title=N_("Which logarithm?"),
+           question=N_("Post 000 divides by $\\ln(1+i)$ where the usual definition divides by $\\log_2(1+i)$. "
                        "For its MAC口红 query [3, 2, 3, 0, 1, 2, 2], how does NDCG@7 with ln compare with NDCG@7 "
                        "with log2?"),
            options={"larger": N_("Larger with ln"), "smaller": N_("Smaller with ln"), "same": N_("The same")},
@@ -194,8 +224,9 @@ EXERCISES = [
                   N_("Write DCG with ln as a multiple of DCG with log2, then IDCG likewise."),
                   N_("At rank 1 the ln divisor is ln 2 ≈ 0.693 where log2 gives 1: what is the factor at rank 3?")),
            source="doc 000"),
-    choice("ndcg-pool-or-list", family="dcg_ndcg", kind="predict", title=N_("Which ideal?"),
-           question=N_("Document 004: the system shows five films rated [5, 3, 2, 1, 2]; the user also rated two "
+    choice("ndcg-pool-or-list", family="dcg_ndcg",
+           about=("ndcg", "idcg"), kind="predict", title=N_("Which ideal?"),
+           question=N_("Post 004: the system shows five films rated [5, 3, 2, 1, 2]; the user also rated two "
                        "films never shown, M6 = 4 and M7 = 0. Which NDCG@5 is higher: with the ideal taken from the "
                        "7 judged films, or with the ideal taken from the 5 shown ones?"),
            options={"pool": N_("From the 7 judged films"), "list": N_("From the 5 shown films"),
@@ -212,7 +243,8 @@ EXERCISES = [
                   N_("Write both ideal top-5 lists: the shown grades sorted, and the best five of the seven."),
                   N_("The pool's ideal is 5, 4, 3, 2, 2; the ideal of the five shown films starts 5, 3, ...")),
            source="doc 004"),
-    choice("ndcg-gain-reversal", family="dcg_ndcg", kind="predict", title=N_("Linear gain changes its mind?"),
+    choice("ndcg-gain-reversal", family="dcg_ndcg",
+           about=("ndcg", "dcg"), kind="predict", title=N_("Linear gain changes its mind?"),
            question=N_("Two rankings of the same five items: X = [3, 0, 0, 2, 2] puts the grade-3 item first and "
                        "buries both grade-2 items; Y = [2, 3, 2, 0, 0] puts them all in the top 3. With the "
                        "exponential gain 2^rel − 1, NDCG prefers X (≈ {x_exp} against ≈ {y_exp}). Which does NDCG "
@@ -233,7 +265,8 @@ EXERCISES = [
                   N_("Both rankings have the same ideal [3, 2, 2, 0, 0], so compare their DCGs directly."),
                   N_("With the linear gain, X's DCG is 3 + 2/log2 5 + 2/log2 6; the second ranking's starts 2 + 3/log2 3.")),
            ),
-    choice("ndcg-jarvelin-swap", family="dcg_ndcg", kind="predict", title=N_("Swapping the top two"),
+    choice("ndcg-jarvelin-swap", family="dcg_ndcg",
+           about=("ndcg", "dcg"), kind="predict", title=N_("Swapping the top two"),
            question=N_("Under Järvelin & Kekäläinen's discount (rank 1 undiscounted, then $\\log_2 i$), what does "
                        "swapping the items at ranks 1 and 2 of [3, 2, 2, 0, 0] do to NDCG?"),
            options={"falls": N_("NDCG falls"), "rises": N_("NDCG rises"), "same": N_("NDCG stays the same")},
@@ -245,10 +278,12 @@ EXERCISES = [
                           "the two items' contributions just trade places and DCG does not change."),
            hints=(N_("A swap changes DCG only if the two ranks have different discounts."),
                   N_("Write the discounts of ranks 1 and 2 under max(1, log2 i)."),
-                  N_("log2 2 = 1.")),
+                  N_("Students often reach for log2(i + 1) from habit: read the discount rule in the question again and "
+                     "apply it to ranks 1 and 2.")),
            source="doc 001"),
-    choice("ndcg-rises-at-k", family="dcg_ndcg", kind="analyse", title=N_("Why did NDCG@5 rise?"),
-           question=N_("Document 000's 神仙水 query [2, 2, 3, 1, 2, 3, 1]: NDCG@4 ≈ {n4} and NDCG@5 ≈ {n5}. Rank 5 "
+    choice("ndcg-rises-at-k", family="dcg_ndcg",
+           about=("ndcg",), kind="analyse", title=N_("Why did NDCG@5 rise?"),
+           question=N_("Post 000's 神仙水 query [2, 2, 3, 1, 2, 3, 1]: NDCG@4 ≈ {n4} and NDCG@5 ≈ {n5}. Rank 5 "
                        "holds a grade-2 item, and the ideal order [3, 3, 2, 2, 2, 1, 1] also has a grade 2 at rank 5. "
                        "Why did NDCG rise from k = 4 to k = 5?"),
            options={"share": N_("Rank 5 adds all of the ideal's rank-5 gain, a larger share than the ranking had of "
@@ -271,8 +306,9 @@ EXERCISES = [
                   N_("Compare rank 5's gain with the ideal's rank-5 gain, then compare that ratio with NDCG@4."),
                   N_("Rank 5: gain 2^2 − 1 = 3 in the ranking and 3 in the ideal.")),
            source="doc 000"),
-    choice("ndcg-unjudged-dropped", family="dcg_ndcg", kind="analyse", title=N_("Why did NDCG rise?"),
-           question=N_("Document 004's films: the system shows [5, 3, 2, 1, 2]. An evaluator drops film M6 (rating 4, "
+    choice("ndcg-unjudged-dropped", family="dcg_ndcg",
+           about=("ndcg",), kind="analyse", title=N_("Why did NDCG rise?"),
+           question=N_("Post 004's films: the system shows [5, 3, 2, 1, 2]. An evaluator drops film M6 (rating 4, "
                        "never shown) from the judgments, and NDCG@5 rises from ≈ {pool} to ≈ {without}. Why?"),
            options={"idcg": N_("The ideal lost its rating-4 film: IDCG fell while DCG stayed"),
                     "dcg": N_("The shown list's DCG rose"),
@@ -295,7 +331,8 @@ EXERCISES = [
                   N_("Write the ideal top 5 with and without M6."),
                   N_("With M6 the ideal starts 5, 4, ...; without it, 5, 3, ...")),
            source="doc 004"),
-    create("ndcg-prefers-a-ap-prefers-b", family="dcg_ndcg", title=N_("NDCG prefers A, AP prefers B"),
+    create("ndcg-prefers-a-ap-prefers-b", family="dcg_ndcg",
+           about=("ndcg", "average_precision"), title=N_("NDCG prefers A, AP prefers B"),
            question=N_("Build two rankings A and B of the **same** judged items (the same grades 0–3 in another order, "
                        "3 to 8 items) such that NDCG (gain 2^rel − 1, discount $\\log_2(i+1)$) is higher for A but "
                        "AP, counting every grade ≥ 1 as relevant, is higher for B. Type them as two lists, A first: "
@@ -308,4 +345,66 @@ EXERCISES = [
                   N_("Give A the top grade at rank 1 and a grade-0 item soon after; give B all the relevant items "
                      "first, with the top grade not first."),
                   N_("Start from the items 3, 1, 1, 0 and compute AP and NDCG of the order 1, 1, 3, 0 first."))),
+    derive("ndcg-derive-at-most-one", family="dcg_ndcg",
+           title=N_("NDCG is at most 1"),
+           claim=N_("Show that NDCG@k ≤ 1 for every ranking, when IDCG@k is the DCG of the judged items sorted from "
+                    "the best grade down."),
+           steps=(N_("Write DCG@k as a sum of gain/discount terms. What do you know about the gains (their sign, "
+                     "how they grow with the grade) and about the discounts (how they grow with the rank)?"),
+                  N_("Take two ranks i < j where the lower grade sits above the higher one. Show that swapping the "
+                     "two items does not lower DCG@k (compare the two sums term by term)."),
+                  N_("Repeat the swaps until the top k are sorted, and say why the sorted judged items reach at "
+                     "least that DCG: every item of the list is among them.")),
+           question=N_("Which way of computing IDCG breaks the proof, so that a ranking can score NDCG above 1?"),
+           options={"pool": N_("Sorting the whole judged pool (every rated item, retrieved or not)"),
+                    "list": N_("Sorting the returned list's own grades"),
+                    "unsorted": N_("Taking the judged items in the order they are stored, without sorting them"),
+                    "linear": N_("Sorting the judged pool, with linear gains (the grade itself) instead of "
+                                 "2^g − 1")},
+           correct="unsorted",
+           why={"pool": N_("The pool holds every grade of the list, so its best order is at least as good as any "
+                           "order of the list: step 3 still holds."),
+                "list": N_("Step 2 shows that no order of these grades beats them sorted best first: step 3 holds "
+                           "with the list itself as the judged items."),
+                "linear": N_("Step 2 needs only gains that never fall as the grade rises and discounts that grow "
+                             "with the rank; the linear gain keeps both.")},
+           model=N_("DCG@k = the sum over ranks i ≤ k of g(rel_i)/d(i), with gains g ≥ 0 that never fall as the grade rises and "
+                    "discounts d(1) ≤ d(2) ≤ … . If rank i < j holds the lower gain, swapping changes the sum by "
+                    "(g_j − g_i)(1/d(i) − 1/d(j)) ≥ 0, a product of two non-negative factors. Sorting by swaps "
+                    "never lowers DCG, so the sorted judged items (which include every item of the list) reach "
+                    "IDCG@k ≥ DCG@k, and NDCG@k = DCG@k/IDCG@k ≤ 1. The proof needs IDCG to be the sorted order; "
+                    "an unsorted “ideal” (the code of post 003) can lie below DCG and give NDCG above 1."),
+           hints=(N_("NDCG ≤ 1 says DCG ≤ IDCG: the ideal order is the best one."),
+                  N_("Compare one swap of two items: only their two terms change."),
+                  N_("The step students get wrong is the sign of the change: factor it into (difference of "
+                     "gains) × (difference of 1/discount) before judging it.")),
+           level=3, about=("ndcg", "idcg", "dcg"), source="Manning et al. 8.4"),
+    written("ndcg-written-why-normalise", family="dcg_ndcg",
+            title=N_("Why divide by IDCG?"),
+            question=N_("A team averages raw DCG@10 over its 50 test queries to compare two rankers. In three or "
+                        "four sentences, explain what can go wrong and why dividing each query's DCG by its IDCG "
+                        "fixes it."),
+            model=N_("DCG grows with how many relevant items a query has and how good they are: a query with many "
+                     "highly relevant documents reaches a far larger DCG than one with a single relevant document, "
+                     "however well each is ranked. The average of raw DCG is then ruled by the easy, rich queries, "
+                     "and a change in how the queries are sampled moves it. Dividing by IDCG puts every query on "
+                     "the same 0-to-1 scale (the share of the best possible DCG the ranking reaches), so each query "
+                     "counts the same in the mean."),
+            hints=(N_("Compare the largest DCG@10 a query with one relevant document can reach with that of a "
+                      "query with ten."),
+                  N_("Ask which queries decide an average of numbers on very different scales."),
+                  N_("Then say what scale NDCG puts each query on.")),
+            level=2, about=("ndcg", "dcg")),
 ]
+
+EXERCISES = arranged(EXERCISES, [
+    "cg-movies", "cg-at-2-swapped", "dcg-movies", "dcg-lipstick-log2", "dcg-append-item", "dcg-doc002-a",
+    "dcg-a-or-b", "dcg-jarvelin-doc001", "idcg-lipstick", "ndcg-lipstick", "ndcg-log-base", "ndcg-doc002-a",
+    "ndcg-doc002-a-or-b", "ndcg-perfect-with-a-zero", "idcg-movies-pool", "ndcg-movies-pool", "ndcg-pool-or-list",
+    "ndcg-linear", "ndcg-gain-reversal", "ndcg-jarvelin", "ndcg-jarvelin-swap", "ndcg-doc003-code", "ndcg-at-3",
+    "ndcg-rises-at-k", "ndcg-derive-at-most-one", "ndcg-unjudged-dropped", "ndcg-prefers-a-ap-prefers-b",
+    "ndcg-written-why-normalise",
+], levels={
+    "dcg-jarvelin-doc001": 2, "ndcg-movies-pool": 2, "idcg-movies-pool": 2, "ndcg-doc003-code": 2, "ndcg-jarvelin": 2,
+    "ndcg-rises-at-k": 3, "ndcg-unjudged-dropped": 3, "ndcg-prefers-a-ap-prefers-b": 3,
+})

@@ -10,7 +10,7 @@ from ._compute import _err_data, _err_task, _persistent, _rbp_residual_task, _rb
 FAMILY = ("err", N_("ERR, the cascade model"))
 
 # -- choice and create exercises of notebook 06 (predict, analyse, evaluate, create) -----------------------
-_ERR_LIPSTICK = [3, 2, 3, 1]          # document 000's 口红 query, g_max = 3
+_ERR_LIPSTICK = [3, 2, 3, 1]          # post 000's 口红 query, g_max = 3
 _WEAK_FIRST = [1, 3, 2, 3]            # the grade-1 lip balm moved to rank 1
 
 
@@ -46,7 +46,7 @@ EXERCISES = [
        worked="000-err-lipstick"),
     _e("err-doc003", "err", "err", {"grades": [1, 2, 0, 2], "g_max": 2}, _err_task,
        [N_("R_i = (2^g − 1)/4: 1/4, 3/4, 0, 3/4.")],
-       intro=N_("Document 003 defines ERR = Σ_r (1/r) R_r Π_{{i<r}} (1 − R_i) with R_i = (2^{{l_i}} − 1)/2^{{l_m}}."),
+       intro=N_("Post 003 defines ERR = Σ_r (1/r) R_r Π_{{i<r}} (1 − R_i) with R_i = (2^{{l_i}} − 1)/2^{{l_m}}."),
        source="doc 003", randomize=_err_data),
     _e("err-k3", "err", "err", {"grades": [1, 3, 0, 2, 3], "g_max": 3, "k": 3}, _err_task,
        [N_("Only ranks 1 to 3 count.")], randomize=_err_data),
@@ -77,7 +77,7 @@ EXERCISES = [
                   N_("R_1 = (2^3 − 1)/2^3 = 7/8, so P(reach rank 2) = 1/8.")),
            source="doc 000"),
     choice("err-gmax-4", family="err", kind="predict", title=N_("The same grades on a 0–4 scale"),
-           question=N_("Document 000's 口红 query has grades [3, 2, 3, 1] on a 0–3 scale. gdeval.pl (the TREC Web "
+           question=N_("Post 000's 口红 query has grades [3, 2, 3, 1] on a 0–3 scale. gdeval.pl (the TREC Web "
                        "track's evaluator) always takes g_max = 4. How does ERR with g_max = 4 compare with "
                        "ERR with g_max = 3?"),
            options={"higher": N_("Higher"), "lower": N_("Lower"), "same": N_("The same")},
@@ -94,7 +94,7 @@ EXERCISES = [
                   N_("g_max = 3: R_1 = 7/8; g_max = 4: R_1 = 7/16.")),
            source="doc 000"),
     choice("err-weak-first", family="err", kind="analyse", title=N_("Why did ERR drop so much?"),
-           question=N_("Moving the grade-1 lip balm of document 000's 口红 query from rank 4 to rank 1 ([3, 2, 3, 1] "
+           question=N_("Moving the grade-1 lip balm of post 000's 口红 query from rank 4 to rank 1 ([3, 2, 3, 1] "
                        "becomes [1, 3, 2, 3], g_max = 3) drops ERR from ≈ {before} to ≈ {after}. Why so much?"),
            options={"reach": N_("Most users now pass a weak item first, and every good item reaches them one rank "
                                 "lower, where 1/r is smaller"),

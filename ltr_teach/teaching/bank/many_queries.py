@@ -6,12 +6,11 @@ flips from ``lt.sign_flips``, the skincare collection's comparison from ``lt.com
 
 from fractions import Fraction
 
-import numpy as np
-
 from ...core.i18n import N_, _
-from ...runs.compare import compare_runs, paired_t, sign_flips
 from ..kinds import choice, create
-from ..samples import skincare_collection
+
+# ``ltr-teach check`` imports this module for any of its exercises: the runs layer and NumPy are imported by the
+# functions that use them, when a prompt or an answer needs their numbers (issue 21)
 
 FAMILY = ("many_queries", N_("Many queries: spread, confidence, paired tests"))
 
@@ -22,6 +21,8 @@ _QUERIES, _MOST = 5, 10
 
 
 def _four_facts() -> dict:
+    from ...runs.compare import sign_flips
+
     flips = sign_flips(list(_FOUR))
     strictly = sum(abs(m) > abs(flips.observed) for m in flips.means)
     return {"d": ", ".join(f"{d:+.1f}" for d in _FOUR), "n": len(_FOUR), "total": flips.total,
@@ -30,6 +31,9 @@ def _four_facts() -> dict:
 
 
 def _skincare(correction="holm"):
+    from ...runs.compare import compare_runs
+    from ..samples import skincare_collection
+
     qrels, runs = skincare_collection()
     return compare_runs(qrels, runs, "ndcg@5", correction=correction)
 
@@ -47,6 +51,10 @@ def _holm_facts() -> dict:
 
 def _tiny_facts() -> dict:
     # 20,000 queries: half gain 0.062, half lose 0.058 -> mean +0.002, sd ≈ 0.06
+    import numpy as np
+
+    from ...runs.compare import paired_t
+
     half = 10_000
     d = np.array([0.062] * half + [-0.058] * half)
     test = paired_t(d)
@@ -66,6 +74,8 @@ def _counts(parsed):
 
 
 def _significant_at_ten_percent(parsed):
+    from ...runs.compare import sign_flips
+
     d, problem = _counts(parsed)
     if problem:
         return problem
@@ -80,6 +90,8 @@ def _significant_at_ten_percent(parsed):
 
 
 def _wins_but_not_significant(parsed):
+    from ...runs.compare import sign_flips
+
     d, problem = _counts(parsed)
     if problem:
         return problem
@@ -173,7 +185,8 @@ EXERCISES = [
                           "the queries halve it, so the interval is about half as wide."),
            hints=(N_("A confidence interval says how uncertain the mean is, not how spread the single queries are."),
                   N_("The standard error of a mean of n values is sd/√n."),
-                  N_("What is √4?"))),
+                  N_("The step students get wrong: the spread of the single queries stays the same; only "
+                     "the number of queries you divide by changes."))),
     choice("tiny-but-significant", family="many_queries", kind="evaluate",
            title=N_("Significant, but does it matter?"),
            question=N_("A new ranker is compared with the baseline on {n} queries: mean NDCG@10 difference "

@@ -8,7 +8,7 @@ from ...core.exact import fmt_decimal, to_float
 from ...core.i18n import N_, _
 from ...metrics.binary import average_precision, mrr, reciprocal_rank
 from .. import examples
-from ..kinds import _e, choice, create
+from ..kinds import _e, arranged, choice, create, derive, written
 from ._compute import (
     _ap_task,
     _eleven_task,
@@ -92,12 +92,12 @@ FAMILY = ("mrr_map", N_("MRR, AP and MAP"))
 EXERCISES = [
     _e("rr-eye-cream", "mrr_map", "reciprocal_rank", {"rels": [0, 1, 0]}, _rr_task,
        [N_("Find the first relevant result; RR is one over its rank.")],
-       intro=N_("Document 000: the query 眼霜 returns 小棕瓶精华, 小棕瓶眼霜, 面霜; the wanted 小棕瓶眼霜 is second."),
+       intro=N_("Post 000: the query 眼霜 returns 小棕瓶精华, 小棕瓶眼霜, 面霜; the wanted 小棕瓶眼霜 is second."),
        source="doc 000", randomize=_rr, point=_first_hit_below_rank_1),
     _e("mrr-doc000", "mrr_map", "mrr",
        {"list_of_rels": {"眼霜": [0, 1, 0], "神仙水": [1, 0, 0], "面膜": [0, 0, 1]}, "_kind": "mrr"}, _mrr_task,
        [N_("For each query find the first relevant result and take one over its rank; MRR is the mean over "
-        "the queries.")], intro=N_("Document 000."), source="doc 000",
+        "the queries.")], intro=N_("Post 000."), source="doc 000",
        randomize=_queries, point=_every_query_hit),
     _e("mrr-with-miss", "mrr_map", "mrr", {"list_of_rels": [[0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0]],
                                            "_kind": "mrr"},
@@ -105,23 +105,23 @@ EXERCISES = [
        randomize=_queries, point=_some_query_missed),
     _e("ap-lipstick", "mrr_map", "average_precision", {"rels": [1, 1, 0, 0, 1, 0, 0]}, _ap_task,
        [N_("At each rank that holds a relevant item write the precision so far (hits / rank); add them and "
-        "divide by the number of relevant documents.")], intro=N_("Document 000, MAC口红."), source="doc 000",
+        "divide by the number of relevant documents.")], intro=N_("Post 000, MAC口红."), source="doc 000",
        randomize=_rels),
     _e("ap-shenxianshui", "mrr_map", "average_precision", {"rels": [0, 1, 1, 0, 0, 1, 1]}, _ap_task,
-       [N_("Hits at ranks 2, 3, 6, 7.")], intro=N_("Document 000, 神仙水."), source="doc 000", randomize=_rels),
+       [N_("Hits at ranks 2, 3, 6, 7.")], intro=N_("Post 000, 神仙水."), source="doc 000", randomize=_rels),
     _e("map-doc000", "mrr_map", "mean_average_precision",
        {"list_of_rels": [[1, 1, 0, 0, 1, 0, 0], [0, 1, 1, 0, 0, 1, 1]]}, _map_task,
        [N_("MAP is the mean of the two APs.")], source="doc 000", randomize=_queries, worked="000-map-two-queries"),
     _e("ap-doc004-topic1", "mrr_map", "average_precision", {"rels": [1, 1, 0, 1, 0, 0, 1], "n_relevant": 4},
-       _ap_task, [N_("Hits at ranks 1, 2, 4, 7.")], intro=N_("Document 004, topic 1: 4 relevant pages, found at ranks 1, 2, "
+       _ap_task, [N_("Hits at ranks 1, 2, 4, 7.")], intro=N_("Post 004, topic 1: 4 relevant pages, found at ranks 1, 2, "
                                                       "4, 7."), source="doc 004", randomize=_rels),
     _e("ap-doc004-topic2", "mrr_map", "average_precision", {"rels": [1, 0, 1, 0, 1], "n_relevant": 5}, _ap_task,
        [N_("Two relevant pages were never retrieved: they add precision 0.")],
-       intro=N_("Document 004, topic 2: 5 relevant pages, 3 found at ranks 1, 3, 5."), source="doc 004",
+       intro=N_("Post 004, topic 2: 5 relevant pages, 3 found at ranks 1, 3, 5."), source="doc 004",
        randomize=_rels, point=_relevant_never_retrieved),
     _e("map-doc004", "mrr_map", "mean_average_precision",
        {"list_of_rels": [[1, 1, 0, 1, 0, 0, 1], [1, 0, 1, 0, 1]], "n_relevant": [4, 5]}, _map_task,
-       [N_("Divide each AP by all of its topic's relevant pages.")], intro=N_("Document 004, topics 1 and 2."),
+       [N_("Divide each AP by all of its topic's relevant pages.")], intro=N_("Post 004, topics 1 and 2."),
        source="doc 004", randomize=_queries),
     _e("interp-precision-half", "mrr_map", "interpolated_precision",
        {"rels": [0, 1, 0, 0, 1, 1, 0, 1], "recall": Fraction(1, 2)}, _interp_task,
@@ -132,9 +132,10 @@ EXERCISES = [
     _e("eleven-point-ap", "mrr_map", "eleven_point_ap", {"rels": [1, 0, 1, 0, 0, 1]}, _eleven_task,
        [N_("Write the recall and precision at every rank; at each recall level take the best precision at "
         "that recall or beyond, then average the eleven values.")], randomize=_rels),
-    choice("map-above-one", family="mrr_map", kind="spot",
+    choice("map-above-one", family="mrr_map",
+           about=("mean_average_precision", "average_precision"), kind="spot",
            title=N_("A MAP above 1"),
-           question=N_("Document 000 computes the APs of its two queries, {ap1} and {ap2}, and prints "
+           question=N_("Post 000 computes the APs of its two queries, {ap1} and {ap2}, and prints "
                        "MAP(Q) = (AP(1) + AP(2)) / 2 = {printed}, about {printed_decimal}. Without recomputing "
                        "anything, what do you conclude?"),
            facts=_map_above_one_facts,
@@ -156,10 +157,11 @@ EXERCISES = [
                   N_("Compare the printed value with that bound."),
                   N_("Look at the printed fraction: its numerator is larger than its denominator.")),
            source="notebook 00"),
-    choice("ap-printed-rounded", family="mrr_map", kind="spot",
+    choice("ap-printed-rounded", family="mrr_map",
+           about=("average_precision",), kind="spot",
            title=N_("A rounded AP"),
-           question=N_("Document 004 prints AP = {printed} for its topic 1; the exact AP is {exact} ≈ {decimal}. "
-                       "Is the document wrong?"),
+           question=N_("Post 004 prints AP = {printed} for its topic 1; the exact AP is {exact} ≈ {decimal}. "
+                       "Is the post wrong?"),
            facts=_printed_rounded_facts,
            options={"yes": N_("Yes: the printed value is not the exact value"),
                     "more": N_("Yes: it should print six decimals"),
@@ -169,16 +171,17 @@ EXERCISES = [
                           "precision printed; round the exact value to two decimals and compare."),
                 "more": N_("Two decimals are a choice of presentation, not an error, as long as they are the exact "
                            "value correctly rounded.")},
-           explanation=N_("{exact} ≈ {decimal} rounds to {printed} at two decimals, so the document is right. The "
+           explanation=N_("{exact} ≈ {decimal} rounds to {printed} at two decimals, so the post is right. The "
                           "cards of this course judge a printed number this way: it agrees when the exact value "
-                          "rounds to it at the precision the document printed."),
+                          "rounds to it at the precision the post printed."),
            hints=(N_("A decimal printed with two places stands for every value that rounds to it."),
                   N_("Round the exact value to two decimals and compare."),
                   N_("The third decimal of the exact value decides the rounding.")),
            source="notebook 00"),
-    choice("mrr-top-gain", family="mrr_map", kind="predict",
+    choice("mrr-top-gain", family="mrr_map",
+           about=("mrr", "reciprocal_rank"), kind="predict",
            title=N_("The face mask moves to the top"),
-           question=N_("In the editor, document 000's three queries have MRR = {before}. In the 面膜 tab, move "
+           question=N_("In the editor, post 000's three queries have MRR = {before}. In the 面膜 tab, move "
                        "skii面膜 (the wanted product, rank 3) to the top. By how much does MRR rise?"),
            facts=_top_gain_facts,
            options={"query_gain": N_("by {query_gain}"), "from_zero": N_("by {from_zero}"), "mrr_gain": N_("by {gain}")},
@@ -196,7 +199,8 @@ EXERCISES = [
                      "divide by 3."),
                   N_("Before the move, skii面膜 is at rank 3: its reciprocal rank is 1/3.")),
            source="notebook 02"),
-    choice("mrr-failed-query", family="mrr_map", kind="predict",
+    choice("mrr-failed-query", family="mrr_map",
+           about=("mrr", "reciprocal_rank"), kind="predict",
            title=N_("A query with no relevant result"),
            question=N_("In the editor, set 小棕瓶眼霜 to 0 in the 眼霜 tab: that query now has no relevant result "
                        "at all. Then make the other two queries perfect (a relevant result at rank 1). What is the "
@@ -214,9 +218,11 @@ EXERCISES = [
            hints=(N_("What reciprocal rank does a query without any relevant result get, and does it count in "
                      "|Q|?"),
                   N_("Add the three best reciprocal ranks possible and divide by the number of queries."),
-                  N_("The other two queries can reach a reciprocal rank of 1 each.")),
+                  N_("The step students get wrong: the failed query still counts in the number of queries you "
+                     "divide by.")),
            source="notebook 02"),
-    choice("mrr-which-task", family="mrr_map", kind="evaluate",
+    choice("mrr-which-task", family="mrr_map",
+           about=("mrr", "mean_average_precision"), kind="evaluate",
            title=N_("A task for MRR"),
            question=N_("For which of these tasks is MRR the natural main metric?"),
            options={"shop": N_("A shop's product search where shoppers compare many products before buying"),
@@ -235,9 +241,11 @@ EXERCISES = [
                           "(MRR@10) fit that user."),
            hints=(N_("MRR looks only at the first relevant result of each query."),
                   N_("For each task ask: does the user need one result, or many?"),
-                  N_("Which task has exactly one right result per query?")),
+                  N_("The step students skip: for each task, count how many relevant results a user needs "
+                     "before they stop.")),
            source="notebook 02"),
-    choice("ap-irrelevant-down", family="mrr_map", kind="predict",
+    choice("ap-irrelevant-down", family="mrr_map",
+           about=("average_precision",), kind="predict",
            title=N_("An irrelevant document moves down"),
            question=N_("In the editor's 神仙水 tab (relevance 0, 1, 1, 0, 0, 1, 1, rank 1 first), move d1, the "
                        "irrelevant document at rank 1, to the bottom. What happens to this query's AP?"),
@@ -257,6 +265,7 @@ EXERCISES = [
                   N_("After the move, the first relevant document is at rank 1.")),
            source="notebook 03"),
     create("rr-same-ap-differs", family="mrr_map",
+           about=("reciprocal_rank", "average_precision"),
            title=N_("Same reciprocal rank, different AP"),
            question=N_("Build two rankings of 0/1 relevance, of the same length and with the same number of "
                        "relevant results, whose reciprocal ranks are equal but whose APs differ. Type them as two "
@@ -269,4 +278,60 @@ EXERCISES = [
                      "relevant results differently."),
                   N_("Try four results with two relevant ones, both rankings starting with a relevant result.")),
            source="notebook 03"),
+    derive("ap-derive-area", family="mrr_map",
+           title=N_("AP is an area"),
+           claim=N_("Show that the average precision of a ranking is the area under its uninterpolated "
+                    "precision–recall curve: the step curve whose height at each recall level is the precision "
+                    "where that recall is first reached (Manning, Raghavan & Schütze, section 8.4)."),
+           steps=(N_("Walk down the ranking. At which ranks does recall change, and by how much each time, for a "
+                     "query with R relevant documents?"),
+                  N_("Between two such ranks the curve is flat. Write the area of one step as its width times its "
+                     "height."),
+                  N_("Add the steps and compare the sum with the definition of AP (the precision at each relevant "
+                     "rank, summed, divided by R).")),
+           question=N_("A query has R = 4 relevant documents and the ranking retrieves only 3 of them. What does "
+                       "the fourth, never retrieved, add to the area?"),
+           options={"nothing": N_("Nothing: the curve stops before recall 1, as AP counts that document with "
+                                  "precision 0"),
+                    "last": N_("A last step of width 1/4 at the precision of the end of the list"),
+                    "rescale": N_("Nothing, but the area is divided by the recall reached (3/4), so the score "
+                                  "still runs up to 1")},
+           correct="nothing",
+           why={"last": N_("A step of the curve begins where recall rises, and recall rises only at a rank that "
+                           "holds a relevant document. Look at step 1: at which rank would this one be found?"),
+                "rescale": N_("Divide by the recall reached and a system that retrieves one relevant document at "
+                              "rank 1 and misses the other three would score 1. Check what step 3 divides by.")},
+           model=N_("Recall changes only at a relevant rank, and by 1/R each time. Between two relevant ranks the "
+                    "uninterpolated curve is flat, so the area is a sum of rectangles: width 1/R, height the "
+                    "precision at that relevant rank. The sum is (1/R) · Σ P@(rank of each retrieved relevant "
+                    "document) = AP. A relevant document never retrieved makes no step: the curve ends at recall "
+                    "3/4 and the missing quarter adds 0 to the area, exactly as AP adds a precision of 0 for it."),
+           hints=(N_("The curve is a staircase: flat between relevant results, with a new step at each one."),
+                  N_("Write each step as a rectangle, width times height, then add the rectangles."),
+                  N_("The step students get wrong is the width: it is the rise in recall at that rank, not the "
+                     "number of ranks walked.")),
+           level=3, about=("average_precision",), source="Manning et al. 8.4"),
+    written("mrr-written-which", family="mrr_map",
+            title=N_("MRR or MAP?"),
+            question=N_("Team 1 builds a question-answering system: each question has one right answer. Team 2 "
+                        "builds a search for a literature review, where every relevant paper matters. Which of "
+                        "MRR and MAP should each team report, and why? Answer in three or four sentences."),
+            model=N_("Team 1 should report MRR: with one right answer per question, only the rank of the first "
+                     "(and only) relevant result matters, and MRR averages its reciprocal over the questions. Team 2 "
+                     "should report MAP: AP looks at the precision at every relevant paper and counts a paper never "
+                     "retrieved as 0, so it rewards finding all of them early. MRR would ignore every relevant paper "
+                     "after the first."),
+            hints=(N_("Ask, for each user, how many relevant results they need."),
+                  N_("MRR looks at one rank per query; AP at every relevant rank. Match each to a user."),
+                  N_("Say also what the other metric would miss for each team.")),
+            level=2, about=("mrr", "mean_average_precision")),
 ]
+
+EXERCISES = arranged(EXERCISES, [
+    "rr-eye-cream", "mrr-doc000", "mrr-top-gain", "mrr-with-miss", "mrr-failed-query", "mrr-which-task",
+    "ap-lipstick", "ap-shenxianshui", "ap-irrelevant-down", "ap-doc004-topic1", "ap-printed-rounded",
+    "ap-doc004-topic2", "map-doc000", "map-above-one", "map-doc004", "rr-same-ap-differs", "ap-derive-area",
+    "interp-precision-half", "interp-ap", "eleven-point-ap", "mrr-written-which",
+], levels={
+    "map-doc004": 2, "interp-precision-half": 2, "interp-ap": 2, "eleven-point-ap": 2, "rr-same-ap-differs": 3,
+})

@@ -7,7 +7,7 @@ import sympy
 from ...core.i18n import N_, _
 from ...metrics.binary import f_beta, precision_at_k, recall_at_k, reciprocal_rank
 from ...metrics.confusion import confusion_matrix
-from ..kinds import _e, choice, create
+from ..kinds import _e, arranged, choice, create, derive, written
 from ._compute import (
     _bpref_task,
     _f_task,
@@ -85,7 +85,7 @@ FAMILY = ("precision_recall", N_("Precision, recall and F"))
 EXERCISES = [
     _e("p-at-2-doc001", "precision_recall", "precision_at_k", {"rels": [1, 0], "k": 2, "total_relevant": 3},
        _p_task, [N_("Count the relevant items among the top k and divide by k, not by the number of relevant "
-                 "documents.")], intro=N_("Document 001: l(1) = 1, l(2) = 0."), source="doc 001",
+                 "documents.")], intro=N_("Post 001: l(1) = 1, l(2) = 0."), source="doc 001",
        randomize=_precision_longer),
     _e("p-at-5", "precision_recall", "precision_at_k", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "total_relevant": 6},
        _p_task, [N_("Count the hits among the first five.")], randomize=_rels),
@@ -96,11 +96,11 @@ EXERCISES = [
        _p_task, [N_("The list has only 3 items; the empty ranks 4 and 5 count as not relevant.")], randomize=_rels),
     _e("f1-doc000", "precision_recall", "f_beta", {"rels": [1, 0, 1, 1, 0, 0, 1], "k": 5, "n_relevant": 6},
        _f_task, [N_("F1 = 2PR / (P + R).")],
-       intro=N_("Document 000 writes F_β = (1 + β²)(Precision + Recall) / (β²·Precision + Recall)."), source="doc 000",
+       intro=N_("Post 000 writes F_β = (1 + β²)(Precision + Recall) / (β²·Precision + Recall)."), source="doc 000",
        randomize=_rels, erratum="000-f-beta-formula"),
     _e("f2-doc003", "precision_recall", "f_beta", {"rels": [1, 1, 0, 1, 0, 0], "k": 4, "beta": 2, "n_relevant": 5},
        _f_task, [N_("F_β = (1 + β²)·P·R / (β²·P + R) with β² = 4.")],
-       intro=N_("Document 003 writes F = (a² + 1)PR / (a²(P + R))."), source="doc 003", randomize=_rels,
+       intro=N_("Post 003 writes F = (a² + 1)PR / (a²(P + R))."), source="doc 003", randomize=_rels,
        erratum="003-f-measure-formula"),
     _e("f-half", "precision_recall", "f_beta", {"rels": [1, 0, 1, 0, 0, 1], "k": 6, "beta": Fraction(1, 2),
                                                 "n_relevant": 4},
@@ -116,7 +116,8 @@ EXERCISES = [
     _e("judged-at-5", "precision_recall", "judged_at_k", {"judgments": [2, None, 0, 1, None, None, 3], "k": 5},
        _judged_task, [N_("A grade of 0 is a judgment too; only the unjudged ranks are missing.")],
        randomize=_graded_judgments),
-    choice("start-two-pages", family="precision_recall", kind="analyse",
+    choice("start-two-pages", family="precision_recall",
+           about=("reciprocal_rank", "precision_at_k"), kind="analyse",
            title=N_("Two result pages for 眼霜"),
            question=N_("A shopper searches 眼霜 (eye cream). Two systems return five results each; ✓ marks an eye "
                        "cream she could buy, ✗ a product that is not one.\n\n"
@@ -146,9 +147,10 @@ EXERCISES = [
                      "found by rank 5?"),
                   N_("The first shopper is done at rank 1 on page A and at rank 2 on page B.")),
            source="notebook 00"),
-    choice("start-p3-irrelevant-down", family="precision_recall", kind="predict",
+    choice("start-p3-irrelevant-down", family="precision_recall",
+           about=("precision_at_k",), kind="predict",
            title=N_("An irrelevant result leaves the top 3"),
-           question=N_("In the editor, document 000's query 神仙水 has relevance 0, 1, 1, 0, 0, 1, 1 (rank 1 first) "
+           question=N_("In the editor, post 000's query 神仙水 has relevance 0, 1, 1, 0, 0, 1, 1 (rank 1 first) "
                        "under P@3, the precision of the top 3. Move 兰蔻粉水, the irrelevant result at rank 1, down "
                        "three ranks, out of the top 3. What happens to P@3?"),
            facts=_irrelevant_down_facts,
@@ -165,9 +167,11 @@ EXERCISES = [
            hints=(N_("P@3 depends only on which results are in the top 3, not on their order."),
                   N_("Write the new top 3 after the move: the two results that were at ranks 2 and 3, and the one "
                      "that was at rank 4."),
-                  N_("The result that was at rank 4 has relevance 0.")),
+                  N_("Look up the relevance of the result that moves up into rank 3 in the list above, rather than "
+                     "assuming it.")),
            source="notebook 00"),
-    choice("pr-move-hit-out", family="precision_recall", kind="predict",
+    choice("pr-move-hit-out", family="precision_recall",
+           about=("precision_at_k", "recall_at_k"), kind="predict",
            title=N_("A hit leaves the top 5"),
            question=N_("In the editor, the ranking 1, 1, 0, 1, 0, 0, 1, 0, 0, 0 has 4 relevant documents in all and "
                        "k = 5. Move 小棕瓶眼霜 (relevant, rank 4) down to rank 6, out of the top 5. Both P@5 and "
@@ -187,7 +191,8 @@ EXERCISES = [
                   N_("Losing one hit lowers P@5 by 1/k and R@5 by 1/R; compare the two divisors."),
                   N_("Here k = 5 and the collection holds 4 relevant documents.")),
            source="notebook 01"),
-    choice("pr-unretrieved-relevant", family="precision_recall", kind="predict",
+    choice("pr-unretrieved-relevant", family="precision_recall",
+           about=("precision_at_k", "recall_at_k", "f_beta"), kind="predict",
            title=N_("Relevant documents the system never found"),
            question=N_("Keep the top 5 of the ranking 1, 1, 0, 1, 0, 0, 1, 0, 0, 0 as it is, and raise `n_relevant` "
                        "from 4 to 8: the collection holds four more relevant documents that the system never "
@@ -228,7 +233,8 @@ EXERCISES = [
                   N_("For each predictor count the wrong decisions: missed clicks (FN) and false alarms (FP)."),
                   N_("Predicting no click anywhere makes 3 wrong decisions: the 3 clicks it misses.")),
            source="notebook 01"),
-    choice("pr-which-metric-prior-art", family="precision_recall", kind="evaluate",
+    choice("pr-which-metric-prior-art", family="precision_recall",
+           about=("recall_at_k", "precision_at_k", "reciprocal_rank"), kind="evaluate",
            title=N_("A metric for a patent search"),
            question=N_("A patent examiner must find every earlier patent that anticipates an application; missing "
                        "one means granting a patent that should be refused. She will read the first 100 results of "
@@ -246,9 +252,11 @@ EXERCISES = [
                           "systematic reviews)."),
            hints=(N_("Ask which failure costs her most: reading a useless result, or missing a relevant one?"),
                   N_("Pick the metric whose denominator is every relevant document, at the depth she reads."),
-                  N_("She reads 100 results.")),
+                  N_("Her depth is fixed by what she reads, 100 results; the choice is about the denominator, not the "
+                     "depth.")),
            source="notebook 01"),
     create("pr-precise-but-incomplete", family="precision_recall",
+           about=("precision_at_k", "recall_at_k"),
            title=N_("Precise but incomplete"),
            question=N_("Build a ranking of 0/1 relevance (every relevant document of the query appears somewhere "
                        "in your list) whose P@3 is 1 while its R@3 is at most 1/2. Type it as a list, e.g. "
@@ -262,8 +270,52 @@ EXERCISES = [
                      "in all for 3 hits to be at most half of them."),
                   N_("R@3 = 3/R, and 3/R <= 1/2 needs R >= 6.")),
            source="notebook 01"),
+    derive("pr-derive-rprec-breakeven", family="precision_recall",
+           title=N_("R-precision is the break-even point"),
+           claim=N_("A query has R relevant documents in the collection. Show that R-precision, the precision at "
+                    "rank R, is also the break-even point of the ranking: the value at the rank where precision and "
+                    "recall are equal (Manning, Raghavan & Schütze, exercise 8.4)."),
+           steps=(N_("Let h(k) be the number of relevant results in the top k. Write P@k and R@k with h(k), k and R."),
+                  N_("Suppose h(k) > 0. For which k is P@k = R@k? Divide both sides by h(k)."),
+                  N_("At that rank, write the common value of P@k and R@k, and compare it with the definition of "
+                     "R-precision.")),
+           question=N_("What must hold for the derivation to work?"),
+           options={"any": N_("Nothing more: it holds for every ranking with at least one relevant result in the "
+                              "top R"),
+                    "perfect": N_("The top R must all be relevant"),
+                    "all-found": N_("Every relevant document must appear somewhere in the list"),
+                    "long": N_("The list must be at least R results long")},
+           correct="any",
+           why={"perfect": N_("Nothing in steps 1 to 3 counts how many of the top R are relevant: check the "
+                              "steps with R = 4 and two hits in the top 4."),
+                "all-found": N_("Recall at rank R divides by R, the number of relevant documents in the collection, "
+                                "whether or not the list holds them all: the missing ones lower both sides alike."),
+                "long": N_("P@R counts an empty rank as not relevant, so P@R = h(R)/R still holds for a list shorter "
+                           "than R; step 2 is unchanged.")},
+           model=N_("P@k = h(k)/k and R@k = h(k)/R. With h(k) > 0, P@k = R@k means 1/k = 1/R, so k = R: precision "
+                    "and recall meet at rank R and only there. Their common value is h(R)/R, which is the precision "
+                    "at rank R: R-precision. (With h(R) = 0 both are 0 at rank R, and R-precision is 0 too.) Nothing "
+                    "else about the ranking is needed."),
+           hints=(N_("Precision and recall at the same rank share their numerator: the hits in the top k."),
+                  N_("Two fractions with the same non-zero numerator are equal only when their denominators are."),
+                  N_("The step students skip: check what the division in step 2 needs, and nothing more.")),
+           level=3, about=("r_precision", "precision_at_k", "recall_at_k"), source="Manning et al. 8.4"),
+    written("pr-written-accuracy", family="precision_recall",
+            title=N_("Why not accuracy?"),
+            question=N_("A colleague proposes to evaluate a web search engine by its accuracy: the share of all "
+                        "documents it classifies correctly as relevant (returned) or not relevant (not returned). "
+                        "In two or three sentences, explain why this is a poor measure, and what precision and "
+                        "recall do instead."),
+            model=N_("Almost every document of a collection is not relevant to a given query, so a system that "
+                     "returns nothing is right about nearly all of them: its accuracy is close to 1 (Manning et al. "
+                     "8.3). Accuracy is ruled by the true negatives, which the user never sees. Precision and recall "
+                     "leave the true negatives out: precision asks how much of what was returned is relevant, "
+                     "recall how much of what is relevant was returned."),
+            hints=(N_("Think of how many documents in a web collection are relevant to one query."),
+                  N_("Work out the accuracy of a system that returns nothing at all."),
+                  N_("Then name the cell of the confusion matrix that precision and recall never use.")),
+            level=2, about=("precision_at_k", "recall_at_k"), source="Manning et al. 8.3"),
 ]
-
 
 # -- notebook 00's self-test: what 00 teaches (relevance in ranked order; MRR is a mean, from its glossary) -----
 #: The ranking of "start-ranked-order": the relevant result is at rank 3.
@@ -284,7 +336,7 @@ def _mrr_mean_facts() -> dict:
 
 
 EXERCISES += [
-    choice("start-ranked-order", family="precision_recall", kind="analyse",
+    choice("start-ranked-order", family="precision_recall", kind="analyse", about=("precision_at_k",),
            title=N_("Relevance in ranked order"),
            question=N_("A system returns three results: the first two are not relevant, the third is. Which call "
                        "gives the precision of its top 2?"),
@@ -304,15 +356,15 @@ EXERCISES += [
                   N_("Write the relevance of each result, starting at rank 1."),
                   N_("Which result comes first in the list: the one at rank 1 or the relevant one?")),
            source="notebook 00"),
-    choice("start-mrr-mean", family="precision_recall", kind="spot",
+    choice("start-mrr-mean", family="precision_recall", kind="spot", about=("mrr", "reciprocal_rank"),
            title=N_("A sum called MRR"),
            question=N_("Three queries have reciprocal ranks 1, 1/2 and 0 (the third found nothing relevant). "
-                       "Document 000 says the final score of MRR is 所有得分之和, the sum of all the scores. "
+                       "Post 000 says the final score of MRR is 所有得分之和, the sum of all the scores. "
                        "What is the MRR of these three queries?"),
            facts=_mrr_mean_facts,
            options={"sum": N_("{sum}"), "all_three": N_("{mean}"), "two_only": N_("{dropped}")},
            correct="all_three",
-           why={"sum": N_("That is the sum of the scores, document 000's slip: MRR is a mean, the sum divided "
+           why={"sum": N_("That is the sum of the scores, post 000's slip: MRR is a mean, the sum divided "
                           "by the number of queries."),
                 "two_only": N_("That divides by the two queries that found something; the third query counts too, "
                               "with its score of 0.")},
@@ -324,3 +376,14 @@ EXERCISES += [
                   N_("Count the queries: the one that found nothing is one of them.")),
            source="notebook 00"),
 ]
+
+EXERCISES = arranged(EXERCISES, [
+    "p-at-2-doc001", "p-at-5", "start-p3-irrelevant-down", "r-at-5", "pr-move-hit-out", "p-at-5-short",
+    "f1-doc000", "f2-doc003", "pr-unretrieved-relevant", "f-half", "pr-precise-but-incomplete", "rprec",
+    "pr-derive-rprec-breakeven", "success-at-3", "bpref-unjudged", "judged-at-5", "start-two-pages",
+    "start-ranked-order", "start-mrr-mean",
+    "pr-accuracy-rare-clicks", "pr-which-metric-prior-art", "pr-written-accuracy",
+], levels={
+    # computations that need a convention or a careful count; questions that need a model of the user
+    "f-half": 2, "bpref-unjudged": 2, "f2-doc003": 2, "start-p3-irrelevant-down": 1, "pr-accuracy-rare-clicks": 3,
+})

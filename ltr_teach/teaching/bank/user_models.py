@@ -73,7 +73,7 @@ EXERCISES = [
     _e("rbp-lipstick-threshold", "user_models", "rbp",
        {"grades": _LIPSTICK[:6], "p": Fraction(1, 2), "threshold": 2}, _rbp_threshold_task,
        [N_("Grades at or above the threshold count 1, the others 0; rank i is read with probability p^(i-1).")],
-       intro=N_("Document 000's 口红 query (lipstick): its top six results, graded 0 to 3."), source="doc 000",
+       intro=N_("Post 000's 口红 query (lipstick): its top six results, graded 0 to 3."), source="doc 000",
        randomize=_graded_persistent),
     choice("rbp-expected-depth", family="user_models", kind="predict",
            title=N_("How deep does the RBP user read?"),
