@@ -73,7 +73,7 @@ TERMS = {t.key: t for t in (
                  r"查准率\s*[)）]?\s*recall|recall\s*[=:：]?\s*查准率"),
     )),
     Term("accuracy", "accuracy", "准确率", ("精度",)),
-    Term("f_beta", "F-beta", "F值", ("F-beta值",)),
+    Term("f_beta", "F-beta", "F 值", ("F-beta 值",)),
     Term("cg", "cumulative gain", "累计增益"),
     Term("gain", "gain", "增益"),
     Term("discount", "discount", "折损", ("折扣",)),
@@ -99,9 +99,9 @@ TERMS = {t.key: t for t in (
     Term("judged_pool", "judged pool", "已标注集合"),
     Term("query", "query", "查询"),
     Term("rank", "rank", "排名", ("位置",)),
-    Term("roc", "ROC curve", "ROC曲线", ("受试者工作特征曲线",)),
-    Term("auc", "area under the ROC curve", "ROC曲线下面积"),
-    Term("pr_curve", "precision-recall curve", "P-R曲线", ("精确率-召回率曲线",)),
+    Term("roc", "ROC curve", "ROC 曲线", ("受试者工作特征曲线",)),
+    Term("auc", "area under the ROC curve", "ROC 曲线下面积"),
+    Term("pr_curve", "precision-recall curve", "P-R 曲线", ("精确率-召回率曲线",)),
     Term("harmonic_mean", "harmonic mean", "调和平均"),
 )}
 

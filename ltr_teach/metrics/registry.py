@@ -124,11 +124,11 @@ METRICS = {
                    "rels", ("n_relevant", "recall", "rule"), aliases=("iprec", "iprec_at_recall"),
                    bulk=Bulk("iprec", "recall", "interpolated precision at a recall level, iprec@0.3 (the "
                                                 "convention's rule turns the level into a count of relevant documents)")),
-        MetricInfo("eleven_point_ap", "binary.eleven_point_ap", "11-point interpolated AP (11点插值平均精度)", "rels",
+        MetricInfo("eleven_point_ap", "binary.eleven_point_ap", "11-point interpolated AP (11 点插值平均精度)", "rels",
                    ("n_relevant", "rule"), aliases=("11pt", "11pt_avg"),
                    bulk=Bulk("11pt", "none", "11-point interpolated average precision (recall 0, 0.1, ..., 1 under "
                                              "the convention's rule)")),
-        MetricInfo("r_precision", "binary.r_precision", "R-precision (R精确率)", "rels", ("n_relevant", "threshold"),
+        MetricInfo("r_precision", "binary.r_precision", "R-precision (R 精确率)", "rels", ("n_relevant", "threshold"),
                    aliases=("rprec", "r_prec"),
                    bulk=Bulk("rprec", "none", "R-precision: precision at rank R, R = relevant documents in the qrels")),
         MetricInfo("success_at_k", "binary.success_at_k", "Success at k, hit rate (命中率)", "rels", ("k", "threshold"),
@@ -145,7 +145,7 @@ METRICS = {
                    ("p", "k", "threshold", "weight"),
                    bulk=Bulk("rbp", "optional", "rank-biased precision, persistence 0.8 (rbp.0.95: p = 0.95; rbp@k: "
                                                 "depth k)", parameter="p")),
-        MetricInfo("rbp_residual", "user_models.rbp_residual", "RBP residual (RBP残差)", "judged_rels", ("p", "k"),
+        MetricInfo("rbp_residual", "user_models.rbp_residual", "RBP residual (RBP 残差)", "judged_rels", ("p", "k"),
                    aliases=("rbp_res",),
                    bulk=Bulk("rbp_residual", "optional", "what unjudged and unseen documents could add to RBP "
                                                          "(rbp_residual.0.95: p = 0.95)", parameter="p")),
@@ -154,7 +154,7 @@ METRICS = {
                    aliases=("pr",)),
         MetricInfo("auc", "roc.auc", _title("Area under the ROC curve", "auc"), "labels_scores", (),
                    bulk=Bulk("auc", "none", "area under the ROC curve of the retrieved documents, ties worth 1/2")),
-        MetricInfo("gauc", "ctr.gauc", "Group AUC (分组AUC)", "grouped_labels_scores", ("weight",)),
+        MetricInfo("gauc", "ctr.gauc", "Group AUC (分组 AUC)", "grouped_labels_scores", ("weight",)),
         MetricInfo("log_loss", "ctr.log_loss", "Log loss (对数损失)", "labels_scores", (), aliases=("logloss",)),
     )
 }
