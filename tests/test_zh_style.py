@@ -36,7 +36,7 @@ violations, bank_messages, PO, GUIDE = zh_style.violations, zh_style.bank_messag
     ("AUC**平均**是 0.5", "cjk-latin"), ("**平均**0.5", "cjk-latin"),
     ("搜「眼霜」的用户", "corner-quotes"), ("『页面 A』", "corner-quotes"),
     ('搜 "眼霜" 的用户', "straight-quotes"), ('所谓"价值减半"', "straight-quotes"),
-    ('"NDCG"不止一个，见"NDCG 的差异"一节', "straight-quotes"),
+    ('"NDCG"不止一个，见"NDCG 的差异"一节', "straight-quotes"), ("预测'不点击'的模型", "straight-quotes"),
     ("排名,然后", "half-width-punct"), ("对吗?", "half-width-punct"), ("好!", "half-width-punct"),
     ("见下;", "half-width-punct"), ("“好”之后,然后", "half-width-punct"), ("**先修**：01", "xianxiu"),
 ])
