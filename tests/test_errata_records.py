@@ -118,7 +118,7 @@ def test_only_recall_ignores_the_class_ratio():
 
 def test_only_three_of_the_converted_words_are_wrong():
     record = examples.by_id("003-converted-words")
-    assert record.printed == "操做, 日后, 知足" and record.correct == "操作, 往后, 满足"
+    assert record.printed == "操做、日后、知足" and record.correct == "操作、往后、满足"
     assert "中止 (stop) in the same sentence is correct" in record.explanation
     assert "中止" in TEXTS["003"] and "知足" in TEXTS["003"]
 

@@ -99,7 +99,7 @@ def test_glossary_table_shows_each_term_once_with_its_wrong_names():
     # written out by hand from the documents: 003 calls the cascade model 瀑布模型; 000 gives 查全率 to
     # precision and 查准率 to recall; 003 calls precision 准确率
     assert rows["cascade model"] == ("级联模型", "–", "cascade model", "瀑布模型")
-    assert rows["precision"] == ("精确率", "查准率", "precision", "准确率, 查全率")
+    assert rows["precision"] == ("精确率", "查准率", "precision", "准确率、查全率")
     assert rows["recall"] == ("召回率", "查全率", "recall", "查准率")
     assert rows["accuracy"] == ("准确率", "精度", "accuracy", "–")
     assert len(glossary_table().rows) == len(TERMS)

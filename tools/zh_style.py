@@ -59,7 +59,8 @@ RULES = {
     #: emphasis marks are no space: "AUC**平均**" shows as "AUC平均"
     "cjk-latin": re.compile(rf"[{CJK}]\**[A-Za-z0-9]|[A-Za-z0-9]\**[{CJK}]"),
     "corner-quotes": re.compile(r"[「」『』]"),
-    "straight-quotes": re.compile(r"\"[^\"\n]*\""),  # quotes pair up left to right; a pair holding Chinese breaks
+    #: quotes pair up left to right; a pair holding Chinese breaks ('…' too, unless it is an English apostrophe)
+    "straight-quotes": re.compile(r"\"[^\"\n]*\"|(?<![A-Za-z])'[^'\n]*'(?![A-Za-z])"),
     "half-width-punct": re.compile(rf"[{CJK}][,;?!]"),
     "xianxiu": re.compile(r"先修"),
 }

@@ -642,7 +642,7 @@ class SignFlips:
         for j in order:
             signs = self.patterns[j]
             flipped = [q for q, s in zip(self.queries, signs) if s < 0]
-            label = ", ".join(flipped) if flipped else _("none (observed)")
+            label = _(", ").join(flipped) if flipped else _("none (observed)")
             cells = [_signed_decimal(s * d) for s, d in zip(signs, self.differences)]
             rows.append((label, *cells, _signed_decimal(self.means[j]), _("yes") if self.extreme[j] else ""))
         note = Message(N_("{count} of {total} patterns are at least as extreme as the observed mean {mean}: "

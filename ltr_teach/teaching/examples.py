@@ -540,17 +540,17 @@ ERRATA = (
         "predictions then gives AUC above 0.5, but calling 0.5 the minimum hides that a ranking worse than "
         "random is possible and informative. AUC ranges over [0, 1]; 0.5 is random guessing."),
         Call("auc", ([1, 0], [0, 1]))),
-    _er("000", "metric-count", "error", "排序指标: “信息检索和推荐系统常用排序质量评分有4种:”", N_("4 metrics"),
+    _er("000", "metric-count", "error", "排序指标：“信息检索和推荐系统常用排序质量评分有4种:”", N_("4 metrics"),
         N_("5 metrics: the list that follows names MRR, MAP, ERR, NDCG and AUC"),
         N_("The count disagrees with the post's own list of five (AUC is the fifth).")),
-    _er("000", "only-ndcg-err-top", "misleading", "排序指标: “NDCG和ERR的另外一个优点是更关注排名靠前的文档”",
+    _er("000", "only-ndcg-err-top", "misleading", "排序指标：“NDCG和ERR的另外一个优点是更关注排名靠前的文档”",
         N_("favouring the top of the list is an advantage of NDCG and ERR (over MRR and MAP)"),
         _value_text(Call("average_precision", ([0, 1],)), N_("AP of 0, 1, against 1 for 1, 0: MRR (1/rank) and "
                     "MAP (precision at each hit) weigh the top too")),
         N_("True of NDCG and ERR, but misleading as an advantage over the others: every metric of the list "
         "except AUC rewards relevant items near the top, since moving the one relevant item from rank 1 to "
         "rank 2 halves its reciprocal rank and its AP. What NDCG and ERR add is graded relevance."), Call("average_precision", ([0, 1],))),
-    _er("000", "shortcoming-typo", "typo", "排序指标: “但是这两种评分方式的缺点时函数不连续”", "缺点时", "缺点是",
+    _er("000", "shortcoming-typo", "typo", "排序指标：“但是这两种评分方式的缺点时函数不连续”", "缺点时", "缺点是",
         N_("Typo: 时 (time) for 是 (is).")),
     _er("000", "suppose-typo", "typo", "1.3 NDCG: “加上长度为K”", "加上", N_("假设 (suppose)"),
         N_("Typo (a homophone from the input method): post 003 has the same sentence with 假设列表长度为K.")),
@@ -695,7 +695,7 @@ ERRATA = (
         "P=f(R)P=f(R), RR, PP", "P=f(R), R, P",
         N_("Each formula was pasted twice (its rendered and its source text).")),
     _er("003", "converted-words", "typo", "ERR: “则操做结束；不然跳过该项继续日后查看” and “表示用户的需求被知足时中止的位置的倒数的期望”",
-        "操做, 日后, 知足", "操作, 往后, 满足",
+        "操做、日后、知足", "操作、往后、满足",
         N_("Three wrong words, as an automatic synonym replacement leaves them: 操做 is not a word (操作, "
         "operation); 日后 means “some day in the future”, not 往后 (further down the list); 知足 means “content "
         "with one's lot”, which changes the meaning of 满足 (the need is satisfied). 中止 (stop) in the same "

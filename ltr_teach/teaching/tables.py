@@ -224,10 +224,10 @@ def glossary_table() -> Table:
     >>> table = glossary_table()
     >>> row = [row for row in table.rows if row[2] == "precision"][0]
     >>> row
-    ('精确率', '查准率', 'precision', '准确率, 查全率')
+    ('精确率', '查准率', 'precision', '准确率、查全率')
     """
     rows = tuple((term.zh, "、".join(term.alternatives) or "–", term.en,
-                  ", ".join(m.wrong for m in term.wrong) or "–") for term in TERMS.values())
+                  "、".join(m.wrong for m in term.wrong) or "–") for term in TERMS.values())
     return Table((N_("Chinese term"), N_("also accepted"), N_("English term"), N_("wrong names in the posts")),
                  rows, left=4)
 
