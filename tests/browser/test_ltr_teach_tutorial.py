@@ -18,7 +18,7 @@ import pytest
 from lab_driver import LOOPBACK, UI_TIMEOUT_MS, free_port, isolated_jupyter_env, printed_server
 
 from conftest import SAVED_SCREENSHOTS, require_browser
-from ltr_teach.teaching import classroom
+from ltr_teach.teaching import classroom, course_path
 
 REPO = Path(__file__).resolve().parents[2]
 START = classroom.start_page(None, root=REPO)  # the page offering both editions
@@ -66,10 +66,12 @@ def test_links_between_tutorial_and_exercises_open_in_jupyterlab(served, chromiu
         page.goto(f"http://127.0.0.1:{port}/lab/tree/exercises/en/01_precision_recall_f.ipynb?reset&token={token}")
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
         # JupyterLab rewrites a relative href to its own address: find the link by its text.
-        page.locator(".jp-RenderedMarkdown a", has_text="01 · precision, recall and F-beta").first.click()
+        # the sheet's header names the notebook by its heading in the course path (one fact, one place)
+        heading = course_path.notebook(1).heading("en")
+        page.locator(".jp-RenderedMarkdown a", has_text=heading).first.click()
         tab = page.locator(".lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel", has_text="01_precision_recall_f.ipynb")
         expect(tab.first).to_be_visible(timeout=UI_TIMEOUT_MS)
-        expect(page.locator(".jp-NotebookPanel:visible h1").first).to_contain_text("Precision, recall and F",
+        expect(page.locator(".jp-NotebookPanel:visible h1").first).to_contain_text(course_path.notebook(1).title["en"],
                                                                                     timeout=UI_TIMEOUT_MS)
         # Notebook 10 links to its exercise sheet in the other folder (a link to the folder itself gave
         # "exercises is a directory, not a file" in JupyterLab).
