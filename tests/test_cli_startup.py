@@ -115,3 +115,15 @@ def test_the_ids_read_from_the_bank_source_are_the_registered_ones():
         assert sorted(bank.source_ids(module.FAMILY[0])) == sorted(e.id for e in module.EXERCISES)
     assert sorted(bank.all_source_ids()) == sorted(lt.exercises.ids())
     assert bank.family_of("ndcg-lipstick") == "dcg_ndcg" and bank.family_of("ndcg-lipstik") is None
+
+
+@pytest.mark.parametrize("convention", ["trec_eval", "ranx", "ir_measures"])
+def test_evaluating_run_files_loads_no_sympy(tmp_path, convention):
+    # the float path of whole runs needs no exact number: SymPy's import (~0.2 s) stays out of `ltr-teach eval`
+    (tmp_path / "qrels").write_text("q1 0 d1 2\nq1 0 d2 0\nq2 0 d3 1\n", encoding="utf-8")
+    (tmp_path / "run").write_text("q1 Q0 d2 1 0.9 r\nq1 Q0 d1 2 0.5 r\nq2 Q0 d3 1 0.7 r\n", encoding="utf-8")
+    argv = ["eval", "-m", "ndcg@10", "-m", "map", "-m", "mrr", "-m", "p@5", "--per-query",
+            "--convention", convention, str(tmp_path / "qrels"), str(tmp_path / "run")]
+    exit_code, loaded = _loaded_after(argv)
+    assert exit_code == 0
+    assert "sympy" not in loaded and "mpmath" not in loaded and "numpy" in loaded

@@ -19,6 +19,8 @@ import mpmath
 import sympy
 from sympy.core.add import _args_sortkey
 
+from .plain import _brief, fmt_decimal
+
 #: The largest finite float: an input number beyond it has no float, so ``.value`` could not hold it.
 FLOAT_MAX = sys.float_info.max
 #: A fraction whose numerator or denominator has more digits than this is shown by its decimal only
@@ -121,19 +123,6 @@ def to_exact(x, name: str) -> sympy.Rational:
     raise ValueError(f"{name} = {_brief(x)} is not a number; give an int, a float or a fraction")
 
 
-def _brief(x, limit: int = 60) -> str:
-    """``repr(x)`` cut to ``limit`` characters (a 10**400 or a long list in a message helps no one)."""
-    if isinstance(x, numbers.Integral) and not isinstance(x, bool) and abs(int(x)).bit_length() > 200:
-        return f"an integer of about {abs(int(x)).bit_length() * 0.30103:.0f} digits"
-    if isinstance(x, sympy.Rational) and max(abs(int(x.p)), int(x.q)).bit_length() > 200:
-        return f"a fraction of about {max(abs(int(x.p)), int(x.q)).bit_length() * 0.30103:.0f} digits"
-    try:
-        text = repr(x)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real message
-        text = f"<{type(x).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 _MAX_P, _ = FLOAT_MAX.as_integer_ratio()
 #: The smallest positive float is 2^-1074; a denominator of more than 1100 bits is beyond what a float's
 #: shortest decimal form needs (5e-324 is 5/10^324, 1077 bits).
@@ -214,21 +203,6 @@ def _tree_float(e) -> float:
     if isinstance(e, (ln, sympy.log)) and len(e.args) == 1 and e.args[0].is_Rational:
         return math.log(Fraction(int(e.args[0].p), int(e.args[0].q)))
     return float(sympy.N(e, 20))
-
-
-def fmt_decimal(x: float, places: int = 6) -> str:
-    """``0.944227``: a fixed number of decimals, trailing zeros trimmed; ``2.5e+20`` from 1e16 up."""
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if abs(x) >= 1e16:  # beyond the integers a float holds exactly: six decimals would only pad zeros
-        mantissa, exponent = f"{x:.{places}e}".split("e")
-        return f"{mantissa.rstrip('0').rstrip('.')}e{exponent}"
-    text = f"{x:.{places}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def fmt_value(e, places: int = 6) -> str:

@@ -9,10 +9,22 @@ import itertools
 import numbers
 from collections.abc import Mapping, Sequence, Sized
 
-import sympy
-
-from .exact import _brief, to_exact
 from .i18n import N_, Message
+from .plain import _brief
+
+
+def to_exact(value, name):
+    """``core.exact.to_exact``, imported on first use: checking a count or a choice (the float path of whole
+    runs) needs no SymPy, whose import is about 0.2 s of every command."""
+    from .exact import to_exact as exact
+
+    return exact(value, name)
+
+
+def _integer(n):
+    from sympy import Integer
+
+    return Integer(n)
 
 
 def _short(values, limit: int = 12) -> str:
@@ -171,13 +183,13 @@ def as_rels(values, name: str = "rels", threshold=None, allowed: str = _BINARY_A
         t = to_exact(threshold, "threshold")
         if t <= 0:
             raise ValueError(f"threshold = {threshold} must be > 0 (a grade of 0 is never relevant)")
-        return [sympy.Integer(1 if g >= t else 0) for g in as_grades(values, name, limit=limit)]
+        return [_integer(1 if g >= t else 0) for g in as_grades(values, name, limit=limit)]
     out = []
     for i, v in enumerate(as_sequence(values, name, limit=limit)):
         r = to_exact(v, f"{name}[{i}]")
         if r not in (0, 1):
             raise ValueError(f"{name}[{i}] = {v} is not 0 or 1; {allowed}")
-        out.append(sympy.Integer(int(r)))
+        out.append(_integer(int(r)))
     return out
 
 

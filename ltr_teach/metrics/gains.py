@@ -15,10 +15,35 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from sympy import Integer, Rational
-
-from ..core.exact import ln, log2, to_exact
 from ..core.i18n import N_
+
+
+# SymPy is imported on first use, not with this module: the float path of whole runs (lt.evaluate,
+# ltr-teach eval) reads the NumPy forms below and never needs an exact number (SymPy's import is about
+# 0.2 s of every `ltr-teach eval`).
+def Integer(n):
+    from sympy import Integer as integer
+    return integer(n)
+
+
+def Rational(p, q=1):
+    from sympy import Rational as rational
+    return rational(p, q)
+
+
+def ln(x):
+    from ..core.exact import ln as exact_ln
+    return exact_ln(x)
+
+
+def log2(x):
+    from ..core.exact import log2 as exact_log2
+    return exact_log2(x)
+
+
+def to_exact(x, name):
+    from ..core.exact import to_exact as exact
+    return exact(x, name)
 
 
 class _NumPy:

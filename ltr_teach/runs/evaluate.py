@@ -32,8 +32,8 @@ from operator import attrgetter, itemgetter
 
 import numpy as np
 
-from ..core.exact import _brief, fmt_decimal
 from ..core.i18n import N_, Message
+from ..core.plain import _brief, fmt_decimal
 from ..core.validate import MAX_COUNT, as_choice, as_count
 from ..metrics.conventions import CONVENTIONS, get_convention
 from ..metrics.gains import DISCOUNTS, GAINS, gain_table
