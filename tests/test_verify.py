@@ -50,10 +50,16 @@ def _auc(labels, scores):
     return sum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg) / (len(pos) * len(neg))
 
 
+def _rbp(rels, p, k=None):
+    """Moffat & Zobel's RBP: (1 - p) times the sum of p^(i-1) over the relevant ranks i."""
+    return (1 - p) * sum(p ** (rank - 1) for rank, rel in enumerate(rels[:k] if k else rels, start=1) if rel)
+
+
 CORRECT = [
     (lambda g: sum(g), "cg"), (lambda g, k: sum(g[:k]), "cg@k"), (_dcg, "dcg"), (_dcg, "dcg@k"), (_ndcg, "ndcg"),
     (_ndcg, "ndcg@10"), (_ndcg, "ndcg@k"), (_err, "err"), (_err, "err@k"), (_rr, "rr"), (_rr, "rr@k"), (_ap, "ap"),
     (_ap, "ap@k"), (lambda r, k: sum(r[:k]) / k, "p@k"), (lambda r, k: sum(r[:k]) / k, "p@5"), (_auc, "auc"),
+    (_rbp, "rbp"), (_rbp, "rbp@k"),
 ]
 
 
@@ -82,6 +88,8 @@ SLIPPED = [
      / (sum(labels) * (len(labels) - sum(labels))), "auc", "ties_zero"),
     (lambda r, k: _ap(r[:k]), "ap@k", "ap_retrieved"),
     (lambda r, k: sum(r[:k]) / len(r[:k]), "p@k", "short_list"),
+    (lambda r, p: _rbp(r, p) * p, "rbp", "rbp-rank-from-one"),
+    (lambda r, p: _rbp(r, p) / (1 - p), "rbp", "rbp-no-one-minus-p"),
 ]
 
 

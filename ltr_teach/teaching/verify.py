@@ -1,6 +1,6 @@
 """Implement, then verify: a student's own metric function checked against the library on generated rankings.
 
-A student writes NDCG, AP, RR, ERR, P@k or AUC as a plain Python or NumPy function in their notebook, and
+A student writes NDCG, AP, RR, ERR, P@k, AUC or RBP as a plain Python or NumPy function in their notebook, and
 ``lt.verify(my_ndcg, "ndcg@k")`` calls it on a few hundred rankings (the edge cases first: no relevant item,
 one item, ties, k beyond the list, then random ones), compares every answer with the library's exact value,
 and reports the first disagreement with the slip that reproduces the student's numbers, if one does: a
@@ -13,18 +13,20 @@ calls it: ``ltr-teach grade`` reads answers and never runs a notebook's code.
 
 What the function takes, by metric (the library's own arguments, in the same order):
 
-=============  =====================================  ==================================================
-metric         the function is called as              ``"@k"``
-=============  =====================================  ==================================================
-``cg``,        ``f(grades)`` or ``f(grades, k)``       ``"ndcg@10"`` passes k = 10; ``"ndcg@k"`` varies k
-``dcg``,                                              (1 up to beyond the list); no ``@``: no k
+================  ========================================  ====================================================
+metric            the function is called as                 ``"@k"``
+================  ========================================  ====================================================
+``cg``,           ``f(grades)`` or ``f(grades, k)``         ``"ndcg@10"`` passes k = 10; ``"ndcg@k"`` varies k
+``dcg``,                                                    (1 up to beyond the list); no ``@``: no k
 ``ndcg``
-``err``        ``f(grades, g_max)`` or                 as above
-               ``f(grades, g_max, k)``
-``rr``, ``ap``  ``f(rels)`` (0/1) or ``f(rels, k)``    as above
-``p``          ``f(rels, k)``                          required
-``auc``        ``f(labels, scores)``                   none
-=============  =====================================  ==================================================
+``err``           ``f(grades, g_max)`` or                   as above
+                  ``f(grades, g_max, k)``
+``rr``, ``ap``    ``f(rels)`` (0/1) or ``f(rels, k)``       as above
+``p``             ``f(rels, k)``                            required
+``auc``           ``f(labels, scores)``                     none
+``rbp``           ``f(rels, p)`` (0/1; p is 0.5, 0.8        as above
+                  or 0.95) or ``f(rels, p, k)``
+================  ========================================  ====================================================
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from dataclasses import dataclass, field
 
 from ..core import webfont
 from ..core.i18n import N_, _, translate
-from ..metrics import binary, graded, roc
+from ..metrics import binary, graded, roc, user_models
 from .checker import check
 
 #: How close a student's float must be to the library's value (relative, and absolute near 0).
@@ -65,6 +67,7 @@ _SPECS = {
     "ap": _Spec("rels", lambda c: binary.average_precision(c["grades"], k=c["k"]), "optional", "AP", "average_precision"),
     "p": _Spec("rels", lambda c: binary.precision_at_k(c["grades"], k=c["k"]), "required", "P", "precision_at_k"),
     "auc": _Spec("labels_scores", lambda c: roc.auc(c["labels"], c["scores"]), "none", "AUC", "auc"),
+    "rbp": _Spec("rels", lambda c: user_models.rbp(c["grades"], p=c["p"], k=c["k"]), "optional", "RBP", "rbp"),
 }
 _ALIASES = {"reciprocal_rank": "rr", "average_precision": "ap", "precision": "p", "precision_at_k": "p",
             "mrr": "rr", "map": "ap"}
@@ -129,6 +132,12 @@ def _rr_mean_over_relevant(c):
     return sum(1 / r for r in ranks) / len(ranks) if ranks else 0.0
 
 
+def _rbp_with(c, first_exponent=0, normalised=True):
+    rels = c["grades"][:c["k"]] if c["k"] else c["grades"]
+    total = sum(rel * c["p"] ** (rank - 1 + first_exponent) for rank, rel in enumerate(rels, start=1))
+    return (1 - c["p"]) * total if normalised else total
+
+
 def _err_with(c, stop=lambda g, g_max: (2 ** g - 1) / 2 ** g_max, cascade=True):
     grades = c["grades"][:c["k"]] if c["k"] else c["grades"]
     total, reach = 0.0, 1.0
@@ -162,6 +171,12 @@ class Slip:
 
 
 SLIPS = (
+    Slip("rbp-rank-from-one", ("rbp",), N_("rank 1 is weighted p, not 1: the exponent is i − 1 (p⁰ = 1 at the top), "
+                                          "so every weight came out p times too small"),
+         lambda c: _rbp_with(c, first_exponent=1)),
+    Slip("rbp-no-one-minus-p", ("rbp",), N_("the sum is not multiplied by (1 − p): RBP's weights (1 − p)·p^(i − 1) add "
+                                           "up to 1, which keeps the value between 0 and 1"),
+         lambda c: _rbp_with(c, normalised=False)),
     Slip("ideal-not-cut", ("ndcg",), N_("the ideal DCG sums the whole sorted list; it must stop at k, as DCG does"),
          _ideal_not_cut),
     Slip("cut-ignored", ("cg", "dcg", "ndcg", "err", "rr", "ap"),
@@ -217,7 +232,10 @@ def _cases(metric: str, k_rule, n_cases: int, seed: int) -> list:
                      for _ in range(max(0, n_cases - len(edges)))]
     for grades in lists[:n_cases]:
         for k in k_rule(rng, len(grades)):
-            out.append({"metric": metric, "grades": grades, "k": k, "g_max": max(3, max(grades))})
+            case = {"metric": metric, "grades": grades, "k": k, "g_max": max(3, max(grades))}
+            if metric == "rbp":  # the persistence the student's function is given (drawn only here: the
+                case["p"] = rng.choice((0.5, 0.8, 0.95))  # other metrics' cases stay as they were)
+            out.append(case)
     return out[:max(n_cases, len(edges))]
 
 
@@ -309,7 +327,8 @@ def _parse(metric: str):
 def _args(name: str, cutoff, case: dict) -> tuple:
     if _SPECS[name].kind == "labels_scores":
         return (list(case["labels"]), list(case["scores"]))
-    args = (list(case["grades"]),) + ((case["g_max"],) if name == "err" else ())
+    args = (list(case["grades"]),) + ((case["g_max"],) if name == "err" else ()) + \
+        ((case["p"],) if name == "rbp" else ())
     return args + ((case["k"],) if cutoff is not None else ())
 
 
@@ -333,7 +352,7 @@ def verify(func, metric: str, n_cases: int = 300, seed: int = 0) -> Verification
         (the notebook's placeholder before you write it) checks nothing and says so.
     metric : str
         ``"ndcg@10"`` (k fixed), ``"ndcg@k"`` (k varied, passed as the last argument), ``"ndcg"`` (no k); also
-        ``cg``, ``dcg``, ``err``, ``rr``, ``ap``, ``p`` (needs ``@``) and ``auc``.
+        ``cg``, ``dcg``, ``err``, ``rr``, ``ap``, ``p`` (needs ``@``), ``auc`` and ``rbp``.
     n_cases : int
         How many cases, edge cases first (at least those, at most 5,000).
     seed : int
