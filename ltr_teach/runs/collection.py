@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.files import NotARegularFile, read_bytes_at_most
 from ..core.i18n import _
 
 #: The largest file the loader reads (Cranfield's documents are 1.6 MB); a larger one is refused.
@@ -86,20 +86,20 @@ class Collection:
 def _read_text(path, what: str) -> str:
     """The text of a regular file of at most :data:`MAX_FILE_BYTES`, a leading BOM dropped.
 
-    Never opens a FIFO or a device (``/dev/zero`` would never end, a FIFO may wait for ever).
+    Read through the library's one bounded reader (``core.files``): a FIFO or a device is never read
+    (``/dev/zero`` would never end, a FIFO may wait for ever).
     """
     name = os.fspath(path)
     try:
-        info = os.stat(path)
+        size = os.stat(path).st_size  # a file over the limit is refused before a byte of it is read
+        if size > MAX_FILE_BYTES:
+            raise ValueError(f"{what} = {name!r} has {size:,} bytes; at most {MAX_FILE_BYTES:,} are allowed")
+        data = read_bytes_at_most(path, MAX_FILE_BYTES)  # bounded even if the file grew after the stat
+    except NotARegularFile:
+        raise ValueError(f"{what} = {name!r} is not a regular file (a directory, FIFO or device); "
+                         f"give the path of a text file") from None
     except OSError as exc:
         raise ValueError(f"{what} = {name!r} cannot be read: {exc.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"{what} = {name!r} is not a regular file (a directory, FIFO or device); "
-                         f"give the path of a text file")
-    if info.st_size > MAX_FILE_BYTES:
-        raise ValueError(f"{what} = {name!r} has {info.st_size:,} bytes; at most {MAX_FILE_BYTES:,} are allowed")
-    with open(path, "rb") as f:
-        data = f.read(MAX_FILE_BYTES + 1)  # bounded even if the file grew after the stat
     if len(data) > MAX_FILE_BYTES:
         raise ValueError(f"{what} = {name!r} has more than {MAX_FILE_BYTES:,} bytes")
     try:
