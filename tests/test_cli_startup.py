@@ -20,7 +20,8 @@ HEAVY = ("sympy", "numpy", "matplotlib", "ipywidgets", "scipy", "mpmath")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _loaded_after(argv: list[str]) -> tuple[int, list[str]]:
+def _modules_after(argv: list[str]) -> tuple[int, list[str]]:
+    """The exit code of ``ltr-teach ARGV`` in a fresh interpreter, and the ltr_teach and heavy modules it loaded."""
     code = (
         "import json, sys\n"
         "from ltr_teach.cli import main\n"
@@ -30,43 +31,6 @@ def _loaded_after(argv: list[str]) -> tuple[int, list[str]]:
         f"        code = main({argv!r})\n"
         "    except SystemExit as exc:\n"
         "        code = exc.code\n"
-        f"print(json.dumps([code, [m for m in {HEAVY!r} if m in sys.modules]]))\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
-                         env=env, check=True, cwd=ROOT).stdout
-    exit_code, loaded = json.loads(out.strip().splitlines()[-1])
-    return exit_code, loaded
-
-
-@pytest.mark.parametrize("argv", [["--help"], ["eval", "--help"], ["compare", "--help"], ["exercises", "--help"],
-                                  ["conventions"]])
-def test_help_loads_none_of_the_heavy_libraries(argv):
-    exit_code, loaded = _loaded_after(argv)
-    assert exit_code == 0
-    assert loaded == []
-
-
-def test_a_command_that_computes_still_loads_sympy():
-    # the check above cannot pass by accident: a metric's command does load SymPy
-    exit_code, loaded = _loaded_after(["explain", "dcg", "3", "2"])
-    assert exit_code == 0 and "sympy" in loaded
-
-
-def test_the_light_name_lists_equal_the_heavy_ones():
-    assert list(FAMILY_KEYS) == list(FAMILIES)
-    assert BULK_NAMES == METRIC_NAMES
-    assert lt.METRICS["ndcg"].func is lt.ndcg
-
-
-def _modules_after(argv: list[str]) -> tuple[int, list[str]]:
-    """The exit code of ``ltr-teach ARGV`` in a fresh interpreter, and the ltr_teach and heavy modules it loaded."""
-    code = (
-        "import json, sys\n"
-        "from ltr_teach.cli import main\n"
-        "import contextlib, io\n"
-        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
-        f"    code = main({argv!r})\n"
         f"print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('ltr_teach') "
         f"or m.partition('.')[0] in {HEAVY!r})]))\n"
     )
@@ -75,6 +39,30 @@ def _modules_after(argv: list[str]) -> tuple[int, list[str]]:
                          env=env, check=True, cwd=ROOT).stdout
     exit_code, loaded = json.loads(out.strip().splitlines()[-1])
     return exit_code, loaded
+
+
+def _heavy(loaded: list[str]) -> list[str]:
+    return [m for m in loaded if m in HEAVY]
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["eval", "--help"], ["compare", "--help"], ["exercises", "--help"],
+                                  ["conventions"]])
+def test_help_loads_none_of_the_heavy_libraries(argv):
+    exit_code, loaded = _modules_after(argv)
+    assert exit_code == 0
+    assert _heavy(loaded) == []
+
+
+def test_a_command_that_computes_still_loads_sympy():
+    # the check above cannot pass by accident: a metric's command does load SymPy
+    exit_code, loaded = _modules_after(["explain", "dcg", "3", "2"])
+    assert exit_code == 0 and "sympy" in _heavy(loaded)
+
+
+def test_the_light_name_lists_equal_the_heavy_ones():
+    assert list(FAMILY_KEYS) == list(FAMILIES)
+    assert BULK_NAMES == METRIC_NAMES
+    assert lt.METRICS["ndcg"].func is lt.ndcg
 
 
 def _bank_modules(loaded):
@@ -124,6 +112,6 @@ def test_evaluating_run_files_loads_no_sympy(tmp_path, convention):
     (tmp_path / "run").write_text("q1 Q0 d2 1 0.9 r\nq1 Q0 d1 2 0.5 r\nq2 Q0 d3 1 0.7 r\n", encoding="utf-8")
     argv = ["eval", "-m", "ndcg@10", "-m", "map", "-m", "mrr", "-m", "p@5", "--per-query",
             "--convention", convention, str(tmp_path / "qrels"), str(tmp_path / "run")]
-    exit_code, loaded = _loaded_after(argv)
+    exit_code, loaded = _modules_after(argv)
     assert exit_code == 0
     assert "sympy" not in loaded and "mpmath" not in loaded and "numpy" in loaded

@@ -16,11 +16,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..core.i18n import N_
+from ..core.validate import to_exact
 
 
-# SymPy is imported on first use, not with this module: the float path of whole runs (lt.evaluate,
-# ltr-teach eval) reads the NumPy forms below and never needs an exact number (SymPy's import is about
-# 0.2 s of every `ltr-teach eval`).
+# SymPy is imported on first use, not with this module (to_exact, from validate, likewise): the float path of
+# whole runs (lt.evaluate, ltr-teach eval) reads the NumPy forms below and never needs an exact number
+# (SymPy's import is about 0.2 s of every `ltr-teach eval`).
 def Integer(n):
     from sympy import Integer as integer
     return integer(n)
@@ -39,11 +40,6 @@ def ln(x):
 def log2(x):
     from ..core.exact import log2 as exact_log2
     return exact_log2(x)
-
-
-def to_exact(x, name):
-    from ..core.exact import to_exact as exact
-    return exact(x, name)
 
 
 class _NumPy:
