@@ -405,6 +405,8 @@ def _add_eval(sub) -> None:
     def run(args) -> int:
         from .runs.evaluate import evaluate
 
+        if args.explain is not None:
+            return _explain_query(args)
         result = evaluate(args.qrels_file, args.run_file, args.metrics, convention=args.convention,
                           missing=args.missing, progress=True if args.progress else None, relevance_level=args.relevance_level,
                           judged_only=args.judged_only, depth=args.depth)
@@ -436,7 +438,24 @@ def _add_eval(sub) -> None:
                    help=_("drop unjudged documents from the rankings first (trec_eval -J)"))
     p.add_argument("-M", "--depth", dest="depth", type=lambda t: _int(t, "--depth"),
                    help=_("evaluate only the top DEPTH documents of each ranking (trec_eval -M)"))
+    p.add_argument("--explain", metavar="QUERY",
+                   help=_("print QUERY's exact step table for each metric instead of the table of values: the "
+                          "documents in the convention's tie order, their grades and the ideal list from the judged "
+                          "pool"))
     p.set_defaults(run=run)
+
+
+def _explain_query(args) -> int:
+    from .runs.explain import explain_query
+
+    if args.judged_only or args.depth is not None or args.missing is not None or args.per_query:
+        raise UsageError(_("--explain shows one query as the convention ranks it: it takes no -J, -M, --missing or "
+                           "--per-query"))
+    for metric in args.metrics:
+        print(explain_query(args.qrels_file, args.run_file, metric, args.explain, convention=args.convention,
+                            relevance_level=args.relevance_level))
+        print()
+    return 0
 
 
 def _tutorial(args) -> int:

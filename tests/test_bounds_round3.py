@@ -75,8 +75,14 @@ def test_ndcg_at_10_reads_a_long_ranking_without_scores():
     assert [int(r["ideal_grade"]) for r in ex.steps] == [2] * 10
     grades_long = [1] + [0] * 5000  # 5,001 grades, k = 3: no ideal given, the list's own top 3 is 1, 0, 0
     assert lt.ndcg(grades_long, k=3).exact == 1
-    with pytest.raises(ValueError, match="ideal has 1700 items; without k"):
-        lt.ndcg(grades, ideal=ideal)
+    # uncut (trec_eval's ndcg): the ideal's 998 items of gain 0 are folded, its 702 with a gain get a row each
+    uncut = lt.ndcg(grades, ideal=ideal)
+    dcg = 1 / np.log2(3) + 3 / np.log2(4)
+    ideal_gains = [3] * 10 + [1] * 692
+    assert float(uncut) == pytest.approx(dcg / sum(g / np.log2(i + 2) for i, g in enumerate(ideal_gains)), rel=1e-14)
+    assert len(uncut.parts["idcg"].steps) == 702 and "ideal ranks 703–1700" in str(uncut)
+    with pytest.raises(ValueError, match="ideal has 1002 items with a gain above 0; without k"):
+        lt.ndcg(grades, ideal=grades + [1] * 1000)
     with pytest.raises(ValueError, match="at most 20000 items beyond the rows it shows"):
         lt.ndcg([0] * 20_001, k=10)
 

@@ -286,6 +286,34 @@ class Explanation:
         return self.params[name]
 
     # -- tables ----------------------------------------------------------------
+    def shown_rows(self) -> list[list[str]]:
+        """:meth:`table_rows` as a table shows them: in a table of more than :data:`FOLD_ABOVE` rows, each run of at
+        least :data:`FOLD_RUN` rows that adds nothing to any running sum (a TREC topic's long stretches of
+        unjudged or non-relevant documents) is folded into one row whose first cell gives its ranks
+        (``21–480``); a column whose cells differ within the run shows ``…``. The steps keep every row."""
+        rows = self.table_rows()
+        if len(rows) <= FOLD_ABOVE:
+            return rows
+        summed = [col.sums for col in self.columns if col.sums]
+        if not summed:
+            return rows
+        idle = [all(_is_zero(step.get(key)) for key in summed) for step in self.steps]
+        out, i = [], 0
+        while i < len(rows):
+            j = i
+            while j < len(rows) and idle[j]:
+                j += 1
+            if j - i >= FOLD_RUN:
+                run = rows[i:j]
+                folded = [f"{run[0][0]}–{run[-1][0]}"]
+                folded += [cells[0] if len(set(cells)) == 1 else "…" for cells in list(zip(*run))[1:]]
+                out.append(folded)
+                i = j
+            else:
+                out.append(rows[i])
+                i += 1
+        return out
+
     def table_rows(self) -> list[list[str]]:
         """The steps as rows of display strings, in column order.
 
@@ -338,7 +366,7 @@ class Explanation:
 
     def __str__(self) -> str:
         # the English header is the message id: translated when shown
-        lines = [self.name, ""] + aligned_lines([translate(c.header) for c in self.columns], self.table_rows(),
+        lines = [self.name, ""] + aligned_lines([translate(c.header) for c in self.columns], self.shown_rows(),
                                                 left=0)
         lines.append("")
         for note in self.notes:
@@ -354,7 +382,7 @@ class Explanation:
 
     def _repr_html_(self) -> str:
         esc = html.escape
-        table = html_table([translate(c.header) for c in self.columns], self.table_rows(), left=0)
+        table = html_table([translate(c.header) for c in self.columns], self.shown_rows(), left=0)
         note = esc(_("note:"))
         notes = "".join(f"<p style='margin:2px 0'><i>{note}</i> {esc(translate(n))}</p>" for n in self.notes)
         parts = "".join(
@@ -408,6 +436,18 @@ class Explanation:
             "parts": {k: p.to_dict() for k, p in self.parts.items()},
             "notes": list(self.notes),
         }
+
+
+#: A steps table longer than this folds its runs of rows that change no sum (:meth:`Explanation.shown_rows`);
+#: the course's own examples (at most a few dozen ranks) are always shown whole.
+FOLD_ABOVE = 100
+#: The shortest run of such rows that is folded into one.
+FOLD_RUN = 5
+
+
+def _is_zero(term) -> bool:
+    """A term that adds nothing to a sum: 0, or no term at all (a rank beyond the ranking)."""
+    return term is None or (isinstance(term, (numbers.Number, sympy.Basic)) and term == 0)
 
 
 def _value_after_terms(value) -> str:

@@ -318,12 +318,23 @@ def idcg(grades, k=None, gain=unset("exp2"), discount=unset("log2"), ideal=None,
 
 def _idcg_explanation(grades, k, g: Gain, d: Discount, ideal, read_notes=()) -> Explanation:
     # best gain first: a per-grade gain table need not grow with the grade (trec_eval sorts by gain too)
-    pool = _ideal_pool(grades, ideal, g.integer_grades)
+    pool = _best_first(_ideal_pool(grades, ideal, g.integer_grades), g)  # the whole pool in ideal order
+    shown, notes = pool, ()
     if k is None and len(pool) > MAX_ITEMS:
-        raise ValueError(f"ideal has {len(pool)} items; without k the ideal list shows one exact row per item, at most "
-                         f"{MAX_ITEMS}: pass k= (an NDCG@k reads up to {MAX_POOL} judged grades and shows k rows)")
-    pool = _best_first(pool, g)  # the whole pool in ideal order (.params["ideal"]); the table shows its top k
-    rows = _dcg_rows(pool, k, g, d)
+        # Uncut (trec_eval's ndcg) over a long pool: the ideal list's tail of gain-0 items adds nothing to IDCG, so
+        # its ranks are folded into one note and only the items with a gain get an exact row each (a TREC topic
+        # judges 1,000-3,000 documents, most of them not relevant). A short pool keeps a row per item.
+        with_gain = sum(1 for v in pool if g.exact(v) != 0)
+        if with_gain > MAX_ITEMS:
+            raise ValueError(f"ideal has {with_gain} items with a gain above 0; without k the ideal list shows one "
+                             f"exact row per such item, at most {MAX_ITEMS}: pass k= (an NDCG@k reads up to "
+                             f"{MAX_POOL} judged grades and shows k rows)")
+        if with_gain < len(pool):
+            shown = pool[:with_gain]
+            notes = (Message(N_("ideal ranks {first}–{last} hold the judged pool's {count} items of gain 0: they add "
+                                "nothing to IDCG and are not shown"),
+                             first=with_gain + 1, last=len(pool), count=len(pool) - with_gain),)
+    rows = _dcg_rows(shown, k, g, d)
     name = _at("IDCG", k)
     return Explanation(
         metric="idcg", name=name, exact=rows[-1]["cumulative"] if rows else Integer(0),
@@ -332,7 +343,8 @@ def _idcg_explanation(grades, k, g: Gain, d: Discount, ideal, read_notes=()) -> 
         params={"k": k, "gain": g.name, "discount": d.name, "ideal": None if ideal is None else tuple(pool)},
         formula=_dcg_formula(name, k, g, d, star="*"), substitution=_sum_latex(rows),
         notes=tuple(read_notes) + (() if ideal is None else
-                                    (Message(N_("the ideal order comes from the judged pool (ideal=), not from the ranking")),)),
+                                    (Message(N_("the ideal order comes from the judged pool (ideal=), not from the ranking")),))
+        + notes,
     )
 
 
