@@ -315,15 +315,20 @@ def write(source: Path, run: bool, keep_outputs: bool = False) -> list[tuple[Pat
 
 
 _GUIDE_REGION = re.compile(r"(<!-- course-path -->\n)(?:.*?\n)?(<!-- /course-path -->)", re.DOTALL)
+_SEMESTER_REGION = re.compile(r"(<!-- semester -->\n)(?:.*?\n)?(<!-- /semester -->)", re.DOTALL)
 _GUIDE_HEADING = re.compile(r"^### (\d{2}) · .*$", re.MULTILINE)
 
 
 def guide_text(text: str, language: str) -> str:
-    """A teacher guide with its course-path table and lesson-plan headings made from the course path."""
+    """A teacher guide with its course-path table, its 14-week plan and its lesson-plan headings made from the course
+    path."""
     data = course_path()
     if not _GUIDE_REGION.search(text):
         raise SourceError(f"the {language} teacher guide has no <!-- course-path --> ... <!-- /course-path --> region")
+    if not _SEMESTER_REGION.search(text):
+        raise SourceError(f"the {language} teacher guide has no <!-- semester --> ... <!-- /semester --> region")
     text = _GUIDE_REGION.sub(lambda m: m.group(1) + data.guide_table(language) + "\n" + m.group(2), text)
+    text = _SEMESTER_REGION.sub(lambda m: m.group(1) + data.semester_table(language) + "\n" + m.group(2), text)
     return _GUIDE_HEADING.sub(lambda m: data.guide_heading(int(m.group(1)), language), text)
 
 

@@ -8,14 +8,15 @@ course-path table and the lesson-plan headings of the teacher guides (``docs/tea
 ``tests/test_course_path.py`` holds the built notebooks and the guides to it.
 
 A notebook's prerequisites are the earlier notebooks whose ideas it uses (read from the notebook, not from its
-place in the order). The core path (:func:`core_minutes`: about four hours) is what a class does when time is
-short; the rest are electives, each reachable once its prerequisites are done.
+place in the order). The core path (:func:`core_minutes`: about six and a half hours, from the first metric to the
+capstone on a real test collection) is what a class does when time is short; the rest are electives, each
+reachable once its prerequisites are done. :data:`SEMESTER` lays the whole course out over 14 weeks.
 
 >>> [nb.number for nb in NOTEBOOKS if nb.core]
-[0, 1, 2, 3, 4, 6, 11]
+[0, 1, 2, 3, 4, 6, 11, 14, 17]
 >>> NOTEBOOKS[4].prerequisites, NOTEBOOKS[4].minutes, NOTEBOOKS[4].core
 ((0,), 45, True)
->>> 210 <= core_minutes() <= 270
+>>> 360 <= core_minutes() <= 420
 True
 >>> notebook_header("11_many_queries", "en")  # doctest: +ELLIPSIS
 '**Prerequisites**: [04 · CG, DCG, IDCG and NDCG](04_dcg_ndcg.ipynb); means and standard deviations. **Time**: ...'
@@ -107,7 +108,7 @@ NOTEBOOKS = (
              _t("同一个查询在五六个评测工具里得到不同的分数，逐项追查原因",
                 "one query scored differently by five or six evaluation tools, each difference traced")),
     Notebook(11, "11_many_queries", _t("多个查询：差异分布、置信区间与显著性检验",
-                                       "Many queries: spread, confidence intervals and significance"), (4,), 50, True,
+                                       "Many queries: spread, confidence intervals and significance"), (4,), 90, True,
              _t("逐查询的分布、置信区间、配对检验、随机化检验、效应量、多重比较",
                 "per-query spread, confidence intervals, paired and randomisation tests, effect size, multiple "
                 "comparisons"),
@@ -122,7 +123,7 @@ NOTEBOOKS = (
                 "recall-oriented search")),
     Notebook(14, "14_test_collections", _t("测试集：池化、未标注文档与标注一致性",
                                            "Test collections: pooling, unjudged documents, assessor agreement"),
-             (1, 3), 35, False,
+             (1, 3), 35, True,
              _t("池化、已标注与未标注的文档、标注者之间的一致性", "pooling, judged and unjudged documents, agreement between assessors")),
     Notebook(15, "15_from_auc_to_ltr", _t("从 AUC 到排序学习", "From AUC to learning to rank"), (4, 7), 35, False,
              _t("排错的文档对、成对损失、为什么不能直接优化折损累计增益、交换权重",
@@ -133,7 +134,7 @@ NOTEBOOKS = (
                 "A/B tests, team-draft and balanced interleaving, why interleaving needs fewer users")),
     Notebook(17, "17_capstone_real_collection", _t("综合练习：在测试集上评价两个检索系统",
                                                    "Capstone: evaluating two rankers on a test collection"),
-             (3, 4, 11), 60, False,
+             (3, 4, 11, 14), 60, True,
              _t("读入测试集、用 NumPy 写出 TF-IDF 和 BM25、写运行文件、用命令行和库函数评价、逐查询比较和配对检验",
                 "load a test collection, TF-IDF and BM25 in NumPy, run files, evaluation on the command line and in "
                 "the library, per-query differences and a paired test")),
@@ -145,7 +146,7 @@ SHEETS = (
     Sheet(1, "01_precision_recall_f", "precision_recall", _t("精确率、召回率与 F 值", "Precision, recall and F"),
           (1,), 40),
     Sheet(2, "02_mrr_map", "mrr_map", _t("MRR、AP 与 MAP", "MRR, AP and MAP"), (2, 3), 40),
-    Sheet(3, "03_dcg_ndcg", "dcg_ndcg", _t("CG、DCG 与 NDCG", "CG, DCG and NDCG"), (4, 5), 50),
+    Sheet(3, "03_dcg_ndcg", "dcg_ndcg", _t("CG、DCG 与 NDCG", "CG, DCG and NDCG"), (4,), 50),
     Sheet(4, "04_err", "err", _t("ERR 与级联模型", "ERR and the cascade model"), (6,), 25),
     Sheet(5, "05_roc_auc", "roc_auc", _t("ROC 曲线与 AUC", "ROC and AUC"), (7,), 20),
     Sheet(6, "06_comparing_and_tools", "comparing", _t("比较指标、博文勘误与评测工具",
@@ -158,6 +159,53 @@ SHEETS = (
     Sheet(11, "11_learning_to_rank", "learning_to_rank", _t("从 AUC 到排序学习", "From AUC to learning to rank"),
           (15,), 15),
 )
+
+@dataclass(frozen=True)
+class Week:
+    """One week of the semester: the notebooks lectured, and what else the week holds.
+
+    The week's lab and homework are not listed here: an exercise sheet belongs to the week in which the last of
+    its notebooks is lectured (:func:`week_sheets`), so moving a notebook moves its sheet with it.
+    """
+
+    number: int
+    lectures: tuple             # notebook numbers taught this week (one taught over two weeks appears in both)
+    part: dict | None = None    # language -> the sections covered this week of the week's first notebook, when it is
+    #                             taught over two weeks
+    milestone: dict | None = None   # language -> the capstone milestone due at the end of the week
+    exam: dict | None = None    # language -> the exam held this week
+
+
+#: Two 45-minute lectures and one lab a week for 14 weeks (the lectures' minutes are the notebooks' own). Notebook
+#: 11 (bootstrap, three tests, effect size, multiple comparisons) is taught over two weeks, split between its
+#: sections 2 and 3; the capstone (17) runs from week 11 to the end with three graded milestones.
+SEMESTER = (
+    Week(1, (0, 1)),
+    Week(2, (2, 3)),
+    Week(3, (4, 5)),
+    Week(4, (6, 12)),
+    Week(5, (7, 15)),
+    Week(6, (8, 9)),
+    Week(7, (10, 13)),
+    Week(8, (14,), exam=_t("期中考试（45 分钟）：练习 01–06 的考试版，每人一个种子",
+                           "Midterm (45 min): exam versions of sheets 01–06, one seed per student")),
+    Week(9, (11,), part=_t("第 1、2 部分（逐查询的差异分布、置信区间与自助法）",
+                           "sections 1–2 (the per-query spread, confidence intervals and the bootstrap)")),
+    Week(10, (11, 16), part=_t("第 3–5 部分（配对检验、效应量与多重比较）",
+                            "sections 3–5 (paired tests, effect size and multiple comparisons)")),
+    Week(11, (17,), milestone=_t("里程碑 1：读入测试集，自己写的 BM25 通过 lt.verify，写出第一个运行文件",
+                                    "Milestone 1: the collection loaded, your own BM25 passing lt.verify, a first "
+                                    "run file")),
+    Week(12, (), milestone=_t("里程碑 2：只在训练查询上调 k1 和 b，在留出的查询上比较至少三个系统",
+                              "Milestone 2: k1 and b tuned on the training queries only; at least three systems "
+                              "compared on the held-out queries")),
+    Week(13, (), milestone=_t("里程碑 3：judged@k、未标注文档对比较的影响（压缩列表），以及按评分标准写的结论",
+                              "Milestone 3: judged@k, what unjudged documents do to the comparison (condensed "
+                              "lists), and the conclusion written to the rubric")),
+    Week(14, (), exam=_t("期末考试（90 分钟）：全部练习的考试版；综合练习的报告交齐",
+                         "Final exam (90 min): exam versions of every sheet; the capstone reports are in")),
+)
+
 
 _BY_NUMBER = {notebook.number: notebook for notebook in NOTEBOOKS}
 _BY_SLUG = {notebook.slug: notebook for notebook in NOTEBOOKS}
@@ -356,3 +404,45 @@ def guide_heading(number: int, language: str) -> str:
     if language == "zh":
         return f"### {nb.heading(language)}（{_WORDS['about']['zh'].format(n=nb.minutes)}，{place}）"
     return f"### {nb.heading(language)} ({_WORDS['minutes']['en'].format(n=nb.minutes)}, {place})"
+
+
+def week_sheets(week: Week) -> list:
+    """The exercise sheets done in this week's lab and set as its homework: those whose last notebook is
+    lectured this week (a notebook taught over two weeks counts in the second)."""
+    last_week = {}
+    for w in SEMESTER:
+        for number in w.lectures:
+            last_week[number] = w.number
+    return [found for found in SHEETS if max(last_week.get(n, 0) for n in found.notebooks) == week.number
+            and all(n in last_week for n in found.notebooks)]
+
+
+def semester_table(language: str) -> str:
+    """The teacher guide's 14-week plan: each week's lectures (with their minutes), its lab and homework (the
+    sheets of :func:`week_sheets`), the capstone milestone and the exams."""
+    _check_language(language)
+    w = {key: value[language] for key, value in _WORDS.items()}
+    if language == "zh":
+        rows = ["| 周 | 讲授（用时） | 实验课与作业 | 综合练习与考试 |", "|---|---|---|---|"]
+    else:
+        rows = ["| week | lectures (time) | lab and homework | capstone and exams |", "|---|---|---|---|"]
+    for week in SEMESTER:
+        lectures = []
+        for number in week.lectures:
+            nb = notebook(number)
+            halved = week.part is not None and number == week.lectures[0]  # the notebook taught over two weeks
+            minutes = nb.minutes // 2 if halved else nb.minutes
+            text = f"{nb.heading(language)}（{w['minutes'].format(n=minutes)}）" if language == "zh" else \
+                f"{nb.heading(language)} ({w['minutes'].format(n=minutes)})"
+            if halved:
+                text += ("：" if language == "zh" else ": ") + week.part[language]
+            lectures.append(text)
+        sheets = [f.heading(language) for f in week_sheets(week)]
+        if not lectures and week.milestone is not None:
+            lab = "综合练习实验课" if language == "zh" else "capstone lab"
+        else:
+            lab = w["list"].join(sheets) or "–"
+        extra = [x[language] for x in (week.milestone, week.exam) if x is not None]
+        joiner = "；" if language == "zh" else "; "
+        rows.append(f"| {week.number} | {'<br>'.join(lectures) or '–'} | {lab} | {joiner.join(extra) or '–'} |")
+    return "\n".join(rows)
