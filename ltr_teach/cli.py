@@ -336,13 +336,21 @@ def _exercises(args) -> int:
         seeds += [s for s in parse_seeds(args.seeds) if s not in seeds]
     if not seeds:
         raise UsageError("exercises sheet needs --seed S (repeatable) or --seeds 1-30: one sheet per seed")
+    if args.exam:
+        from .teaching.exam import exam_html
+
+        def paper(chosen_seeds):  # the exam's HTML; the key is the sheet's (same seeds, same numbers)
+            return exam_html(chosen_seeds, args.ids or None), exercises.sheet(chosen_seeds, _exercise_ids(args.ids))[1]
+    else:
+        def paper(chosen_seeds):
+            return exercises.sheet(chosen_seeds, args.ids or None)
     if args.out and "{seed}" in args.out:
         for seed in seeds:
-            text, _key = exercises.sheet([seed], args.ids or None)
+            text, _key = paper([seed])
             _write(args.out.replace("{seed}", str(seed)), text)
-        _text, key = exercises.sheet(seeds, args.ids or None)
+        _text, key = paper(seeds)
     else:
-        text, key = exercises.sheet(seeds, args.ids or None)
+        text, key = paper(seeds)
         if args.out:
             _write(args.out, text)
         else:
@@ -352,6 +360,15 @@ def _exercises(args) -> int:
     print(_("{n} sheet(s) for seed(s) {seeds}").format(n=len(seeds), seeds=", ".join(map(str, seeds)))
           + (_("; key in {path}").format(path=args.key) if args.key else ""), file=sys.stderr)
     return 0
+
+
+def _exercise_ids(ids):
+    """Exercise ids with each family key (dcg_ndcg) replaced by its exercises' ids; None for all."""
+    if not ids:
+        return None
+    from .teaching.exam import _chosen
+
+    return [ex.id for ex in _chosen(ids)]
 
 
 def _write(path: str, text: str) -> None:
@@ -390,6 +407,9 @@ def _add_exercises(sub) -> None:
     sheet.add_argument("--seeds", help=_("seeds as a range or list: 1-30, 3,5,8"))
     sheet.add_argument("--out", help=_("where to write the sheet(s); {seed} in the name gives one file per seed"))
     sheet.add_argument("--key", help=_("where to write the teacher's answer key"))
+    sheet.add_argument("--exam", action="store_true",
+                       help=_("write printable exam papers (HTML: one student per page, boxes for the answers, no "
+                              "hints and no checker) instead of Markdown sheets; IDs may be family keys (dcg_ndcg)"))
     p.set_defaults(run=_exercises)
 
 
