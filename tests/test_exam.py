@@ -103,3 +103,18 @@ def test_cli_writes_one_paper_per_seed_and_the_key(tmp_path):
     key = (tmp_path / "key.md").read_text(encoding="utf-8")
     family = [e.id for e in lt.exercises.all() if e.family == "err"]
     assert all(f"| {exercise_id} |" in key for exercise_id in family) and key.count("## Seed") == 3
+
+
+def test_every_written_or_derivation_item_has_a_rubric_the_key_and_the_reveal_show():
+    marked = [e for e in lt.exercises.all() if e.kind in ("written", "derive")]
+    assert marked
+    for ex in marked:
+        assert len(ex.rubric) >= 2 and all(points >= 1 and text.strip() for points, text in ex.rubric)
+        _, key = lt.exercises.sheet([1], [ex.id])
+        first = ex.rubric[0][1]
+        assert f"[{ex.rubric[0][0]}] {first}" in key
+    written = next(e for e in marked if e.kind == "written")
+    revealed = lt.check(written.id, "an answer", reveal=True).expected
+    assert written.model in revealed and written.rubric[-1][1] in revealed
+    with using_language("zh"):
+        assert "评分标准" in lt.check(written.id, "答案", reveal=True).expected

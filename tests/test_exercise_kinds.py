@@ -643,7 +643,9 @@ def test_a_written_answer_is_recorded_for_the_teacher_never_graded(exercise):
     assert feedback.expected is None and exercise.model not in str(feedback)
     assert lt.check(exercise.id, exercise.model).status == "to mark"  # even the model answer is not auto-graded
     revealed = lt.check(exercise.id, answer, reveal=True)
-    assert revealed.expected == exercise.model and exercise.model in str(revealed)
+    # the model answer, then the rubric the teacher marks with
+    assert revealed.expected.startswith(exercise.model) and exercise.model in str(revealed)
+    assert all(text in revealed.expected for _points, text in exercise.rubric)
     assert lt.check(exercise.id, "   ").status == "not answered"
     assert lt.check(exercise.id, "x" * 2001).status == "unreadable"
     assert lt.check(exercise.id, 42).status == "unreadable"
@@ -669,7 +671,7 @@ def test_a_written_widget_takes_text_and_reveals_the_model_only_after_an_attempt
     assert exercise.model not in _saved_text(box)
     box.input.value = "Most documents are not relevant."
     assert box.check().status == "to mark"
-    assert html_unescaped(box.show_answer().expected) == exercise.model
+    assert html_unescaped(box.show_answer().expected).startswith(exercise.model)  # then the rubric
 
 
 def html_unescaped(text):

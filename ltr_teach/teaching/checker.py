@@ -1272,14 +1272,20 @@ def judge_written(exercise, answer, reveal: bool = False) -> Feedback:
     --------
     >>> from ltr_teach.teaching.kinds import written
     >>> ex = written("demo-why", family="dcg_ndcg", title="t", question="Why a discount?",
-    ...              model="Users read from the top.", hints=("a", "b", "c"))
+    ...              model="Users read from the top.", hints=("a", "b", "c"),
+    ...              rubric=((1, "names the reading order"), (1, "ties it to the discount")))
     >>> print(judge_written(ex, "Because lower ranks are read less."))
     ✎ demo-why: recorded: a written answer is marked by the teacher, not by the checker.
     >>> print(judge_written(ex, "Because lower ranks are read less.", reveal=True).expected)
     Users read from the top.
+    Rubric (points in brackets): [1] names the reading order; [1] ties it to the discount
     """
+    from .kinds import rubric_text
+
     target = exercise.label
     expected = exercise.model if reveal else None
+    if reveal and exercise.rubric_ids:  # what the teacher will give points for, beside the model answer
+        expected += "\n" + _("Rubric (points in brackets): {rubric}").format(rubric=rubric_text(exercise.rubric_ids))
     if answer is None or (isinstance(answer, str) and not answer.strip()):
         return Feedback(False, "not answered", _("not answered yet: write a few sentences."), target,
                         expected=expected)

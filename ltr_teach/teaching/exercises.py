@@ -292,6 +292,12 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _rubric_cell(ex) -> str:
+    from .kinds import rubric_text
+
+    return " " + _("Rubric (points in brackets): {rubric}").format(rubric=_one_line(rubric_text(ex.rubric_ids)))
+
+
 def call_text(ex) -> str:
     """The key's "library call" column: the call for a compute exercise, the option's text for a choice, the
     model derivation or the model answer (the teacher's) for a derivation or a written answer."""
@@ -300,10 +306,10 @@ def call_text(ex) -> str:
     if ex.kind == "create":
         return _("checked by its verifier")
     if ex.kind == "written":
-        return _("model answer: {model}").format(model=_one_line(ex.model))
+        return _("model answer: {model}").format(model=_one_line(ex.model)) + _rubric_cell(ex)
     if ex.kind == "derive":
         return _("“{option}”; model derivation: {model}").format(option=_one_line(ex.option_text(ex.answer)),
-                                                                  model=_one_line(ex.model))
+                                                                  model=_one_line(ex.model)) + _rubric_cell(ex)
     return _one_line(ex.option_text(ex.answer))
 
 

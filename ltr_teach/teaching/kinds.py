@@ -656,6 +656,27 @@ class CreateExercise(_Asked):
         return self.hint_ids
 
 
+def rubric_lines(rubric_ids) -> tuple:
+    """A rubric's criteria in the current language: ``((points, text), ...)``."""
+    return tuple((points, translate(text)) for points, text in rubric_ids)
+
+
+def rubric_text(rubric_ids) -> str:
+    """A rubric on one line, for the key and the grader: ``[2] …; [1] …`` (the points in brackets)."""
+    return "; ".join(f"[{points}] {text}" for points, text in rubric_lines(rubric_ids))
+
+
+def _check_rubric(id, rubric) -> tuple:
+    """A rubric as ``((points, message id), ...)``: at least two criteria, each worth a whole number of points."""
+    rubric = tuple(tuple(item) for item in rubric)
+    if len(rubric) < 2 or not all(len(item) == 2 and isinstance(item[0], int) and not isinstance(item[0], bool)
+                                  and item[0] >= 1 and isinstance(item[1], str) and item[1].strip()
+                                  for item in rubric):
+        raise ValueError(f"{id}: rubric must be at least 2 (points, N_(criterion)) pairs with points >= 1; got "
+                         f"{rubric!r}")
+    return rubric
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class DeriveExercise(ChoiceExercise):
     """A short derivation (in the style of Manning, Raghavan & Schütze, ch. 8): the claim, the steps the
@@ -664,6 +685,13 @@ class DeriveExercise(ChoiceExercise):
 
     steps: tuple = ()
     model_id: str = ""
+    #: What the teacher gives points for when marking the written derivation: ``((points, message id), ...)``.
+    rubric_ids: tuple = ()
+
+    @property
+    def rubric(self) -> tuple:
+        """The marking criteria in the current language: ``((points, text), ...)``."""
+        return rubric_lines(self.rubric_ids)
 
     @property
     def prompt(self) -> str:
@@ -698,6 +726,13 @@ class WrittenExercise(_Asked):
     seed: int | None = None
     difficulty: int | None = None
     about: tuple = ()
+    #: What the teacher gives points for: ``((points, message id), ...)``; the grader shows it beside the model.
+    rubric_ids: tuple = ()
+
+    @property
+    def rubric(self) -> tuple:
+        """The marking criteria in the current language: ``((points, text), ...)``."""
+        return rubric_lines(self.rubric_ids)
 
     @property
     def title(self) -> str:
@@ -820,7 +855,7 @@ def choice(id, *, family, kind, title, question, options, correct, why, explanat
                           randomize=randomize, difficulty=_check_level(id, level), about=_check_about(id, about))
 
 
-def derive(id, *, family, title, claim, steps, question, options, correct, why, model, hints, facts=None,
+def derive(id, *, family, title, claim, steps, question, options, correct, why, model, hints, rubric, facts=None,
            source="new", level=None, about=()) -> DeriveExercise:
     """A short derivation: a claim, the steps to write out, and a choice at the end that a finished
     derivation answers; ``model`` is the model derivation the teacher marks against.
@@ -837,6 +872,8 @@ def derive(id, *, family, title, claim, steps, question, options, correct, why, 
         As for :func:`choice`; each wrong option's diagnosis names the step it skips, never the right option.
     model : str
         The model derivation (a message id): the teacher's key, the grader's report, a reveal.
+    rubric : tuple of (int, str)
+        How the written steps are marked: each criterion (a message id) with its points, at least two.
 
     Returns
     -------
@@ -853,12 +890,13 @@ def derive(id, *, family, title, claim, steps, question, options, correct, why, 
                           options=MappingProxyType(options), correct=correct, why=MappingProxyType(dict(why)),
                           explanation_id=model, hint_ids=tuple(hints), facts=facts, source=source,
                           difficulty=_check_level(id, level), about=_check_about(id, about), steps=tuple(steps),
-                          model_id=model, ask_id=question)
+                          model_id=model, ask_id=question, rubric_ids=_check_rubric(id, rubric))
 
 
-def written(id, *, family, title, question, model, hints, facts=None, source="new", level=None,
+def written(id, *, family, title, question, model, hints, rubric, facts=None, source="new", level=None,
             about=()) -> WrittenExercise:
-    """A short written answer (a few sentences): the teacher marks it against ``model``, the model answer.
+    """A short written answer (a few sentences): the teacher marks it against ``model``, the model answer, with
+    ``rubric``: each criterion (a message id) with its points, at least two.
 
     ``lt.check`` and ``ltr-teach check`` never grade it: they say it is marked by the teacher and show the
     model answer only when asked to reveal; the grader lists every answer for marking by hand.
@@ -872,7 +910,7 @@ def written(id, *, family, title, question, model, hints, facts=None, source="ne
         raise ValueError(f"{id}: model = {model!r} must be a non-empty message (N_(...))")
     return WrittenExercise(id=id, family=family, title_id=title, question=question, model_id=model,
                            hint_ids=tuple(hints), facts=facts, source=source, difficulty=_check_level(id, level),
-                           about=_check_about(id, about))
+                           about=_check_about(id, about), rubric_ids=_check_rubric(id, rubric))
 
 
 

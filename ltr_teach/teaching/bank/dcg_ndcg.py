@@ -378,6 +378,11 @@ EXERCISES = [
                   N_("Compare one swap of two items: only their two terms change."),
                   N_("The step students get wrong is the sign of the change: factor it into (difference of "
                      "gains) × (difference of 1/discount) before judging it.")),
+           rubric=((1, N_("writes DCG@k as a sum of non-negative gains over growing discounts")),
+                   (1, N_("factors one swap's change as (difference of gains) × (difference of 1/discount) ≥ 0")),
+                   (1, N_("argues that sorting by swaps reaches IDCG, which contains every item of the list, so "
+                          "DCG ≤ IDCG")),
+                   (1, N_("names the unsorted ideal as what breaks the proof"))),
            level=3, about=("ndcg", "idcg", "dcg"), source="Manning et al. 8.4"),
     written("ndcg-written-why-normalise", family="dcg_ndcg",
             title=N_("Why divide by IDCG?"),
@@ -394,6 +399,9 @@ EXERCISES = [
                       "query with ten."),
                   N_("Ask which queries decide an average of numbers on very different scales."),
                   N_("Then say what scale NDCG puts each query on.")),
+            rubric=((1, N_("says that DCG grows with the number and grades of a query's relevant items")),
+                    (1, N_("concludes that a mean of raw DCG is ruled by the rich, easy queries")),
+                    (1, N_("explains that dividing by IDCG puts every query on the same 0-to-1 scale"))),
             level=2, about=("ndcg", "dcg")),
 ]
 

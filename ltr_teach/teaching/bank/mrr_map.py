@@ -310,6 +310,11 @@ EXERCISES = [
                   N_("Write each step as a rectangle, width times height, then add the rectangles."),
                   N_("The step students get wrong is the width: it is the rise in recall at that rank, not the "
                      "number of ranks walked.")),
+           rubric=((1, N_("recall rises only at a relevant rank, by 1/R each time")),
+                   (1, N_("each step is a rectangle of width 1/R and height the precision at that relevant rank")),
+                   (1, N_("the sum of the rectangles is AP, divided by R (every relevant document, not the retrieved "
+                          "ones)")),
+                   (1, N_("a relevant document never retrieved adds no step, as AP adds precision 0 for it"))),
            level=3, about=("average_precision",), source="Manning et al. 8.4"),
     written("mrr-written-which", family="mrr_map",
             title=N_("MRR or MAP?"),
@@ -324,6 +329,10 @@ EXERCISES = [
             hints=(N_("Ask, for each user, how many relevant results they need."),
                   N_("MRR looks at one rank per query; AP at every relevant rank. Match each to a user."),
                   N_("Say also what the other metric would miss for each team.")),
+            rubric=((1, N_("MRR for the one-answer questions, because only the first relevant rank matters")),
+                    (1, N_("MAP for the literature review, because it counts every relevant paper (missed ones as "
+                           "0)")),
+                    (1, N_("says what the other metric would miss for each team"))),
             level=2, about=("mrr", "mean_average_precision")),
 ]
 

@@ -299,6 +299,9 @@ EXERCISES = [
            hints=(N_("Precision and recall at the same rank share their numerator: the hits in the top k."),
                   N_("Two fractions with the same non-zero numerator are equal only when their denominators are."),
                   N_("The step students skip: check what the division in step 2 needs, and nothing more.")),
+           rubric=((1, N_("writes P@k = h(k)/k and R@k = h(k)/R with the same numerator h(k)")),
+                   (1, N_("concludes k = R from P@k = R@k, dividing by h(k) only where h(k) > 0")),
+                   (1, N_("identifies the common value h(R)/R as R-precision, and treats h(R) = 0 apart"))),
            level=3, about=("r_precision", "precision_at_k", "recall_at_k"), source="Manning et al. 8.4"),
     written("pr-written-accuracy", family="precision_recall",
             title=N_("Why not accuracy?"),
@@ -314,6 +317,9 @@ EXERCISES = [
             hints=(N_("Think of how many documents in a web collection are relevant to one query."),
                   N_("Work out the accuracy of a system that returns nothing at all."),
                   N_("Then name the cell of the confusion matrix that precision and recall never use.")),
+            rubric=((1, N_("says that almost every document is not relevant to a query")),
+                    (1, N_("shows that returning nothing already gives an accuracy close to 1 (true negatives rule)")),
+                    (1, N_("states what precision and recall measure instead, leaving the true negatives out"))),
             level=2, about=("precision_at_k", "recall_at_k"), source="Manning et al. 8.3"),
 ]
 
