@@ -31,10 +31,8 @@ draws users to show the fractions at work.
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
@@ -42,7 +40,22 @@ from statistics import NormalDist
 from ..core.explanation import Column, Explanation
 from ..core.i18n import N_, Message, _
 from ..core.plain import _brief
-from ..core.validate import as_choice, to_exact
+from ..core.validate import as_choice
+from .interleave import (
+    MAX_LIST,
+    MAX_UNION,
+    ClickModel,
+    Interleaving,
+    _check_grades,
+    _check_ranking,
+    _check_rankings,
+    _check_union,
+    _click_model,
+    _outcomes,
+    _rational,
+    balanced,
+    team_draft,
+)
 
 METHODS = {
     "team_draft": N_("team draft: while both lists have a result not yet shown, the team with fewer picks adds its "
@@ -50,250 +63,8 @@ METHODS = {
     "balanced": N_("balanced: the lists are walked in turn from a coin's first pick until one is used up; for the "
                    "deepest click, the system with more clicked results in its top k = min(k_A, k_B) wins"),
 }
-#: The most results one system's list may hold.
-MAX_LIST = 20
-#: The most different results two lists may hold together for an exact team-draft outcome: each coin round
-#: shows two new results, so at most 2^10 = 1024 coin outcomes (rows), answered within about a second.
-MAX_UNION = 20
-#: The top grade (2^20 − 1 gains are still small exact numbers).
-MAX_GRADE = 20
 #: The most users :func:`simulate` draws (about 2 s for 10^6 users of a five-result query).
 MAX_USERS = 10**6
-_TIE = "tie"
-
-
-@dataclass(frozen=True)
-class Interleaving:
-    """One merged list: the results in order and, for each, the system it counts for (``"A"``, ``"B"``, ``"tie"``);
-    ``coins`` are the coins the merge used (team draft: one per round; balanced: the first pick)."""
-
-    results: tuple
-    teams: tuple
-    method: str
-    coins: str = ""
-
-    def winner(self, clicked_rank, ranking_a, ranking_b) -> str:
-        """``"A"``, ``"B"`` or ``"tie"`` for one click at ``clicked_rank`` (1 to the list's length; None: no click)."""
-        if clicked_rank is None:
-            return _TIE
-        if isinstance(clicked_rank, bool) or not isinstance(clicked_rank, numbers.Integral) \
-                or not 1 <= clicked_rank <= len(self.results):
-            raise ValueError(f"clicked_rank = {_brief(clicked_rank)} is not allowed; it must be a whole number from 1 "
-                             f"to {len(self.results)} (the merged list's length), or None for no click")
-        if self.method == "team_draft":
-            return self.teams[int(clicked_rank) - 1]
-        return _higher(self.results[int(clicked_rank) - 1], _check_ranking(ranking_a, "ranking_a"),
-                       _check_ranking(ranking_b, "ranking_b"))
-
-
-def _higher(doc, a: list, b: list) -> str:
-    """The system that ranks ``doc`` higher (``"tie"`` when both rank it the same)."""
-    in_a = a.index(doc) if doc in a else math.inf
-    in_b = b.index(doc) if doc in b else math.inf
-    return "A" if in_a < in_b else "B" if in_b < in_a else _TIE
-
-
-# -- the door --------------------------------------------------------------------------------------------------
-def _check_ranking(ranking, name: str) -> list:
-    """The ids, read at most ``MAX_LIST + 1`` of them (an endless iterator is refused, never drained)."""
-    if isinstance(ranking, (str, bytes, Mapping)) or not hasattr(ranking, "__iter__"):
-        raise ValueError(f"{name} must be a list of result ids in ranked order; got {_brief(ranking)}")
-    items = list(itertools.islice(iter(ranking), MAX_LIST + 1))
-    if not items or len(items) > MAX_LIST:
-        count = "more than" if len(items) > MAX_LIST else str(len(items))
-        raise ValueError(f"{name} must hold 1 to {MAX_LIST} results; got {count}"
-                         + (f" {MAX_LIST}" if len(items) > MAX_LIST else ""))
-    ids = []
-    for i, item in enumerate(items):
-        if isinstance(item, bool) or not isinstance(item, (str, numbers.Integral)):
-            raise ValueError(f"{name}[{i}] = {_brief(item)} is not allowed; a result id is a text or a whole number")
-        ids.append(item if isinstance(item, str) else int(item))
-    if len(set(ids)) < len(ids):
-        raise ValueError(f"{name} lists a result twice: {ids}")
-    return ids
-
-
-def _check_rankings(ranking_a, ranking_b):
-    return _check_ranking(ranking_a, "ranking_a"), _check_ranking(ranking_b, "ranking_b")
-
-
-def _check_union(a: list, b: list) -> None:
-    together = len(set(a) | set(b))
-    if together > MAX_UNION:
-        raise ValueError(f"ranking_a and ranking_b hold {together} different results together; an exact team-draft "
-                         f"outcome allows at most {MAX_UNION} (at most 2^{MAX_UNION // 2} coin outcomes): shorten the "
-                         "lists, or use method='balanced' (two merged lists whatever their length)")
-
-
-def _check_grades(grades, g_max) -> tuple:
-    """``{id: grade}`` with whole grades 0 to 20 (NumPy integers read as ints) and the scale's top grade."""
-    if not isinstance(grades, Mapping):
-        raise ValueError(f"grades must be a dict {{result: grade}}; got {_brief(grades)}")
-    clean = {}
-    for doc, g in grades.items():
-        if isinstance(g, bool) or not isinstance(g, numbers.Integral) or not 0 <= g <= MAX_GRADE:
-            raise ValueError(f"grades[{doc!r}] = {_brief(g)} is not allowed; grades are whole numbers from 0 to "
-                             f"{MAX_GRADE}")
-        clean[int(doc) if isinstance(doc, numbers.Integral) and not isinstance(doc, bool) else doc] = int(g)
-    top = max(clean.values(), default=0)
-    if g_max is None:
-        g_max = max(1, top)  # all grades 0: nothing satisfies; any scale gives R = 0 for every result
-    if isinstance(g_max, bool) or not isinstance(g_max, numbers.Integral) or not max(1, top) <= g_max <= MAX_GRADE:
-        raise ValueError(f"g_max = {_brief(g_max)} is not allowed; it must be a whole number from the top grade "
-                         f"({max(1, top)}) to {MAX_GRADE}")
-    return clean, int(g_max)
-
-
-def _probability(value, name: str) -> Fraction:
-    exact = to_exact(value, name) if not isinstance(value, bool) else None
-    if exact is None or not 0 <= exact <= 1:
-        raise ValueError(f"{name} = {_brief(value)} is not allowed; it must be a probability from 0 to 1 (an int, a "
-                         "float or a fraction)")
-    return Fraction(int(exact.p), int(exact.q))
-
-
-@dataclass(frozen=True)
-class ClickModel:
-    """A user: ``click[g]``, the chance to click a result of grade g when reading it, and ``keep_reading``, the
-    chance to read on after a click (0: stop at the first click, the cascade model)."""
-
-    click: Mapping
-    keep_reading: Fraction
-    cascade: bool
-    grades: Mapping
-
-    def probabilities(self, results) -> list:
-        """Each result's click probability (an unjudged result has grade 0)."""
-        return [self.click[self.grades.get(doc, 0)] for doc in results]
-
-
-def _click_model(grades, g_max, click, keep_reading) -> ClickModel:
-    grades, g_max = _check_grades(grades, g_max)
-    keep = _probability(keep_reading, "keep_reading")
-    used = set(grades.values()) | {0}
-    if click is None:
-        table = {g: Fraction(2 ** g - 1, 2 ** g_max) for g in used}
-    else:
-        if not isinstance(click, Mapping):
-            raise ValueError(f"click must be a dict {{grade: probability of a click}}; got {_brief(click)}")
-        table = {}
-        for g in sorted(used):
-            if g not in click:
-                raise ValueError(f"click has no probability for grade {g} (used by grades, or an unjudged result); "
-                                 f"it gives grades {sorted(k for k in click if isinstance(k, int))}")
-            table[g] = _probability(click[g], f"click[{g}]")
-    return ClickModel(click=table, keep_reading=keep, cascade=click is None, grades=grades)
-
-
-def _rational(value: Fraction):
-    from sympy import Rational
-
-    return Rational(value.numerator, value.denominator)
-
-
-# -- the merges ------------------------------------------------------------------------------------------------
-class _OutOfCoins(Exception):
-    pass
-
-
-def _team_draft(a: list, b: list, coins) -> Interleaving:
-    """Radlinski et al.'s Algorithm 2; ``coins`` an iterator, read only when the teams are even."""
-    results, teams, shown, used = [], [], set(), []
-    picks = {"A": 0, "B": 0}
-    lists, position = {"A": a, "B": b}, {"A": 0, "B": 0}
-    while True:
-        for team in "AB":
-            while position[team] < len(lists[team]) and lists[team][position[team]] in shown:
-                position[team] += 1
-        if position["A"] == len(a) or position["B"] == len(b):
-            break
-        if picks["A"] != picks["B"]:
-            team = "A" if picks["A"] < picks["B"] else "B"
-        else:
-            coin = next(coins, None)
-            if coin is None:
-                raise _OutOfCoins(len(used))
-            if coin not in ("A", "B"):
-                raise ValueError(f"coins[{len(used)}] = {_brief(coin)} is not allowed; coins are 'A' or 'B'")
-            used.append(coin)
-            team = coin
-        doc = lists[team][position[team]]
-        results.append(doc)
-        teams.append(team)
-        shown.add(doc)
-        picks[team] += 1
-    return Interleaving(tuple(results), tuple(teams), "team_draft", "".join(used))
-
-
-def team_draft(ranking_a, ranking_b, coins) -> Interleaving:
-    """Team-draft interleaving (Radlinski et al. 2008) with the given coins: ``"A"`` or ``"B"``, who picks first in
-    each round. The coins are read one per round as the merge needs them (an endless iterator is fine); the merge
-    stops when either list has no result left that is not yet shown.
-
-    Examples
-    --------
-    Round 1, A first: A adds a1, B adds s. Round 2, B first: B adds b2, A adds a3 (s is shown). A has nothing new
-    left, so the merge stops: B's b3 is not shown, and the third coin is never read:
-
-    >>> team_draft(["a1", "s", "a3"], ["s", "b2", "b3"], coins="ABA")
-    Interleaving(results=('a1', 's', 'b2', 'a3'), teams=('A', 'B', 'B', 'A'), method='team_draft', coins='AB')
-    """
-    a, b = _check_rankings(ranking_a, ranking_b)
-    if isinstance(coins, (bytes, Mapping)) or not hasattr(coins, "__iter__"):
-        raise ValueError(f"coins must be a sequence of 'A' and 'B' (one per round); got {_brief(coins)}")
-    try:
-        return _team_draft(a, b, iter(coins))
-    except _OutOfCoins as out:
-        raise ValueError(f"coins ran out after {out.args[0]}: this merge needs one coin ('A' or 'B') per round, "
-                         "more than were given") from None
-
-
-def balanced(ranking_a, ranking_b, first: str = "A") -> Interleaving:
-    """Balanced interleaving (Joachims 2002): the lists in turn, ``first`` starting, skipping results already shown.
-
-    Each result's team is the system that ranks it higher (``"tie"`` when both rank it the same).
-
-    Examples
-    --------
-    A's a1, B's s, A's s (shown: nothing added), B's b2, A's a3; A is then exhausted and the merge stops:
-
-    >>> merged = balanced(["a1", "s", "a3"], ["s", "b2", "b3"], first="A")
-    >>> merged.results, merged.teams
-    (('a1', 's', 'b2', 'a3'), ('A', 'B', 'B', 'A'))
-    """
-    a, b = _check_rankings(ranking_a, ranking_b)
-    first = as_choice(first, "first", {"A": "", "B": ""})
-    return _balanced(a, b, first)
-
-
-def _balanced(a: list, b: list, first: str) -> Interleaving:
-    results, shown, ka, kb = [], set(), 0, 0
-    while ka < len(a) and kb < len(b):  # Joachims' loop: a turn whose result is already shown adds nothing
-        if ka < kb or (ka == kb and first == "A"):
-            doc, ka = a[ka], ka + 1
-        else:
-            doc, kb = b[kb], kb + 1
-        if doc not in shown:
-            results.append(doc)
-            shown.add(doc)
-    return Interleaving(tuple(results), tuple(_higher(d, a, b) for d in results), "balanced", first)
-
-
-def _outcomes(method: str, a: list, b: list):
-    """Every coin outcome of ``method`` with its probability: ``(Interleaving, probability)``; team draft tries
-    each coin prefix and extends those that run out, so a merge that stops early is one outcome, not many."""
-    if method == "balanced":
-        return [(_balanced(a, b, first), Fraction(1, 2)) for first in "AB"]
-    found, prefixes = [], [""]
-    while prefixes:
-        prefix = prefixes.pop()
-        try:
-            merged = _team_draft(a, b, iter(prefix))
-        except _OutOfCoins:
-            prefixes.extend((prefix + "B", prefix + "A"))
-            continue
-        found.append((merged, Fraction(1, 2 ** len(prefix))))
-    return found
 
 
 # -- the exact outcome of one merged list ---------------------------------------------------------------------
@@ -511,17 +282,65 @@ def _level(value, name: str, low: float, high: float) -> float:
     return float(value)
 
 
+def _probability_float(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= float(value) <= 1:
+        raise ValueError(f"{name} = {_brief(value)} is not allowed; it must be a probability from 0 to 1")
+    return float(value)
+
+
+def ab_users_per_arm(p_a, p_b, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Users per system an A/B test on click rates ``p_a``, ``p_b`` needs: the two-proportion z-test at ``alpha``
+    (two-sided, 1e-9 to 0.5) with ``power`` (0.5 to 1 − 1e-9), a normal approximation (``math.inf`` when p_a = p_b):
+
+    n = (z_{1−α/2}·sqrt(2·p̄(1 − p̄)) + z_{power}·sqrt(p_A(1 − p_A) + p_B(1 − p_B)))² / (p_A − p_B)².
+
+    Examples
+    --------
+    Click rates 0.30 and 0.32: a difference of 0.02 needs about 8,400 users per system.
+
+    >>> round(ab_users_per_arm(0.30, 0.32))
+    8393
+    """
+    pa, pb = _probability_float(p_a, "p_a"), _probability_float(p_b, "p_b")
+    alpha, power = _level(alpha, "alpha", 1e-9, 0.5), _level(power, "power", 0.5, 1 - 1e-9)
+    if pa == pb:
+        return math.inf
+    z_alpha, z_power = NormalDist().inv_cdf(1 - alpha / 2), NormalDist().inv_cdf(power)
+    mean = (pa + pb) / 2
+    return (z_alpha * math.sqrt(2 * mean * (1 - mean)) + z_power * math.sqrt(pa * (1 - pa) + pb * (1 - pb))) ** 2 \
+        / (pa - pb) ** 2
+
+
+def interleaving_users(wins_a, wins_b, alpha: float = 0.05, power: float = 0.8) -> float:
+    """Users an interleaving experiment needs when A wins a share ``wins_a`` of the impressions and B ``wins_b``:
+    the sign test on the decisive ones (share d = wins_a + wins_b, q = wins_a/d),
+    m = (z_{1−α/2}·0.5 + z_{power}·sqrt(q(1 − q)))² / (q − 1/2)² decisive users, m/d in all (``math.inf`` when
+    wins_a = wins_b), a normal approximation.
+
+    Examples
+    --------
+    >>> round(interleaving_users(0.6, 0.2), 1)
+    36.1
+    """
+    wins_a, wins_b = _probability_float(wins_a, "wins_a"), _probability_float(wins_b, "wins_b")
+    if wins_a + wins_b > 1:
+        raise ValueError(f"wins_a + wins_b = {wins_a + wins_b:g} is not allowed; the two shares add up to at most 1")
+    alpha, power = _level(alpha, "alpha", 1e-9, 0.5), _level(power, "power", 0.5, 1 - 1e-9)
+    if wins_a == wins_b:
+        return math.inf
+    z_alpha, z_power = NormalDist().inv_cdf(1 - alpha / 2), NormalDist().inv_cdf(power)
+    decisive = wins_a + wins_b
+    q = wins_a / decisive
+    return (z_alpha * 0.5 + z_power * math.sqrt(q * (1 - q))) ** 2 / (q - 0.5) ** 2 / decisive
+
+
 def users_needed(ranking_a, ranking_b, grades, g_max=None, method: str = "team_draft", alpha: float = 0.05,
                  power: float = 0.8, click=None, keep_reading=0) -> UsersNeeded:
     """Users needed to detect the difference with a two-sided test at ``alpha`` (1e-9 to 0.5) with the given
-    ``power`` (0.5 to 1 − 1e-9).
-
-    A/B: the two-proportion z-test on the click rates p_A, p_B, n per arm =
-    (z_{1−α/2}·sqrt(2·p̄(1 − p̄)) + z_{power}·sqrt(p_A(1 − p_A) + p_B(1 − p_B)))² / (p_A − p_B)².
-    Interleaving: the sign test on users whose clicks decide (share d = P(A wins) + P(B wins)), with
-    q = P(A wins)/d: m = (z_{1−α/2}·0.5 + z_{power}·sqrt(q(1 − q)))² / (q − 1/2)² decisive users, m/d in all.
-    Floats: the normal approximations are not exact. Two systems that neither method can tell apart (the same
-    click rate and no interleaving preference) are refused: no number of users detects a difference.
+    ``power`` (0.5 to 1 − 1e-9): :func:`ab_users_per_arm` on the two click rates, and :func:`interleaving_users` on
+    the exact chances that A and B win an impression. Floats: the normal approximations are not exact. Two systems
+    that neither method can tell apart (the same click rate and no interleaving preference) are refused: no number
+    of users detects a difference.
     """
     alpha = _level(alpha, "alpha", 1e-9, 0.5)
     power = _level(power, "power", 0.5, 1 - 1e-9)
@@ -529,20 +348,15 @@ def users_needed(ranking_a, ranking_b, grades, g_max=None, method: str = "team_d
     pb = float(click_rate(ranking_b, grades, g_max, click).exact)
     pref = interleaving_preference(ranking_a, ranking_b, grades, g_max, method, click, keep_reading)
     wins_a, wins_b = float(pref.parts["a_wins"].exact), float(pref.parts["b_wins"].exact)
-    z_alpha, z_power = NormalDist().inv_cdf(1 - alpha / 2), NormalDist().inv_cdf(power)
-    mean = (pa + pb) / 2
-    ab = (z_alpha * math.sqrt(2 * mean * (1 - mean)) + z_power * math.sqrt(pa * (1 - pa) + pb * (1 - pb))) ** 2 \
-        / (pa - pb) ** 2 if pa != pb else math.inf
-    decisive = wins_a + wins_b
-    q = wins_a / decisive if decisive else 0.5
-    inter = (z_alpha * 0.5 + z_power * math.sqrt(q * (1 - q))) ** 2 / (q - 0.5) ** 2 / decisive \
-        if wins_a != wins_b else math.inf
+    ab, inter = ab_users_per_arm(pa, pb, alpha, power), interleaving_users(wins_a, wins_b, alpha, power)
     if math.isinf(ab) and math.isinf(inter):
         raise ValueError(f"ranking_a and ranking_b cannot be told apart by this user: the same click rate ({pa:.4g}) "
                          f"and P(A wins) = P(B wins) = {wins_a:.4g}; no number of users detects a difference "
                          "(allowed: two systems that differ in click rate or in interleaving preference)")
+    decisive = wins_a + wins_b
     return UsersNeeded(ab_per_arm=ab, ab_total=2 * ab, interleaving_total=inter, click_rate_a=pa, click_rate_b=pb,
-                       decisive_share=decisive, preference=q, alpha=alpha, power=power)
+                       decisive_share=decisive, preference=wins_a / decisive if decisive else 0.5, alpha=alpha,
+                       power=power)
 
 
 def simulate(ranking_a, ranking_b, grades, g_max=None, method: str = "team_draft", n_users: int = 1000,
@@ -568,4 +382,5 @@ def simulate(ranking_a, ranking_b, grades, g_max=None, method: str = "team_draft
 
 
 __all__ = ["team_draft", "balanced", "Interleaving", "interleaving_preference", "click_rate", "users_needed",
+           "ab_users_per_arm", "interleaving_users",
            "UsersNeeded", "simulate", "METHODS", "MAX_LIST", "MAX_UNION", "MAX_USERS"]
