@@ -235,7 +235,7 @@ def click_rate(ranking, grades, g_max=None, click=None) -> Explanation:
         rows.append({"rank": rank, "result": doc, "stop": _rational(c), "click": _rational(reach * c),
                      "so_far": _rational(total)})
         reach *= 1 - c
-    return Explanation(metric="click_rate", name="P(click)", exact=_rational(total),
+    return Explanation(metric="click_rate", name="1 − ∏(1 − c_i)", exact=_rational(total),
                        columns=(Column("rank", N_("rank")), Column("result", N_("result")), Column("stop", "c_i"),
                                 Column("click", N_("P(first click at i)")),
                                 Column("so_far", N_("P(click) so far"))),
