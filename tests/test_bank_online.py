@@ -57,6 +57,14 @@ def test_the_sample_sizes_follow_scipys_quantiles():
     assert BY_ID["online-ab-sample-size"].correct == "n-8400" and BY_ID["online-ab-scaling"].correct == "times-4"
 
 
+def test_the_interleaving_sample_size_by_hand():
+    q, decisive = 0.6 / 0.8, 0.8
+    m = (norm.ppf(0.975) * 0.5 + norm.ppf(0.8) * math.sqrt(q * (1 - q))) ** 2 / (q - 0.5) ** 2
+    assert 28.5 < m < 29.5 and 35.5 < m / decisive < 36.5 and 22.5 < m * decisive < 23.5   # right, and two slips
+    assert abs(lt.online.interleaving_users(0.6, 0.2) - m / decisive) < 1e-9
+    assert BY_ID["online-interleaving-sample-size"].correct == "m-36"
+
+
 def test_a_reordering_keeps_the_click_rate():
     grades = {"a": 3, "b": 1, "c": 2}
     assert lt.online.click_rate(["a", "b", "c"], grades, 3).exact == lt.online.click_rate(["b", "a", "c"], grades, 3).exact
@@ -81,7 +89,7 @@ def test_the_noisy_users_turn_the_verdict_to_b():
 
 
 def test_the_family_reaches_level_three_and_has_a_sheet():
-    assert sum(ex.level == 3 for ex in online.EXERCISES) >= 5
+    assert sum(ex.level == 3 for ex in online.EXERCISES) >= 7
     assert {"derive", "written", "create"} <= {ex.kind for ex in online.EXERCISES}
     assert course_path.sheet("12_online_evaluation").family == "online"
     for ex in online.EXERCISES:

@@ -49,6 +49,11 @@ def _ab_facts() -> dict:
             "halved": f"{online.ab_users_per_arm(0.30, 0.31):,.0f}"}
 
 
+def _interleaving_facts() -> dict:
+    online = _online()
+    return {"users": f"{online.interleaving_users(0.6, 0.2):.1f}"}
+
+
 def _cascade_never(grades) -> Fraction:
     """The chance that a cascade user (g_max = 3) clicks nothing: Π (1 − R_i)."""
     never = Fraction(1)
@@ -276,6 +281,25 @@ EXERCISES = [
                   N_("Ask who benefits when the user goes on reading after the first click."),
                   N_("A has one result worth clicking; B has five.")),
            level=3),
+    choice("online-interleaving-sample-size", family="online", kind="analyse",
+           title=N_("An interleaving sample size"),
+           question=N_("In an interleaving experiment A wins 0.6 of the impressions, B wins 0.2, and 0.2 are ties. "
+                       "The sign test on the decisive impressions (two-sided, α = 0.05, power 0.8: z = 1.96 and "
+                       "0.84) needs m = (1.96·0.5 + 0.84·√(q(1 − q)))² / (q − 1/2)² decisive users, where q is A's "
+                       "share of them. About how many users does the experiment need in all?"),
+           facts=_interleaving_facts,
+           options={"m-36": N_("About 36"), "m-29": N_("About 29"), "m-23": N_("About 23")},
+           correct="m-36",
+           why={"m-29": N_("That is m, the decisive users only; a fifth of all users tie and decide nothing."),
+                "m-23": N_("Only a share d = 0.8 of the users decides, so the experiment needs m/d users, not m·d.")},
+           explanation=N_("q = 0.6/0.8 = 0.75, so m = (0.98 + 0.84·0.433)² / 0.25² ≈ 28.9 decisive users; with d = "
+                          "0.8 of the users decisive, about {users} users in all "
+                          "(lt.online.interleaving_users(0.6, 0.2))."),
+           hints=(N_("Ties carry no information for the sign test: only decisive users count, and not every user "
+                     "is one."),
+                  N_("Compute q from the two shares, then m, then scale by the share of decisive users."),
+                  N_("The decisive share is d = 0.6 + 0.2 = 0.8.")),
+           level=3),
     choice("online-why-fewer-users", family="online", kind="analyse",
            title=N_("Why interleaving needs fewer users"),
            question=N_("Interleaving usually detects a difference between two rankers with far fewer users than an "
@@ -343,5 +367,5 @@ EXERCISES = arranged(EXERCISES, [
     "online-team-draft-credit", "online-team-draft-stops", "online-multi-click-winner", "online-balanced-credit",
     "online-win-probability", "online-click-rate-order", "online-derive-click-rate-order",
     "online-same-rate-lower-err", "online-ab-sample-size", "online-ab-scaling", "online-ab-metric",
-    "online-why-fewer-users", "online-noisy-verdict", "online-written-disagree",
+    "online-interleaving-sample-size", "online-why-fewer-users", "online-noisy-verdict", "online-written-disagree",
 ])
