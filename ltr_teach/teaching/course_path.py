@@ -158,6 +158,7 @@ SHEETS = (
     Sheet(10, "10_test_collections", "collections", _t("测试集与人工标注", "Test collections"), (14,), 15),
     Sheet(11, "11_learning_to_rank", "learning_to_rank", _t("从 AUC 到排序学习", "From AUC to learning to rank"),
           (15,), 15),
+    Sheet(12, "12_online_evaluation", "online", _t("在线评价", "Online evaluation"), (16,), 30),
 )
 
 @dataclass(frozen=True)
