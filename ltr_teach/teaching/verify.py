@@ -77,6 +77,8 @@ SECONDS_IN_ALL = 10.0
 _ROUNDED = N_("your answers equal the library's rounded to {places} decimals: return the full number and round "
               "only where you print it (verify compares to about 9 significant digits; a rounded value averaged "
               "over queries, or compared between two systems, carries its rounding error along)")
+_SINGLE_PRECISION = N_("your function computes in single precision (NumPy float32 or float16), which keeps about 7 "
+                       "significant digits; compute in float64 (NumPy's default, Python's float)")
 _NAN_WHERE_UNDEFINED = N_("your function gives nan (not a number) where the formula divides by 0: {rule}")
 
 
@@ -361,7 +363,8 @@ def _run(name: str, cutoff, label: str, all_cases: list, caller: BoundedCaller) 
             return Verification(label, i, len(failures), case, expected, outcome.value, call=_call_text(name, cutoff, case),
                                 error=_error_text(outcome.error) if outcome.error else "",
                                 returned="" if outcome.error else "none" if outcome.value is None else "not-a-number",
-                                rule=undefined_rule(case) or "", unexplained_call=first_failure, **common)
+                                rule=(undefined_rule(case) or "") if outcome.error else "",
+                                unexplained_call=first_failure, **common)
         if not _same(value, expected):
             failures.append((case, expected, outcome.value, value))
         if caller.spent and i < len(all_cases):  # the run's time is used up: say so, with what was found
@@ -409,6 +412,8 @@ def _candidates(name: str, head: list):
     for slip in SLIPS:
         if name in slip.metrics:
             yield slip.key, slip.message, lambda f, slip=slip: _slip_gives(slip, f), ""
+    if all(getattr(getattr(got, "dtype", None), "itemsize", 8) < 8 for _c, _e, got, _v in head):
+        yield "single-precision", _SINGLE_PRECISION, lambda f: _within(f[3], f[1], 2 ** -20), ""
     places = _rounded_places(head)
     if places:
         yield f"rounded-{places}", _ROUNDED, lambda f: _rounds_to(f[3], f[1], places), ""
@@ -444,6 +449,10 @@ def _slip_gives(slip: Slip, failure) -> bool:
         return slipped is not None and _same(value, float(slipped)) and not _same(float(slipped), expected)
     except (ArithmeticError, ValueError):  # the slip itself divides by 0 on this case: it does not give it
         return False
+
+
+def _within(value: float, expected: float, relative: float) -> bool:
+    return abs(value - expected) <= relative * max(1.0, abs(expected))
 
 
 def _rounds_to(value: float, expected: float, places: int) -> bool:
