@@ -262,6 +262,7 @@ def _hits_and_ranks(rels):
     (lambda g: None, "none"), (lambda g: str(float(sum(g))), "not-a-number"), (lambda g: b"0.5", "not-a-number"),
     (lambda g: [sum(g)], "not-a-number"), (lambda g: complex(sum(g)), "not-a-number"), (lambda g: True, "not-a-number"),
     (lambda g: np.array([sum(g)]), "not-a-number"), (lambda g: {"cg": sum(g)}, "not-a-number"),
+    (lambda g: itertools.count(), "not-a-number"), (lambda g: (x for x in g), "not-a-number"),
 ])
 def test_an_answer_that_is_not_a_number_is_named(answer, returned):
     result = lt.verify(answer, "cg")
@@ -275,6 +276,11 @@ def test_numbers_of_every_kind_are_accepted():
 
     for kind in (int, float, Fraction, Decimal, np.int64, np.float64, sympy.Integer, np.array, lambda x: sympy.log(2 ** x, 2)):
         assert lt.verify(lambda g, kind=kind: kind(sum(g)), "cg"), kind
+
+
+def test_a_function_with_the_wrong_arguments_shows_the_call():
+    result = lt.verify(lambda grades: sum(grades), "ndcg@k")
+    assert result.error.startswith("TypeError") and result.call == "f([0, 0, 0], 1)" and "case 1 of 300" in str(result)
 
 
 def test_a_huge_fraction_is_a_number_that_disagrees():

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 
 #: After a stop is asked, how long a worker gets to unwind before it is abandoned (seconds).
-GRACE = 0.5
+GRACE = 2.0
 
 
 class StudentCallStopped(BaseException):
