@@ -445,3 +445,11 @@ def test_bad_time_limits_name_themselves(argument, value):
 def test_a_metric_with_spaces_or_other_digits_is_refused(metric):
     with pytest.raises(ValueError, match=r"metric = .*(holds a space|in the digits 0-9)"):
         lt.verify(_ndcg, metric)
+
+
+def test_a_huge_answer_or_metric_name_gives_a_short_message():
+    result = lt.verify(lambda g: [0] * 10 ** 7, "cg")
+    assert result.returned == "not-a-number" and len(str(result)) < 600
+    with pytest.raises(ValueError) as raised:
+        lt.verify(_ndcg, "x" * 10 ** 6)
+    assert len(str(raised.value)) < 400

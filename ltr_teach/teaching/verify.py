@@ -56,10 +56,12 @@ import decimal
 import html
 import math
 import numbers
+import reprlib
 from dataclasses import dataclass
 
 from ..core import webfont
 from ..core.i18n import N_, _, translate
+from ..core.plain import _brief
 from .checker import check
 from .student_calls import BoundedCaller
 from .verify_targets import ALIASES, SLIPS, TARGETS, Slip, arguments, cases, undefined_rule
@@ -177,8 +179,9 @@ class Verification:
                 each=_seconds(self.seconds_used / max(1, self.checked + 1))),
                 _("make it faster, check fewer cases (n_cases=) or allow more time (seconds_in_all=)")]
         if self.abandoned:
-            lines.append(_("it could not be stopped: it is waiting inside C code (such as time.sleep), so it goes on "
-                           "running in the background; restart the kernel to end it"))
+            lines.append(_("it could not be stopped: it is waiting inside C code (such as time.sleep), or it catches "
+                           "every exception (a bare except:), so it goes on running in the background; restart the "
+                           "kernel to end it"))
         if self.disagreements:
             lines.append(_("before it stopped, it disagreed with the library on {bad} of {n} cases.").format(
                 bad=self.disagreements, n=self.checked))
@@ -206,17 +209,19 @@ def _seconds(x: float) -> str:
     return f"{x:.3g}"
 
 
-def _safe_repr(x) -> str:
-    try:
-        return repr(x)
-    except Exception:  # noqa: BLE001 - the student's object: its repr may fail too
-        return f"<{type(x).__name__}>"
+#: The student's answer in a report: containers and text cut before they are written out (a list of 10^8 items
+#: returned by mistake would otherwise be turned whole into text).
+_ANSWER_REPR = reprlib.Repr()
+_ANSWER_REPR.maxstring, _ANSWER_REPR.maxother, _ANSWER_REPR.maxlevel = 60, 80, 2
 
 
 def _short(x) -> str:
     if isinstance(x, float):
         return f"{x:.10g}"
-    text = _safe_repr(x)
+    try:
+        text = _ANSWER_REPR.repr(x)
+    except Exception:  # noqa: BLE001 - the student's object: its repr may fail too
+        text = f"<{type(x).__name__}>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -254,30 +259,30 @@ def _parse(metric: str):
     if not isinstance(metric, str):
         raise ValueError(f"metric must be a name such as 'ndcg@10' or 'ndcg@k'; got {type(metric).__name__}")
     if not metric or metric != "".join(metric.split()):
-        raise ValueError(f"metric = {metric!r} holds a space; write the name without spaces, such as 'ndcg@10'")
+        raise ValueError(f"metric = {_brief(metric)} holds a space; write the name without spaces, such as 'ndcg@10'")
     name, _at, cut = metric.lower().partition("@")
     name = ALIASES.get(name, name)
     if name not in TARGETS:
-        raise ValueError(f"metric = {metric!r} is not one verify can check; it checks "
+        raise ValueError(f"metric = {_brief(metric)} is not one verify can check; it checks "
                          f"{', '.join(sorted(TARGETS))} (with @10 for a fixed k, @k to vary it)")
     target = TARGETS[name]
     if target.cutoff == "none" and _at:
-        raise ValueError(f"metric = {metric!r}: {name} takes no cut-off; write {name!r}")
+        raise ValueError(f"metric = {_brief(metric)}: {name} takes no cut-off; write {name!r}")
     if target.cutoff == "required" and not _at:
-        raise ValueError(f"metric = {metric!r}: {name} needs a cut-off; write '{name}@5' or '{name}@k'")
+        raise ValueError(f"metric = {_brief(metric)}: {name} needs a cut-off; write '{name}@5' or '{name}@k'")
     if not _at:
         return name, None, lambda rng, n: [None]
     if cut == "k":
         return name, "k", lambda rng, n: [rng.randint(1, n + 3)]
     if not (cut.isascii() and cut.isdigit()) or len(cut) > 6 or int(cut) < 1:
-        raise ValueError(f"metric = {metric!r}: the cut-off must be a whole number from 1 to 999999 in the digits "
+        raise ValueError(f"metric = {_brief(metric)}: the cut-off must be a whole number from 1 to 999999 in the digits "
                          "0-9, or k")
     return name, int(cut), lambda rng, n, k=int(cut): [k]
 
 
 def _seconds_argument(value, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < float(value) <= 3600:
-        raise ValueError(f"{name} = {_safe_repr(value)} is not allowed; it must be a number of seconds above 0 and "
+        raise ValueError(f"{name} = {_brief(value)} is not allowed; it must be a number of seconds above 0 and "
                          "at most 3600")
     return float(value)
 
@@ -337,9 +342,9 @@ def verify(func, metric: str, n_cases: int = 300, seed: int = 0, seconds_per_cal
     if not callable(func):
         raise ValueError(f"func must be your metric function (a callable); got {type(func).__name__}")
     if isinstance(n_cases, bool) or not isinstance(n_cases, numbers.Integral) or not 1 <= n_cases <= 5000:
-        raise ValueError(f"n_cases = {n_cases!r} is not allowed; it must be a whole number from 1 to 5000")
+        raise ValueError(f"n_cases = {_brief(n_cases)} is not allowed; it must be a whole number from 1 to 5000")
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed = {seed!r} is not allowed; it must be a whole number from 0 to 2**63 - 1")
+        raise ValueError(f"seed = {_brief(seed)} is not allowed; it must be a whole number from 0 to 2**63 - 1")
     caller = BoundedCaller(func, _seconds_argument(seconds_per_call, "seconds_per_call"),
                            _seconds_argument(seconds_in_all, "seconds_in_all"))
     return _run(name, cutoff, label, cases(name, k_rule, int(n_cases), int(seed)), caller)
