@@ -453,3 +453,20 @@ def test_a_huge_answer_or_metric_name_gives_a_short_message():
     with pytest.raises(ValueError) as raised:
         lt.verify(_ndcg, "x" * 10 ** 6)
     assert len(str(raised.value)) < 400
+
+
+def test_a_function_stopped_after_disagreeing_reports_both():
+    """Wrong (the whole list, k ignored) on every case, then a loop on the 12th call: the report names the call it was
+    stopped on, and the disagreements before it with their slip."""
+    calls = []
+
+    def wrong_then_stuck(grades, k):
+        calls.append(1)
+        while len(calls) >= 12:
+            pass
+        return _ndcg(grades)
+
+    result = _verify_within(60, wrong_then_stuck, "ndcg@k", seconds_per_call=0.2)
+    assert result.stopped == "call" and result.checked == 11 and result.disagreements > 0
+    assert result.stopped_call != result.call and f"on {result.stopped_call}" in str(result)
+    assert result.slip == "cut-ignored" and "likely slip" in str(result)

@@ -107,6 +107,7 @@ class Verification:
     returned: str = ""            # "none" or "not-a-number": the function's answer was not a number
     rule: str = ""                # the library's rule where the formula divides by 0 on the reported case
     stopped: str = ""             # "call" or "all": which time limit stopped the function
+    stopped_call: str = ""        # the call it was stopped on
     abandoned: bool = False
     seconds: float = 0.0          # the limit that stopped it
     seconds_used: float = 0.0
@@ -171,7 +172,7 @@ class Verification:
         if self.stopped == "call":
             lines = [_("✗ {metric}: stopped: your function ran longer than {seconds} s on {call} (the limit for one "
                        "call); a loop that never ends? Check that every loop comes to its end.").format(
-                metric=self.metric, seconds=_seconds(self.seconds), call=self.call)]
+                metric=self.metric, seconds=_seconds(self.seconds), call=self.stopped_call)]
         else:
             lines = [_("✗ {metric}: stopped after {seconds} s of your function's time, the limit for the whole run: "
                        "{checked} of {n} cases checked (about {each} s a call).").format(
@@ -360,7 +361,7 @@ def _run(name: str, cutoff, label: str, all_cases: list, caller: BoundedCaller) 
         if outcome.stopped:
             limit = caller.per_call if outcome.stopped == "call" else caller.used
             report = Verification(label, i - 1, len(failures), case, expected, call=_call_text(name, cutoff, case),
-                                  stopped=outcome.stopped, abandoned=outcome.abandoned, seconds=limit,
+                                  stopped=outcome.stopped, stopped_call=_call_text(name, cutoff, case), abandoned=outcome.abandoned, seconds=limit,
                                   seconds_used=caller.used, **common)
             return _with_diagnosis(report, name, cutoff, failures) if failures else report
         value = None if outcome.error else _number(outcome.value)
