@@ -470,3 +470,14 @@ def test_a_function_stopped_after_disagreeing_reports_both():
     assert result.stopped == "call" and result.checked == 11 and result.disagreements > 0
     assert result.stopped_call != result.call and f"on {result.stopped_call}" in str(result)
     assert result.slip == "cut-ignored" and "likely slip" in str(result)
+
+
+def test_the_checkers_slip_on_more_disagreements_than_it_is_compared_with_says_so(monkeypatch):
+    """The checker's catalogue is exact and slow (about 10 ms a case): it is compared with at most so many
+    disagreements, and a slip that gave all of those is named for them, the rest said to be not compared."""
+    from ltr_teach.teaching import verify as verify_module
+
+    monkeypatch.setattr(verify_module, "_CHECKER_AT_MOST", 25)
+    result = lt.verify(lambda g, k: _dcg(g, k, log=math.log), "dcg@k")
+    assert result.slip == "base" and result.explained == 25 < result.disagreements and not result.unexplained_call
+    assert "first 25 of your" in str(result) and "not compared" in str(result)

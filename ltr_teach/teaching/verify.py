@@ -138,6 +138,10 @@ class Verification:
         diagnosis = translate(self.diagnosis).format(places=self.slip.rpartition("-")[2], rule=translate(self.rule))
         if self.explained == self.disagreements:
             return lines + [_("likely slip: {slip}").format(slip=diagnosis)]
+        if not self.unexplained_call:  # it gave every disagreement it was compared with; the rest were not
+            return lines + [_("likely slip in the first {explained} of your {bad} disagreements (the others were not "
+                              "compared with it): {slip}").format(explained=self.explained, bad=self.disagreements,
+                                                                   slip=diagnosis)]
         return lines + [
             _("likely slip in the first {explained} of your {bad} disagreements: {slip}").format(
                 explained=self.explained, bad=self.disagreements, slip=diagnosis),
@@ -361,13 +365,13 @@ def _run(name: str, cutoff, label: str, all_cases: list, caller: BoundedCaller) 
         if outcome.stopped:
             limit = caller.per_call if outcome.stopped == "call" else caller.used
             report = Verification(label, i - 1, len(failures), case, expected, call=_call_text(name, cutoff, case),
-                                  stopped=outcome.stopped, stopped_call=_call_text(name, cutoff, case), abandoned=outcome.abandoned, seconds=limit,
-                                  seconds_used=caller.used, **common)
+                                  stopped=outcome.stopped, stopped_call=_call_text(name, cutoff, case),
+                                  abandoned=outcome.abandoned, seconds=limit, seconds_used=caller.used, **common)
             return _with_diagnosis(report, name, cutoff, failures) if failures else report
         value = None if outcome.error else _number(outcome.value)
         if value is None:
-            return Verification(label, i, len(failures), case, expected, outcome.value, call=_call_text(name, cutoff, case),
-                                error=_error_text(outcome.error) if outcome.error else "",
+            return Verification(label, i, len(failures), case, expected, outcome.value,
+                                call=_call_text(name, cutoff, case), error=_error_text(outcome.error) if outcome.error else "",
                                 returned="" if outcome.error else "none" if outcome.value is None else "not-a-number",
                                 rule=(undefined_rule(case) or "") if outcome.error else "",
                                 unexplained_call=first_failure, **common)
@@ -384,10 +388,10 @@ def _run(name: str, cutoff, label: str, all_cases: list, caller: BoundedCaller) 
 
 def _with_diagnosis(report: Verification, name: str, cutoff, failures: list) -> Verification:
     case, expected, got, _value = failures[0]
-    key, message, explained, rule = _diagnose(name, failures)
+    key, message, explained, rule, compared = _diagnose(name, failures)
     fields = {"first_case": case, "expected": expected, "got": got, "call": _call_text(name, cutoff, case),
               "diagnosis": message, "slip": key, "explained": explained, "rule": rule}
-    if key and explained < len(failures):
+    if key and explained < compared:
         later = failures[explained]
         fields.update(unexplained_call=_call_text(name, cutoff, later[0]), unexplained=(later[1], later[2]))
     return Verification(**{**report.__dict__, **fields})
@@ -395,38 +399,40 @@ def _with_diagnosis(report: Verification, name: str, cutoff, failures: list) -> 
 
 # -- the diagnosis: which slip gives the student's numbers, and on how many of the disagreements ------------------
 
-def _diagnose(name: str, failures: list) -> tuple[str, str, int, str]:
-    """``(key, message, explained, rule)``: the first candidate that gives every one of the first
-    :data:`_COLLECTED` disagreements, with the number of disagreements, from the first on, that it gives.
+def _diagnose(name: str, failures: list) -> tuple[str, str, int, str, int]:
+    """``(key, message, explained, rule, compared)``: the first candidate that gives every one of the first
+    :data:`_COLLECTED` disagreements, with the number of disagreements, from the first on, that it gives, and how
+    many it was compared with (the checker's at most :data:`_CHECKER_AT_MOST`).
 
     The candidates: the checker's catalogue (:data:`ltr_teach.teaching.checker.SLIPS`, the slips ``lt.check``
     names), asked about each failing case with the student's number as the answer; then the slips that only a
     function over many lists can show (:data:`ltr_teach.teaching.verify_targets.SLIPS`); answers rounded to a few
     decimals; nan where the formula divides by 0."""
     head = failures[:_COLLECTED]
-    for key, message, explains, rule in _candidates(name, head):
+    for key, message, explains, rule, at_most in _candidates(name, head):
         if all(explains(f) for f in head):
             explained = len(head)
-            while explained < len(failures) and explained < _CHECKER_AT_MOST and explains(failures[explained]):
+            compared = min(len(failures), at_most)
+            while explained < compared and explains(failures[explained]):
                 explained += 1
-            return key, message, explained, rule
-    return "", "", 0, ""
+            return key, message, explained, rule, compared
+    return "", "", 0, "", 0
 
 
 def _candidates(name: str, head: list):
     yield from _checker_candidate(name, head)
     for slip in SLIPS:
         if name in slip.metrics:
-            yield slip.key, slip.message, lambda f, slip=slip: _slip_gives(slip, f), ""
+            yield slip.key, slip.message, lambda f, slip=slip: _slip_gives(slip, f), "", math.inf
     if all(getattr(getattr(got, "dtype", None), "itemsize", 8) < 8 for _c, _e, got, _v in head):
-        yield "single-precision", _SINGLE_PRECISION, lambda f: _within(f[3], f[1], 2 ** -20), ""
+        yield "single-precision", _SINGLE_PRECISION, lambda f: _within(f[3], f[1], 2 ** -20), "", math.inf
     places = _rounded_places(head)
     if places:
-        yield f"rounded-{places}", _ROUNDED, lambda f: _rounds_to(f[3], f[1], places), ""
+        yield f"rounded-{places}", _ROUNDED, lambda f: _rounds_to(f[3], f[1], places), "", math.inf
     rule = undefined_rule(head[0][0])
     if rule:
         yield "nan-where-undefined", _NAN_WHERE_UNDEFINED, lambda f: math.isnan(f[3]) and bool(undefined_rule(f[0])), \
-            rule
+            rule, math.inf
 
 
 def _checker_candidate(name: str, head: list):
@@ -445,7 +451,7 @@ def _checker_candidate(name: str, head: list):
         message = first.diagnosis if len(first.mistakes) == 1 else message
         # the checker's diagnosis is already in the course's language, with its numbers filled in
         yield key, message.replace("{", "{{").replace("}", "}}"), \
-            lambda f: key in check(TARGETS[name].library(f[0]), repr(f[3])).mistakes, ""
+            lambda f: key in check(TARGETS[name].library(f[0]), repr(f[3])).mistakes, "", _CHECKER_AT_MOST
 
 
 def _slip_gives(slip: Slip, failure) -> bool:
