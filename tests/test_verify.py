@@ -481,3 +481,22 @@ def test_the_checkers_slip_on_more_disagreements_than_it_is_compared_with_says_s
     result = lt.verify(lambda g, k: _dcg(g, k, log=math.log), "dcg@k")
     assert result.slip == "base" and result.explained == 25 < result.disagreements and not result.unexplained_call
     assert "first 25 of your" in str(result) and "not compared" in str(result)
+
+
+def test_pyodide_and_a_thread_that_cannot_start_fall_back_to_the_callers_thread(monkeypatch):
+    import threading
+
+    from ltr_teach.teaching import student_calls
+
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert not student_calls._threads_available()
+    monkeypatch.undo()
+
+    def cannot_start(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", cannot_start)
+    caller = student_calls.BoundedCaller(lambda x: x + 1, 1.0, 5.0)
+    outcome = caller.call((41,))
+    assert outcome.value == 42 and not caller.threads
+    assert lt.verify(_ndcg, "ndcg@k", n_cases=30)  # (a loop stopped this way: test_without_threads_... above)
