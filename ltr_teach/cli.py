@@ -787,8 +787,9 @@ def _printable_language(language: str | None) -> str | None:
     A Chinese edition printed to an ASCII or Latin-1 output (``LC_ALL=C`` with ``PYTHONUTF8=0``, a
     ``PYTHONIOENCODING=ascii`` pipe, a Western Windows code page) would stop at its first character with
     "codec can't encode"; English text is what such an output can show, and stderr says so in one line.
-    Whatever an output still cannot encode (a ✓, a document id in Chinese) is written as a ``\\u`` escape
-    instead of failing the command.
+    A sign the output cannot encode is written as one it can (:data:`FALLBACKS`: ✓ as √ in GBK, as v in
+    cp1252); whatever else it cannot encode (a document id in Chinese) as a ``\\u`` escape, instead of failing
+    the command.
     """
     codecs.register_error(_ESCAPE, _escape)
     for stream in (sys.stdout, sys.stderr):  # Python's own error handlers of its standard streams, not a caller's
@@ -810,12 +811,29 @@ _ESCAPE = "ltr_teach.escape"
 _STANDARD_ERRORS = ("strict", "surrogateescape", "backslashreplace")
 
 
+#: What an output that cannot encode a sign shows instead: the first of these its encoding has (GBK has √ and ×,
+#: cp1252 and Latin-1 have ×, ASCII neither).
+FALLBACKS = {"✓": ("√", "v"), "✗": ("×", "x"), "≈": ("~",), "−": ("-",), "→": ("->",), "≤": ("<=",), "≥": (">=",)}
+
+
 def _escape(error: UnicodeEncodeError):
     """The error handler of an output that cannot encode everything: the bytes of a file name the system gave
-    undecoded (surrogateescape, as Python's C locale does), a ``\\u`` escape for any other character."""
-    if all("\udc80" <= c <= "\udcff" for c in error.object[error.start:error.end]):
+    undecoded (surrogateescape, as Python's C locale does), a sign's :data:`FALLBACKS` the output can encode,
+    a ``\\u`` escape for any other character."""
+    failed = error.object[error.start:error.end]
+    if all("\udc80" <= c <= "\udcff" for c in failed):
         return codecs.lookup_error("surrogateescape")(error)
-    return codecs.backslashreplace_errors(error)
+    return "".join(_fallback(c, error.encoding) for c in failed), error.end
+
+
+def _fallback(char: str, encoding: str) -> str:
+    for candidate in FALLBACKS.get(char, ()):
+        try:
+            candidate.encode(encoding)
+        except (UnicodeError, LookupError):
+            continue
+        return candidate
+    return char.encode("ascii", "backslashreplace").decode("ascii")
 
 
 def _encodes(stream, text: str) -> bool:

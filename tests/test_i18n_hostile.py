@@ -126,6 +126,18 @@ def _english(argv, capsys) -> str:
     return capsys.readouterr().out
 
 
+#: What each output shows for a sign it cannot encode (issue 32: a GBK pipe printed ✓ as \\u2713): √ and × where
+#: the encoding has them (GBK has both; Latin-1 and cp1252 only ×), else ASCII look-alikes.
+SHOWN_AS = {"gbk": {"✓": "√", "✗": "×"}, "latin-1": {"✓": "v", "✗": "×", "≈": "~"}, "cp1252": {"✓": "v", "✗": "×", "≈": "~"},
+            "ascii": {"✓": "v", "✗": "x", "≈": "~"}}
+
+
+def _as_shown(text: str, encoding: str) -> str:
+    for sign, shown in SHOWN_AS.get(encoding, {}).items():
+        text = text.replace(sign, shown)
+    return text.encode(encoding, "backslashreplace").decode(encoding)
+
+
 NOTE = ("ltr-teach: note: the output's encoding ({}) cannot show Chinese, so this is in English; "
         "set PYTHONIOENCODING=utf-8 for Chinese\n")
 
@@ -142,15 +154,15 @@ def test_chinese_asked_for_an_output_that_cannot_show_it_prints_english(environm
     done = _cli(*argv, **environment)
     english = _english(argv, capsys)
     assert done.returncode == (1 if argv[-1] == "4/7" else 0), done.stderr
-    # the English text, with what the output cannot encode (the ✓ and ✗, a ≈) as \u escapes, not an error
-    assert done.stdout.decode(encoding) == english.encode(encoding, "backslashreplace").decode(encoding)
+    # the English text, with the signs the output cannot encode (the ✓ and ✗, a ≈) as signs it can, not an error
+    assert done.stdout.decode(encoding) == _as_shown(english, encoding)
     assert done.stderr.decode(encoding) == NOTE.format(shown)
 
 
 def test_lang_zh_on_an_ascii_output_prints_english_too(capsys):
     done = _cli("--lang", "zh", "check", "p-at-5", "3/5", PYTHONIOENCODING="ascii")
     assert done.returncode == 0
-    assert done.stdout.decode("ascii") == _english(["check", "p-at-5", "3/5"], capsys).replace("✓", "\\u2713")
+    assert done.stdout.decode("ascii") == _english(["check", "p-at-5", "3/5"], capsys).replace("✓", "v")
     assert done.stderr.decode("ascii") == NOTE.format("ascii")
 
 
@@ -161,4 +173,60 @@ def test_an_output_that_can_show_chinese_gets_chinese(encoding, capsys):
     chinese = capsys.readouterr().out
     assert "正确" in chinese
     assert (done.returncode, done.stderr) == (0, b"")
-    assert done.stdout.decode(encoding) == chinese.encode(encoding, "backslashreplace").decode(encoding)
+    assert done.stdout.decode(encoding) == _as_shown(chinese, encoding)
+
+
+@pytest.mark.parametrize(("encoding", "right", "wrong"), [("gbk", "√", "×"), ("cp1252", "v", "×"), ("ascii", "v", "x")])
+def test_a_pipe_that_cannot_encode_the_ticks_gets_signs_it_can(encoding, right, wrong):
+    """Issue 32: on a GBK pipe (a Chinese Windows' code page) ✓ printed as \\u2713; the output's own signs now."""
+    agrees = _cli("check", "p-at-5", "3/5", LTR_TEACH_LANG="en", PYTHONIOENCODING=encoding)
+    disagrees = _cli("check", "p-at-5", "4/7", LTR_TEACH_LANG="en", PYTHONIOENCODING=encoding)
+    assert agrees.stdout.decode(encoding).startswith(f"{right} p-at-5: right")
+    assert disagrees.stdout.decode(encoding).startswith(f"{wrong} p-at-5: not right")
+    assert b"\\u" not in agrees.stdout + disagrees.stdout
+
+
+@pytest.mark.parametrize(("encoding", "expected"), [("gbk", "√ × ≈ - 正 \\u270e"), ("cp1252", "v × ~ - \\u6b63 \\u270e"),
+                                                    ("ascii", "v x ~ - \\u6b63 \\u270e")])
+def test_the_error_handler_writes_what_the_stream_can_encode(encoding, expected):
+    import codecs
+    import io
+
+    from ltr_teach import cli
+
+    codecs.register_error(cli._ESCAPE, cli._escape)
+    stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors=cli._ESCAPE)
+    stream.write("✓ ✗ ≈ − 正 ✎")
+    stream.flush()
+    assert stream.buffer.getvalue().decode(encoding) == expected
+
+
+@pytest.mark.parametrize(("langid", "language"), [(0x0804, "zh"), (0x0404, "zh"), (0x0C04, "zh"), (0x0409, "en"),
+                                                  (0x0411, "en"), (0x0000, "en")])
+def test_windows_ui_language_decides_when_no_locale_variable_is_set(langid, language, monkeypatch, tmp_path, capsys):
+    """Issue 32, simulated: Windows sets no LANG; its UI language (a LANGID: zh-CN 0x0804, zh-TW 0x0404, zh-HK
+    0x0C04, en-US 0x0409, ja-JP 0x0411; the low 10 bits 0x04 are Chinese) gives the CLI's default language."""
+    import ctypes
+    import types
+
+    calls = []
+    kernel32 = types.SimpleNamespace(GetUserDefaultUILanguage=lambda: calls.append(1) or langid)
+    monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(kernel32=kernel32), raising=False)
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(i18n, "_windows_ui", None)
+    for variable in ("LTR_TEACH_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.chdir(tmp_path)  # no course edition file here
+    i18n.set_language(None)
+    assert i18n.get_language() == language
+    assert main(["check", "p-at-5", "3/5"]) == 0
+    assert ("正确" in capsys.readouterr().out) == (language == "zh")
+    assert len(calls) == 1  # read once per process
+    monkeypatch.setenv("LANG", "en_US.UTF-8")  # a LANG-style variable, where one is set (Git Bash), still decides
+    assert i18n.get_language() == "en"
+
+
+def test_windows_ui_language_is_not_read_elsewhere(monkeypatch):
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert i18n.windows_ui_language() is None

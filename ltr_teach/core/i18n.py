@@ -12,7 +12,8 @@ environment variable, the course edition the kernel runs in (a file :data:`EDITI
 working directory, holding ``zh`` or ``en``: Jupyter starts a notebook's kernel in the notebook's
 folder, so ``notebooks/zh/`` runs in Chinese with code cells identical to ``notebooks/en/``), then the
 locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them): ``zh_*`` is
-Chinese, anything else English.
+Chinese, anything else English; where none of them is set, on Windows, the language of the user's interface
+(:func:`windows_ui_language`).
 
 Examples
 --------
@@ -28,6 +29,7 @@ from __future__ import annotations
 import gettext
 import os
 import stat
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -100,7 +102,31 @@ def get_language() -> str:
         value = os.environ.get(variable)
         if value:  # the first one set decides, as in gettext; LANGUAGE may list several: take the first
             return "zh" if value.split(":")[0].lower().startswith("zh") else "en"
-    return "en"
+    return windows_ui_language() or "en"
+
+
+#: The primary language of a Windows LANGID (its low 10 bits) that is Chinese (LANG_CHINESE in winnt.h).
+_LANG_CHINESE = 0x04
+
+
+def windows_ui_language() -> str | None:
+    """On Windows, the language of the user's interface (``GetUserDefaultUILanguage``): ``"zh"`` for any Chinese,
+    else ``"en"``; None elsewhere. Windows sets none of the ``LANG``-style variables, so without this a Chinese
+    Windows would get English. Read once per process (the call goes through ctypes)."""
+    global _windows_ui
+    if sys.platform != "win32":
+        return None
+    if _windows_ui is None:
+        try:
+            import ctypes  # Windows only: kernel32 is there
+            langid = int(ctypes.windll.kernel32.GetUserDefaultUILanguage())
+        except (ImportError, AttributeError, OSError, TypeError, ValueError):
+            langid = 0  # LANG_NEUTRAL: English
+        _windows_ui = "zh" if langid & 0x3FF == _LANG_CHINESE else "en"
+    return _windows_ui
+
+
+_windows_ui: str | None = None
 
 
 def edition_language(folder: Path) -> str | None:
