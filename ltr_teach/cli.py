@@ -442,7 +442,7 @@ def _add_eval(sub) -> None:
 def _tutorial(args) -> int:
     import subprocess
 
-    from .teaching.classroom import copy_tutorial, lab_settings, start_page
+    from .classroom import copy_tutorial, lab_settings, start_page
 
     try:
         done = copy_tutorial(args.folder)
@@ -495,7 +495,7 @@ def _add_tutorial(sub) -> None:
 
 
 def _assign(args) -> int:
-    from .teaching.classroom import assign
+    from .classroom import assign
 
     try:
         done = assign(args.exercises, args.roster, args.out, course=args.course, name=args.name,
@@ -531,7 +531,7 @@ def _add_assign(sub) -> None:
 
 
 def _grade(args) -> int:
-    from .teaching.classroom import _shown, grade
+    from .classroom import _shown, grade
 
     for option, path in (("--out", args.out), ("--report", args.report)):
         if path and os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the write

@@ -14,8 +14,8 @@ import pytest
 import sympy
 
 import ltr_teach as lt
+from ltr_teach import classroom
 from ltr_teach.cli import main
-from ltr_teach.teaching import classroom
 
 REPO = Path(__file__).resolve().parents[1]
 # every notebook of both editions, and each edition folder's language file

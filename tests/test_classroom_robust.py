@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import ltr_teach as lt
+from ltr_teach import classroom
 from ltr_teach.cli import main
-from ltr_teach.teaching import classroom
 
 REPO = Path(__file__).resolve().parents[1]
 EXERCISES = "p-at-5:2,dcg-append-item"
