@@ -252,12 +252,20 @@ def test_a_copied_notebook_is_never_advised_onto_the_other_students_file(homewor
     assert "rename it back to a.ipynb" in dict(book.problems)["b"]
 
 
-def test_duplicate_submissions_are_listed_with_their_paths(homework):
+def test_of_two_versions_of_a_notebook_the_one_saved_last_is_graded_and_the_report_says_why(homework):
+    # issue 31: two files of one student graded nobody; the newer one counts, the other is listed
     folder = homework["root"] / "hw" / "students"
     (folder / "late").mkdir()
     (folder / "late" / "a.ipynb").write_bytes((folder / "a.ipynb").read_bytes())
+    answer(folder / "late" / "a.ipynb", {"p-at-5": f'answer_1 = "{p_at_5(homework["seeds"]["a"])}"'})
+    later = (folder / "a.ipynb").stat().st_mtime + 60
+    os.utime(folder / "late" / "a.ipynb", (later, later))
     book = classroom.grade(folder, homework["roster"], assignment=homework["record"])
-    assert ("a", "several submissions (a.ipynb, late/a.ipynb): none graded") in book.problems
+    taken = book.submissions["a"]
+    assert (taken.file, taken.ignored) == ("late/a.ipynb", ("a.ipynb",))
+    assert taken.reason == "the newest of 2 notebooks (it was saved last; not graded: a.ipynb)"
+    assert {r.exercise: r.status for r in book.rows if r.student == "a"}["p-at-5"] == "right"
+    assert not [p for p in book.problems if p[0] == "a"]
 
 
 # -- the tutorial (issue 24) ----------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def test_importing_the_package_loads_no_classroom_module():
 
 def test_a_classroom_name_is_the_function_whichever_module_loaded_first():
     # a module named like a public function would shadow it once imported (``classroom.grade`` the module)
-    done = subprocess.run([sys.executable, "-c", "from ltr_teach import classroom as c; c.grade; c.read_record; "
-                           "print(callable(c.grade), callable(c.assign), type(c.Gradebook).__name__)"],
-                          capture_output=True, text=True, encoding="utf-8", check=True)
+    script = ("from ltr_teach import classroom as c; c.grade; c.read_record; "
+              "print(callable(c.grade), callable(c.assign), type(c.Gradebook).__name__)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8", check=True)
     assert done.stdout.split() == ["True", "True", "type"]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import csv
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,7 +11,7 @@ from ..core.i18n import N_, _, get_language, using_language
 from ..teaching import exercises
 from ..teaching.answers import RANKING_EXAMPLES
 from ..teaching.kinds import CHOICE_KINDS
-from .files import _csv_safe, _read_text, _short, _shown
+from .files import _csv_safe, _read_text, _short, _shown, csv_text, through_link, write_inside
 from .points import parse_partial
 from .roster import DEFAULT_COURSE, MAX_ROSTER_BYTES, MAX_SEED, STUDENT_ID, Student, read_roster
 from .tutorial import LANGUAGES
@@ -48,8 +48,10 @@ def parse_exercise_list(text) -> list[tuple[str, int]]:
         name = name.strip()
         points = 1
         if points_text:
-            if not points_text.strip().isdigit() or not 0 < int(points_text) <= 1000:
-                raise ValueError(f"exercises: points {points_text!r} for {name!r} must be a whole number from 1 to 1000")
+            # read as text first: int() of 5,000 digits raises Python's own message, and "²" is a digit to isdigit()
+            if not re.fullmatch(r"[0-9]{1,4}", points_text.strip()) or not 0 < int(points_text) <= 1000:
+                raise ValueError(f"exercises: points {_shown(repr(_short(points_text, 40)))} for "
+                                 f"{_shown(repr(_short(name, 80)))} must be a whole number from 1 to 1000")
             points = int(points_text)
         if name in exercises.FAMILIES:
             ids = [e.id for e in exercises.all() if e.family == name]
@@ -171,6 +173,10 @@ class Assignment:
     key: Path
 
 
+#: At most this many students are assigned at once: a notebook and its key take about 15 ms a student, so 3,000
+#: take under a minute (a roster of 100,000 would run for half an hour).
+MAX_ASSIGNED = 3_000
+
 #: The title of an assignment not given one (in the sheets' language).
 DEFAULT_TITLE = N_("Ranking evaluation exercises")
 
@@ -220,37 +226,40 @@ def _assign(exercise_list, roster, out, course, name, checks, lang, partial) -> 
         name = _(DEFAULT_TITLE)  # the default title in the sheets' language
     chosen = parse_exercise_list(exercise_list)
     students = roster if isinstance(roster, list) else read_roster(roster, course)
+    if len(students) > MAX_ASSIGNED:
+        raise ValueError(f"roster = '{_shown(roster if not isinstance(roster, list) else 'the list')}' lists "
+                         f"{len(students):,} students; assign writes at most {MAX_ASSIGNED:,} notebooks at once (each "
+                         "takes about 15 ms to compute): split the roster, one assign per section")
     out = Path(out)
-    student_dir, key_dir = out / "students", out / "key"
-    for folder in (student_dir, key_dir):
-        folder.mkdir(parents=True, exist_ok=True)
+    names = [f"students/{s.id}.ipynb" for s in students] + ["key/assignment.json", "key/key.md", "key/key.csv"]
+    for target in names:  # before anything is written: a link planted in the output folder would write outside it
+        if through_link(out, target):
+            write_inside(out, target, "", "out")  # raises, naming the link
     written = {}
     key_md = [f"# Answer key: {name}", "", f"Exercises: {', '.join(f'{i} ({p} pt)' for i, p in chosen)}", ""]
     key_rows = [["student", "name", "seed", "exercise", "points", "answer", "call"]]
     for student in students:
         notebook = student_notebook(student, chosen, name, checks)
-        path = student_dir / f"{student.id}.ipynb"
-        path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        written[student.id] = path
+        written[student.id] = write_inside(out, f"students/{student.id}.ipynb",
+                                           json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", "out")
         key_md += [f"## {student.id} {student.name} (seed {student.seed})".rstrip(), "",
                    "| exercise | points | answer | library call |", "|---|---|---|---|"]
         for exercise_id, points in chosen:
             ex = exercises.variant(exercise_id, student.seed)
-            key_md.append(f"| {exercise_id} | {points} | {exercises.answer_text(ex)} | {exercises.call_text(ex)} |")
-            key_rows.append([student.id, student.name, student.seed, exercise_id, points, exercises.answer_text(ex),
-                             exercises.call_text(ex).strip("`")])
+            answer, call = exercises.answer_text(ex), exercises.call_text(ex)
+            key_md.append(f"| {exercise_id} | {points} | {answer} | {call} |")
+            key_rows.append([student.id, student.name, student.seed, exercise_id, points, answer, call.strip("`")])
         key_md.append("")
     record = {"format": RECORD_FORMAT, "assignment": name, "course": course, "checks": checks, "lang": lang,
               "partial": partial,
               "exercises": [{"id": i, "points": p} for i, p in chosen],
               "students": [{"id": s.id, "name": s.name, "seed": s.seed, "file": f"students/{s.id}.ipynb"}
                            for s in students]}
-    record_path = key_dir / "assignment.json"
-    record_path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    (key_dir / "key.md").write_text("\n".join(key_md) + "\n", encoding="utf-8")
-    with open(key_dir / "key.csv", "w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows([[_csv_safe(v) for v in row] for row in key_rows])
-    return Assignment(folder=out, students=written, record=record_path, key=key_dir / "key.md")
+    record_path = write_inside(out, "key/assignment.json", json.dumps(record, indent=1, ensure_ascii=False) + "\n",
+                               "out")
+    key = write_inside(out, "key/key.md", "\n".join(key_md) + "\n", "out")
+    write_inside(out, "key/key.csv", csv_text([[_csv_safe(v) for v in row] for row in key_rows]), "out")
+    return Assignment(folder=out, students=written, record=record_path, key=key)
 
 
 def read_record(path) -> dict:

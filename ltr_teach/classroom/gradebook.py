@@ -13,7 +13,7 @@ from pathlib import Path
 from ..core.i18n import N_, _, using_language
 from ..core.palette import COLORS, PALETTE
 from ..teaching import exercises
-from .files import _csv_safe, _csv_writer, _short
+from .files import _csv_safe, _csv_writer, _short, folder_for_writing, write_inside
 from .points import _whole, points_text
 
 #: What an answer's ``status`` can be, in the order the report lists them.
@@ -47,6 +47,18 @@ class GradeRow:
         return self.status == "right"
 
 
+@dataclass(frozen=True)
+class Submission:
+    """The notebook graded for one student and why it was taken; ``ignored`` are the student's other files (older
+    versions, checkpoint copies); ``late`` is Canvas's mark in the file's name."""
+
+    student: str
+    file: str
+    reason: str
+    late: bool = False
+    ignored: tuple = ()
+
+
 CSV_COLUMNS = ("student", "name", "exercise", "answer", "status", "right", "slip", "diagnosis", "points",
                "max_points", "problem", "file", "override")
 
@@ -61,6 +73,21 @@ class Gradebook:
     problems: list  # (student or file, what is wrong)
     partial: dict = field(default_factory=dict)
     lang: str | None = None
+    #: the notebook graded per student (a student not in it has no grade: nothing readable was theirs)
+    submissions: dict = field(default_factory=dict)
+    #: the LMS ids each student's files carried: ``{"canvas": user id, "moodle": participant id}``
+    lms_ids: dict = field(default_factory=dict)
+    #: the roster's students (with their LMS columns), in the roster's order
+    students: list = field(default_factory=list)
+
+    def has_grade(self, student: str) -> bool:
+        """Whether the student has a grade to export: a notebook of theirs was graded, or the teacher overrode one of
+        their answers. Everyone else is left empty in an LMS file (both LMSs store a 0 as a real zero)."""
+        return student in self.submissions or any(r.override for r in self.rows if r.student == student)
+
+    def ungraded(self) -> list[str]:
+        """The students left empty in an LMS file, in the roster's order."""
+        return [s for s, _name, _points, _most in self.totals() if not self.has_grade(s)]
 
     def to_csv(self, path, bom: bool = False) -> None:
         """The gradebook as CSV, one row per student and exercise; formula-like text is quoted with '.
@@ -83,11 +110,11 @@ class Gradebook:
             entry[3] += row.max_points
         return [(s, n, p.numerator if p.denominator == 1 else p, m) for s, n, p, m in found.values()]
 
-    def export(self, path, lms: str, bom: bool = False) -> None:
+    def export(self, path, lms: str, bom: bool = False, lms_assignment: str | None = None) -> None:
         """The total per student in an LMS's grade-import CSV: ``canvas`` or ``moodle`` (see :func:`.lms.export`)."""
         from .lms import export
 
-        export(self, path, lms, bom=bom)
+        export(self, path, lms, bom=bom, lms_assignment=lms_assignment)
 
     def override_notes(self) -> dict[str, list[str]]:
         """``"exercise: note"`` of every overridden answer, by student."""
@@ -123,8 +150,7 @@ class Gradebook:
         -------
         dict of str to Path
         """
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = folder_for_writing(folder, "feedback")
         written = {}
         by_student: dict[str, list] = defaultdict(list)
         for row in self.rows:
@@ -133,9 +159,8 @@ class Gradebook:
             # the first step of each exercise's hint ladder (the metric's concept): it never gives the answer
             first_hints = {i: _(exercises.get(i).hints[0]) for i, _points in self.exercises}
             for student, rows in by_student.items():
-                path = folder / f"{student}.html"
-                path.write_text(_feedback_page(self, rows, first_hints), encoding="utf-8")
-                written[student] = path
+                written[student] = write_inside(folder, f"{student}.html", _feedback_page(self, rows, first_hints),
+                                                "feedback")
         return written
 
 
@@ -279,6 +304,22 @@ def _report(book: Gradebook) -> str:
                    f"<td class='n'>{points_text(points)}</td><td class='n'>{most}</td>"
                    f"<td>{esc('; '.join(notes))}</td></tr>")
     out.append("</table>")
+    out.append("<h2>Which notebook was graded</h2><table id='submissions'><tr><th>student</th><th>name</th>"
+               "<th>graded file</th><th>why this one</th><th>late</th><th>not graded</th></tr>")
+    names = {s: n for s, n, _points, _most in book.totals()}
+    for student, taken in book.submissions.items():
+        out.append(f"<tr data-student='{esc(student)}'><td>{esc(student)}</td><td>{esc(names.get(student, ''))}</td>"
+                   f"<td><code>{esc(taken.file)}</code></td><td>{esc(taken.reason)}</td>"
+                   f"<td>{'late' if taken.late else ''}</td>"
+                   f"<td>{esc(', '.join(taken.ignored))}</td></tr>")
+    out.append("</table>")
+    late = [s for s, taken in book.submissions.items() if taken.late]
+    out.append(f"<h2>Late submissions</h2><p id='late'>{esc(', '.join(late)) if late else 'None.'}</p>")
+    empty = book.ungraded()
+    out.append("<h2>Left empty in the LMS files</h2><p id='empty'>"
+               + (esc(", ".join(f"{s} ({names[s]})" if names.get(s) else s for s in empty)) +
+                  ": no notebook of theirs was graded, so their cell is left empty (no grade) rather than 0, which "
+                  "both Canvas and Moodle would store as a real zero." if empty else "None.") + "</p>")
     out.append("<h2>Submission problems</h2>")
     if book.problems:
         out.append("<table id='problems'><tr><th>student or file</th><th>problem</th></tr>")
@@ -308,7 +349,9 @@ def _feedback_page(book: Gradebook, rows: list, first_hints: dict) -> str:
            f"<title>{esc(title)}</title><style>{_STYLE}</style></head><body>",
            f"<h1>{esc(title)}</h1>",
            f"<p id='student'>{esc(_('Student: {who}').format(who=who))}</p>",
-           "<p id='total'>" + esc(_("Points: {points} of {most}").format(points=points_text(_whole(total)), most=most))
+           "<p id='total'>" + esc(_("Points: {points} of {most}").format(points=points_text(_whole(total)), most=most)
+                                  if book.has_grade(first.student) else
+                                  _("Points: none yet (not graded; the assignment has {most})").format(most=most))
            + "</p>"]
     if first.status == "not graded":  # the reason may name another student's file: not shown here
         reason = (_("no notebook of yours was found among the submissions") if first.problem == "no submission"

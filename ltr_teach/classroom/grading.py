@@ -15,10 +15,21 @@ from ..core.i18n import using_language
 from ..teaching import exercises
 from ..teaching.checker import check
 from .assignment import read_record
-from .collect import _answer_cells, _claim, _collect, _ids_in_name, _Item, _read_submission, find_record
+from .collect import (
+    _answer_cells,
+    _claim,
+    _collect,
+    _ids_in_name,
+    _Item,
+    _read_submission,
+    find_record,
+    is_checkpoint,
+    match_id_pattern,
+    resubmission_number,
+)
 from .files import _read_text, _short, _shown
-from .gradebook import Gradebook, GradeRow
-from .points import _whole, parse_partial
+from .gradebook import Gradebook, GradeRow, Submission
+from .points import _whole, exact_share, parse_partial
 from .roster import DEFAULT_COURSE, MAX_ROSTER_BYTES, Student, read_roster
 
 #: Answer text longer than this is not passed to the checker (which reads at most 200 characters).
@@ -145,16 +156,24 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
         trouble_of[who].append(text)
 
     items = _collect(submissions)
-    named = {id(item): _ids_in_name(item.shown, assigned, pattern) for item in items}
-    handed: dict[str, list[_Item]] = defaultdict(list)  # who a file's name says handed it in
+    paths = [item.path or item.shown for item in items]
+    if pattern is not None:
+        found = match_id_pattern(id_pattern, paths)
+        named = {id(item): ([who] if who else []) for item, who in zip(items, found)}
+    else:
+        named = {id(item): _ids_in_name(path, assigned) for item, path in zip(items, paths)}
+    submitters = _submitters(items, named, students)
+    handed: dict[str, list[_Item]] = defaultdict(list)  # who a file's name (or its LMS submitter) says handed it in
     for item in items:
-        for who in named[id(item)]:
+        for who in _said_by_name(item, named, submitters):
             handed[who].append(item)
-    by_student: dict[str, list[tuple[_Item, dict]]] = defaultdict(list)
+    by_student: dict[str, list[tuple[_Item, dict, str]]] = defaultdict(list)
+    checkpoints: dict[str, list[str]] = defaultdict(list)
+    lms_ids: dict[str, dict[str, str]] = defaultdict(dict)
     with using_language(record.get("lang")):
-        for item in items:
+        for item, path in zip(items, paths):
             shown = _shown(item.shown)
-            who_named = named[id(item)]
+            who_named = _said_by_name(item, named, submitters)
             label = who_named[0] if len(who_named) == 1 else item.name
             if item.trouble:
                 problem(label, f"{shown} {item.trouble}")
@@ -169,6 +188,20 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
                 continue
             claimed = meta["student"]
             claimed_shown = _shown(_short(claimed, 64))
+            if is_checkpoint(path):  # Jupyter's own copy of the notebook: said, never graded
+                checkpoints[claimed if claimed in assigned else label].append(item.shown)
+                continue
+            lms = item.lms
+            submitter = submitters.get((lms.lms, lms.user)) if lms else None
+            why = ""
+            if lms is not None and submitter is None and claimed in assigned:
+                # the LMS's submitter is not on the roster by id or name: the notebook's metadata decides, unless the
+                # LMS's name is another roster student's
+                owners = _students_named(lms.name, students)
+                if not owners or claimed in owners:
+                    who_named = [claimed]
+                    why = (f"the notebook's metadata and the LMS's name {_shown(lms.name)} agree" if owners else
+                           f"the notebook's metadata (the LMS's name {_shown(lms.name)} is on no roster line)")
             if claimed not in who_named:
                 others = [i for i in handed.get(claimed, []) if i is not item]
                 if others:
@@ -179,6 +212,9 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
                     problem(label, (f"{shown}: its name holds no student id; it holds the notebook of student "
                                     f"{claimed_shown!r}; not graded (name it {claimed_shown}.ipynb if that is right, "
                                     "or give --id-pattern)"))
+                elif lms is not None:
+                    problem(label, (f"{shown} holds the notebook of student {claimed_shown!r}, but the LMS says "
+                                    f"{_shown(lms.name)} ({who_named[0]}) handed it in: a copy; not graded"))
                 else:
                     problem(label, (f"{shown} is renamed: it holds the notebook of student {claimed_shown!r}; not "
                                     f"graded (rename it back to {claimed_shown}.ipynb if that is right)"))
@@ -194,12 +230,15 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
                 problem(claimed, (f"{shown} belongs to another assignment "
                                   f"({_shown(_short(str(meta.get('assignment')), 60))!r}); not graded"))
                 continue
-            by_student[claimed].append((item, notebook))
+            if lms is not None:
+                lms_ids[claimed].setdefault(lms.lms, lms.user)
+            by_student[claimed].append((item, notebook, why))
         rows = []
+        taken: dict[str, Submission] = {}
         on_roster = {s.id for s in students}
         for claimed, handed_in in by_student.items():
             if claimed not in on_roster:
-                problem(claimed, (f"{', '.join(_shown(i.shown) for i, _ in handed_in)}: {claimed} is in the "
+                problem(claimed, (f"{', '.join(_shown(i.shown) for i, _n, _w in handed_in)}: {claimed} is in the "
                                   "assignment record but not on the roster; not graded"))
         for student in students:
             record_student = assigned.get(student.id)
@@ -210,18 +249,29 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
                 raise ValueError(f"roster: student {student.id!r} has seed {student.seed} but the assignment record "
                                  f"gave seed {record_student.seed}: use the roster and course the assignment was "
                                  "made with")
-            student = Student(student.id, student.name or record_student.name, record_student.seed)
+            student = Student(student.id, student.name or record_student.name, record_student.seed, lms=student.lms)
             handed_in = by_student.get(student.id, [])
-            if len(handed_in) != 1:
-                if handed_in:
-                    problem(student.id, "several submissions (" + ", ".join(_shown(i.shown) for i, _ in handed_in)
-                            + "): none graded")
+            submitted_by = {(i.lms.lms, i.lms.user) for i, _n, _w in handed_in if i.lms is not None}
+            if len(submitted_by) > 1:  # two LMS accounts handed in this student's notebook: one is a copy
+                problem(student.id, "the notebook of this student was handed in by several LMS accounts ("
+                        + ", ".join(_shown(i.shown) for i, _n, _w in handed_in) + "): a copy; none graded")
+                handed_in = []
+            elif not handed_in:
+                if checkpoints.get(student.id):
+                    problem(student.id, "handed in only a checkpoint copy (" + ", ".join(
+                        _shown(s) for s in checkpoints[student.id]) + "), which Jupyter keeps beside a notebook and is "
+                        "never a submission; not graded")
                 elif student.id not in trouble_of:
                     problem(student.id, "no submission")
+            if not handed_in:
                 reported = "; ".join(trouble_of[student.id])
                 student_rows = [GradeRow(student.id, student.name, i, p, problem=reported) for i, p in chosen]
             else:
-                item, notebook = handed_in[0]
+                item, notebook, reason = _newest(handed_in)
+                lms = item.lms
+                taken[student.id] = Submission(student.id, item.shown, reason, late=bool(lms and lms.late),
+                                               ignored=tuple(i.shown for i, _n, _w in handed_in if i is not item)
+                                               + tuple(checkpoints.get(student.id, ())))
                 cells = _answer_cells(notebook)
                 student_rows = []
                 for exercise_id, points in chosen:
@@ -242,7 +292,89 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
                 rows.append(row if change is None else
                             GradeRow(**{**row.__dict__, "points": change[0], "override": change[1] or "override"}))
     return Gradebook(assignment=record["assignment"], exercises=chosen, rows=rows, problems=problems,
-                     partial=partial, lang=record.get("lang"))
+                     partial=partial, lang=record.get("lang"), submissions=taken,
+                     lms_ids={s: dict(ids) for s, ids in lms_ids.items()},
+                     students=[s for s in students if s.id in assigned])
+
+
+def _said_by_name(item: _Item, named: dict, submitters: dict) -> list[str]:
+    """Who handed a file in, by its name: the LMS submitter's student when known, else the ids its name holds."""
+    lms = item.lms
+    if lms is not None and submitters.get((lms.lms, lms.user)):
+        return [submitters[(lms.lms, lms.user)]]
+    return named[id(item)]
+
+
+def _name_key(name: str) -> str:
+    """A name as both LMSs and a roster may write it: case, spaces, commas and ``_`` aside (Canvas writes the
+    sortable name "Sun, Wukong" as ``sunwukong``, Moodle the full name "Wukong Sun")."""
+    return "".join(c for c in name.casefold() if c.isalnum())
+
+
+def _students_named(lms_name_text: str, students) -> list[str]:
+    """The roster's students whose name is the LMS's name (first and last name in either order)."""
+    key = _name_key(lms_name_text)
+    if not key:
+        return []
+    found = []
+    for student in students:
+        words = student.name.replace(",", " ").split()
+        if key in (_name_key(student.name), _name_key("".join(reversed(words)))):
+            found.append(student.id)
+    return found
+
+
+def _submitters(items, named: dict, students) -> dict:
+    """Who each LMS account that handed files in is, as far as the names tell: ``(lms, user) -> student id or ""``.
+
+    By the roster's ``canvas_id`` column; else by the one roster id its files' names hold; else by its LMS name when
+    exactly one roster student has that name (two students called 张伟 leave it open: their notebooks decide).
+    """
+    by_canvas_id = {s.lms_id("canvas_id"): s.id for s in students if s.lms_id("canvas_id")}
+    accounts: dict[tuple, list[_Item]] = defaultdict(list)
+    for item in items:
+        if item.lms is not None:
+            accounts[(item.lms.lms, item.lms.user)].append(item)
+    found = {}
+    for (lms, user), handed_in in accounts.items():
+        if lms == "canvas" and user in by_canvas_id:
+            found[(lms, user)] = by_canvas_id[user]
+            continue
+        ids = {who for item in handed_in if not is_checkpoint(item.path or item.shown) for who in named[id(item)]}
+        if len(ids) == 1:
+            found[(lms, user)] = ids.pop()
+            continue
+        owners = _students_named(handed_in[0].lms.name, students)
+        found[(lms, user)] = owners[0] if len(owners) == 1 and not ids else ""
+    return found
+
+
+def _newest(handed_in: list) -> tuple:
+    """Of one student's notebooks, the one that counts, and why: the LMS's numbering of a resubmitted file (Canvas
+    ``-1``, ``-2``; Moodle ``(1)``), then Canvas's later upload (a larger attachment id), then the later saved time."""
+    item, notebook, why = handed_in[0]
+    if len(handed_in) == 1:
+        return item, notebook, why or "the only notebook handed in"
+
+    def order(entry):
+        candidate = entry[0]
+        lms = candidate.lms
+        original = lms.original if lms else candidate.name
+        return resubmission_number(original), (lms.attachment if lms else 0), candidate.mtime
+
+    ranked = sorted(handed_in, key=order)
+    item, notebook, why = ranked[-1]
+    newest, before = order(ranked[-1]), order(ranked[-2])
+    others = ", ".join(_shown(i.shown) for i, _n, _w in ranked[:-1])
+    if newest[0] != before[0]:
+        rule = "the LMS numbered it as the later upload of the same file"
+    elif newest[1] != before[1]:
+        rule = "Canvas uploaded it later (a larger attachment id)"
+    elif newest[2] != before[2]:
+        rule = "it was saved last"
+    else:
+        rule = "the files are alike in name and time; the last one in the download is taken"
+    return item, notebook, f"the newest of {len(ranked)} notebooks ({rule}; not graded: {others})"
 
 
 def read_overrides(path, students, points: dict) -> dict:
@@ -253,31 +385,39 @@ def read_overrides(path, students, points: dict) -> dict:
     text = _read_text(path, "overrides", MAX_ROSTER_BYTES)
     reader = csv.reader(io.StringIO(text))
     changes = {}
-    try:
-        for number, row in enumerate(reader, start=1):
-            if not any(v.strip() for v in row):
-                continue
-            cells = [v.strip() for v in row] + ["", "", "", ""]
-            if number == 1 and cells[0].lower() in ("student", "id", "student_id"):
-                continue
-            student, exercise_id, given, note = cells[:4]
-            where = f"overrides = '{_shown(path)}' line {reader.line_num}"
-            if student not in students:
-                raise ValueError(f"{where}: student {_shown(_short(student, 64))!r} is not on the roster")
-            if exercise_id not in points:
-                raise ValueError(f"{where}: exercise {_shown(_short(exercise_id, 64))!r} is not in the assignment "
-                                 f"({', '.join(points)})")
-            if not re.fullmatch(r"[0-9]{1,4}(?:\.[0-9]{1,4})?(?:/[0-9]{1,4})?", given):
-                raise ValueError(f"{where}: points = {_shown(_short(given, 40))!r} must be a number from 0 to "
-                                 f"{points[exercise_id]}")
-            try:
-                value = Fraction(given)
-            except ZeroDivisionError:
-                raise ValueError(f"{where}: points = {given!r} divides by zero") from None
-            if not 0 <= value <= points[exercise_id]:
-                raise ValueError(f"{where}: points = {given} must be from 0 to {points[exercise_id]}, the "
-                                 "exercise's points")
-            changes[(student, exercise_id)] = (_whole(value), _short(note, 200))
-    except csv.Error as exc:
-        raise ValueError(f"overrides = '{_shown(path)}' line {reader.line_num} is not CSV: {exc}") from None
+    rows = iter(reader)
+    while True:
+        line = reader.line_num + 1
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise ValueError(f"overrides = '{_shown(path)}' line {line} is not CSV: {exc}") from None
+        where = f"overrides = '{_shown(path)}' line {line}"
+        if any("\n" in v or "\r" in v for v in row):  # csv reads an unclosed quote on to the end of the file
+            raise ValueError(f"{where}: a quote (\") opened on this line runs on to line {reader.line_num}, so those "
+                             "lines would become one override; close the quote or remove it")
+        if not any(v.strip() for v in row):
+            continue
+        cells = [v.strip() for v in row] + ["", "", "", ""]
+        if line == 1 and cells[0].lower() in ("student", "id", "student_id"):
+            continue
+        student, exercise_id, given, note = cells[:4]
+        if student not in students:
+            raise ValueError(f"{where}: student {_shown(_short(student, 64))!r} is not on the roster")
+        if exercise_id not in points:
+            raise ValueError(f"{where}: exercise {_shown(_short(exercise_id, 64))!r} is not in the assignment "
+                             f"({', '.join(points)})")
+        if not re.fullmatch(r"[0-9]{1,4}(?:\.[0-9]{1,4})?(?:/[0-9]{1,4})?", given):
+            raise ValueError(f"{where}: points = {_shown(_short(given, 40))!r} must be a number from 0 to "
+                             f"{points[exercise_id]} (such as 2, 1.5 or 3/2)")
+        try:
+            value = exact_share(given)
+        except ZeroDivisionError:
+            raise ValueError(f"{where}: points = {given!r} divides by zero") from None
+        if not 0 <= value <= points[exercise_id]:
+            raise ValueError(f"{where}: points = {given} must be from 0 to {points[exercise_id]}, the "
+                             "exercise's points")
+        changes[(student, exercise_id)] = (_whole(value), _short(note, 200))
     return changes

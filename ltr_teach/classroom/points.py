@@ -26,6 +26,18 @@ def _whole(value: Fraction):
     return value.numerator if value.denominator == 1 else value
 
 
+def exact_share(text: str) -> Fraction:
+    """A number a teacher typed, already checked to be digits, an optional decimal part and an optional ``/`` and
+    divisor (``2``, ``0.5``, ``1/2``, ``0.5/2``), as an exact fraction. ``Fraction("0.5/2")`` refuses a decimal over a
+    divisor; this reads both sides exactly.
+
+    >>> exact_share("0.5/2"), exact_share("3"), exact_share("1.25")
+    (Fraction(1, 4), Fraction(3, 1), Fraction(5, 4))
+    """
+    numerator, _slash, divisor = text.partition("/")
+    return Fraction(numerator) / Fraction(divisor or 1)
+
+
 #: The near misses a partial-credit rule can give points for: a too coarse decimal, and a wrong answer whose
 #: slip the checker names.
 PARTIAL_KINDS = ("too coarse", "slip")
@@ -57,7 +69,7 @@ def parse_partial(text) -> dict:
             raise ValueError(f"partial = {_short(str(text), 80)!r}: the share of {kind!r} must be a fraction from 0 "
                              "to 1, such as 1/2 or 0.25")
         try:
-            value = Fraction(share)
+            value = exact_share(share)
         except ZeroDivisionError:
             raise ValueError(f"partial = {_short(str(text), 80)!r}: the share of {kind!r} divides by zero") from None
         if not 0 <= value <= 1:

@@ -8,10 +8,19 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from .files import _read_text, _short, _shown
+from .files import FORMULA_STARTS, _read_text, _short, _shown
 
-#: A student id is used as a file name: letters, digits, ``.``, ``_`` and ``-``, not starting with ``.``.
-STUDENT_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
+#: A student id is used as a file name and written in CSV files: letters, digits, ``.``, ``_`` and ``-``, starting
+#: with a letter, a digit or ``_`` (not ``.``, a hidden file; not ``-``, which a spreadsheet reads as a formula).
+STUDENT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,63}")
+
+#: Names Windows gives to devices, with or without an extension (``nul.ipynb`` is the null device there).
+WINDOWS_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+                            | {f"{port}{n}" for port in ("COM", "LPT") for n in "123456789¹²³"})
+
+#: The roster's optional columns that identify a student in an LMS (Canvas: its user id, SIS User ID, SIS Login
+#: ID; Moodle: e-mail, username, ID number), written into the grade files ``ltr-teach grade --export`` makes.
+LMS_COLUMNS = ("canvas_id", "sis_user_id", "sis_login_id", "email", "username", "idnumber")
 
 
 DEFAULT_COURSE = "ltr_teach"
@@ -53,6 +62,12 @@ class Student:
     name: str
     seed: int
     seed_given: bool = field(default=False, compare=False)
+    #: the roster's LMS identifiers (:data:`LMS_COLUMNS`) that are filled in, as ``(column, value)`` pairs
+    lms: tuple = field(default=(), compare=False)
+
+    def lms_id(self, column: str) -> str:
+        """The roster's value of an LMS column (:data:`LMS_COLUMNS`), or ``""``."""
+        return dict(self.lms).get(column, "")
 
 
 _ID_COLUMNS = ("id", "student", "student_id")
@@ -98,7 +113,9 @@ def read_roster(path, course: str = DEFAULT_COURSE) -> list[Student]:
                          "the first line must name the columns: id,name[,seed]")
     seed_column = columns.get("seed")
     name_column = columns.get("name")
-    students, seen = [], set()
+    students, seen = [], {}
+    lms_columns = {c: columns[c] for c in LMS_COLUMNS if c in columns}
+    lms_seen: dict = {}
     rows = iter(reader)
     while True:
         line = reader.line_num + 1
@@ -119,17 +136,39 @@ def read_roster(path, course: str = DEFAULT_COURSE) -> list[Student]:
             continue  # a blank line
         if not STUDENT_ID.fullmatch(student_id):
             raise ValueError(f"roster = '{_shown(path)}' line {line}: id = {_shown(repr(_short(student_id, 80)))} must "
-                             "be 1 to 64 letters, digits, '.', '_' or '-' (it becomes the notebook's file name)")
-        if student_id in seen:
-            raise ValueError(f"roster = '{_shown(path)}' line {line}: id = {student_id!r} appears twice")
-        seen.add(student_id)
+                             "be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter, a digit or '_' (it "
+                             "becomes the notebook's file name)")
+        stem = student_id.partition(".")[0]
+        if len(stem) <= 7 and stem.upper() in WINDOWS_DEVICES:
+            raise ValueError(f"roster = '{_shown(path)}' line {line}: id = {student_id!r} is the name of a device on "
+                             "Windows (its notebook could not be written there); give the student another id")
+        folded = student_id.casefold()
+        if folded in seen:
+            same = "appears twice" if seen[folded] == student_id else f"differs from {seen[folded]!r} only in case"
+            raise ValueError(f"roster = '{_shown(path)}' line {line}: id = {student_id!r} {same} (on Windows and macOS "
+                             "the two notebooks would be one file)")
+        seen[folded] = student_id
         raw_seed = (row.get(seed_column) or "").strip() if seed_column else ""
         if raw_seed and not SEED_TEXT.fullmatch(raw_seed):
             raise ValueError(f"roster = '{_shown(path)}' line {line}: seed = {_shown(repr(_short(raw_seed, 40)))} must "
                              f"be a whole number from 0 to {MAX_SEED:,}")
         seed = int(raw_seed) if raw_seed else student_seed(student_id, course)
         name = (row.get(name_column) or "").strip() if name_column else ""
-        students.append(Student(student_id, name, seed, seed_given=bool(raw_seed)))
+        lms = []
+        for column, header in lms_columns.items():
+            value = (row.get(header) or "").strip()
+            if not value:
+                continue
+            if value.startswith(FORMULA_STARTS) or len(value) > 254:
+                raise ValueError(f"roster = '{_shown(path)}' line {line}: {column} = {_shown(repr(_short(value, 40)))} "
+                                 "must be at most 254 characters and not start with = + - @ (an LMS identifier is "
+                                 "written into the grade file as it is, and a spreadsheet runs such a cell)")
+            if (column, value.casefold()) in lms_seen:
+                raise ValueError(f"roster = '{_shown(path)}' line {line}: {column} = {_shown(repr(value))} is also "
+                                 f"student {lms_seen[(column, value.casefold())]!r}'s")
+            lms_seen[(column, value.casefold())] = student_id
+            lms.append((column, value))
+        students.append(Student(student_id, name, seed, seed_given=bool(raw_seed), lms=tuple(lms)))
     if not students:
         raise ValueError(f"roster = '{path}' lists no students")
     return students

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.i18n import EDITION_FILE, _
-from .files import _shown
+from .files import _shown, through_link
 
 #: The repository's folders that make up the tutorial, in the order a student meets them. The
 #: wheel ships them under ``ltr_teach/tutorial/`` (``setup.py`` reads this tuple); a source
@@ -195,7 +195,7 @@ def copy_tutorial(folder) -> TutorialCopy:
     for name, source in files.items():
         target = folder / name
         shipped = _sha256(source)
-        if _through_link(folder, name):  # a link (even a dangling one) would write outside the folder
+        if through_link(folder, name):  # a link (even a dangling one) would write outside the folder
             result.links.append(name)
             continue
         if not target.exists():
@@ -216,13 +216,3 @@ def copy_tutorial(folder) -> TutorialCopy:
     if not manifest_path.is_symlink():
         manifest_path.write_text(json.dumps({"files": given}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return result
-
-
-def _through_link(folder: Path, name: str) -> bool:
-    """Whether ``folder / name`` or a folder on the way to it (inside ``folder``) is a symbolic link."""
-    path = folder
-    for part in Path(name).parts:
-        path = path / part
-        if path.is_symlink():
-            return True
-    return False
