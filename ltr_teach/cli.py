@@ -440,9 +440,7 @@ def _add_eval(sub) -> None:
 
 
 def _tutorial(args) -> int:
-    import subprocess
-
-    from .classroom import copy_tutorial, lab_settings, start_page
+    from .classroom.tutorial import copy_tutorial, lab_settings, run_until_interrupted, start_page
 
     try:
         done = copy_tutorial(args.folder)
@@ -464,10 +462,7 @@ def _tutorial(args) -> int:
         return 0
     print(_("starting JupyterLab on {url} (Ctrl+C stops it)").format(
         url=f"http://127.0.0.1:{args.port}/lab/tree/{page}"))
-    try:
-        return subprocess.call(command)
-    except KeyboardInterrupt:
-        return 0
+    return run_until_interrupted(command)  # Ctrl+C lets JupyterLab shut down (no stale jpserver-PID.json)
 
 
 def _port(text: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,3 +217,46 @@ def copy_tutorial(folder) -> TutorialCopy:
     if not manifest_path.is_symlink():
         manifest_path.write_text(json.dumps({"files": given}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return result
+
+
+#: How long JupyterLab gets to shut down after Ctrl+C (stop its kernels, remove its ``jpserver-PID.json``).
+SHUTDOWN_SECONDS = 15.0
+
+
+def run_until_interrupted(command: list, grace: float = SHUTDOWN_SECONDS, windows: bool | None = None,
+                          popen=None) -> int:
+    """Run JupyterLab (``command``) until it ends or Ctrl+C, and let it shut down cleanly on Ctrl+C.
+
+    ``subprocess.call`` kills its child at once on Ctrl+C (SIGKILL), which leaves JupyterLab's
+    ``jpserver-PID.json`` behind and its kernels running. Here the child is asked to stop and waited for:
+    on Linux and macOS with SIGTERM, which jupyter_server answers with a clean stop (``ServerApp._signal_stop``);
+    on Windows the console gives the child the same Ctrl+C, which ends its loop and runs its cleanup
+    (``ServerApp.start_ioloop``), so it is only waited for. Only a child still running after ``grace`` seconds (or
+    a second Ctrl+C) is terminated.
+
+    Returns
+    -------
+    int
+        The child's exit code, or 0 after Ctrl+C.
+    """
+    import signal
+    import subprocess
+
+    windows = os.name == "nt" if windows is None else windows
+    process = (popen or subprocess.Popen)(command)
+    try:
+        return process.wait()
+    except KeyboardInterrupt:
+        pass
+    if not windows:
+        process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=grace)
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return 0
