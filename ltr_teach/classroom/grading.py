@@ -194,7 +194,7 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
             lms = item.lms
             submitter = submitters.get((lms.lms, lms.user)) if lms else None
             why = ""
-            if lms is not None and submitter is None and claimed in assigned:
+            if lms is not None and not submitter and claimed in assigned:
                 # the LMS's submitter is not on the roster by id or name: the notebook's metadata decides, unless the
                 # LMS's name is another roster student's
                 owners = _students_named(lms.name, students)
