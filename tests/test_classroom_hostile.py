@@ -311,3 +311,58 @@ def test_the_csv_safe_rule_matches_owasp_for_every_start(tmp_path):
     for start in FORMULA_STARTS:
         assert _csv_safe(start + "x") == "'" + start + "x"
     assert _csv_safe("-0.5") == "-0.5" and _csv_safe("+3") == "+3" and _csv_safe("a=b") == "a=b"
+
+
+# -- the teacher's LMS files (issue 31's round trips) under hostile input ----------------------------------------
+
+@pytest.fixture
+def graded(homework):
+    return classroom.grade(homework["root"] / "hw" / "students", homework["roster"], assignment=homework["record"])
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b'Student,ID,Section,Ranking evaluation exercises\r\n"Li, Lei,1,A,\r\n', "line 2: a quote .* is never closed"),
+    (b"\xff\xfeS\x00t\x00", "is not UTF-8 text"),
+    (b"Name,Score\r\nLi,3\r\n", "is not a Canvas gradebook export: its first line must start Student, ID"),
+    (b'Student,ID,Section,"A"x\r\n', "line 1: text after a closing quote"),
+])
+def test_a_broken_canvas_export_gets_one_clear_message(graded, tmp_path, content, message):
+    from ltr_teach.classroom.lms import fill_canvas_gradebook
+
+    path = tmp_path / "export.csv"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=f"canvas_gradebook = '.*export.csv' .*{message}|{message}"):
+        fill_canvas_gradebook(graded, path, tmp_path / "out.csv")
+    assert not (tmp_path / "out.csv").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_or_a_device_given_as_an_lms_file_is_refused_without_blocking(graded, tmp_path):
+    from ltr_teach.classroom.lms import fill_canvas_gradebook, fill_moodle_worksheet
+
+    os.mkfifo(tmp_path / "fifo")
+    for path in (tmp_path / "fifo", Path("/dev/zero")):
+        with pytest.raises(ValueError, match="cannot be read: .*(FIFO|device)"):
+            fill_moodle_worksheet(graded, path, tmp_path / "out.csv")
+        with pytest.raises(ValueError, match="cannot be read"):
+            fill_canvas_gradebook(graded, path, tmp_path / "out.csv")
+
+
+def test_a_semicolon_canvas_export_with_a_bom_is_filled_in_its_own_delimiter(graded, tmp_path):
+    # gradebook_importer.rb's semicolon_delimited?: a file whose first lines split into more fields on ";" is read so
+    from ltr_teach.classroom.lms import fill_canvas_gradebook
+
+    text = ("\ufeffStudent;ID;SIS User ID;SIS Login ID;Section;Ranking evaluation exercises (9)\r\n"
+            "x;;a;;S;\r\ny;;b;;S;\r\n")
+    (tmp_path / "e.csv").write_bytes(text.encode("utf-8"))
+    done = fill_canvas_gradebook(graded, tmp_path / "e.csv", tmp_path / "o.csv")
+    assert done.filled == ["a", "b"] and done.not_in_file == ["c"]
+    assert (tmp_path / "o.csv").read_bytes().decode("utf-8") == text.replace(";S;\r\n", ";S;0\r\n")
+
+
+def test_a_worksheet_in_another_language_says_which_columns_it_needs(graded, tmp_path):
+    from ltr_teach.classroom.lms import fill_moodle_worksheet
+
+    (tmp_path / "w.csv").write_text("标识符,全名,成绩\r\n参与者 1,张伟,\r\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no Identifier or Grade column .* download it in English"):
+        fill_moodle_worksheet(graded, tmp_path / "w.csv", tmp_path / "o.csv")
