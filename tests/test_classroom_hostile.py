@@ -366,3 +366,24 @@ def test_a_worksheet_in_another_language_says_which_columns_it_needs(graded, tmp
     (tmp_path / "w.csv").write_text("标识符,全名,成绩\r\n参与者 1,张伟,\r\n", encoding="utf-8")
     with pytest.raises(ValueError, match="no Identifier or Grade column .* download it in English"):
         fill_moodle_worksheet(graded, tmp_path / "w.csv", tmp_path / "o.csv")
+
+
+def test_an_ungraded_students_feedback_page_says_not_graded_instead_of_zero_points(homework):
+    # issue 31 item 7: "Points: 0 of 3" read as a zero; a student with nothing graded has no points yet
+    (homework["root"] / "hw" / "students" / "c.ipynb").unlink()
+    book = classroom.grade(homework["root"] / "hw" / "students", homework["roster"], assignment=homework["record"])
+    pages = book.write_feedback(homework["root"] / "feedback")
+    ungraded = pages["c"].read_text(encoding="utf-8")
+    assert "Points: none yet (not graded; the assignment has 3)" in ungraded and "Points: 0 of" not in ungraded
+    assert "Points: 0 of 3" in pages["a"].read_text(encoding="utf-8")  # a graded notebook with no answer right
+    assert book.ungraded() == ["c"]
+
+
+def test_an_lms_export_named_like_the_filled_copy_is_not_overwritten(graded, tmp_path):
+    from ltr_teach.classroom.lms import fill_canvas_gradebook
+
+    export = tmp_path / "grades.canvas.csv"
+    export.write_bytes(b"Student,ID,SIS User ID,SIS Login ID,Section,Ranking evaluation exercises\r\n")
+    with pytest.raises(ValueError, match="is the file the filled-in copy would be written to"):
+        fill_canvas_gradebook(graded, export, tmp_path / "grades.canvas.csv")
+    assert export.read_bytes().endswith(b"exercises\r\n")

@@ -119,7 +119,7 @@ def write_inside(folder, name: str, text: str, what: str, encoding: str = "utf-8
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
         raise ValueError(f"{what} = '{_shown(folder)}': {_shown(path)} exists and is not a regular file; not written")
-    if hasattr(os, "set_blocking"):
+    if getattr(os, "O_NONBLOCK", 0):  # opened without blocking (a FIFO would have waited for a reader): undo it
         os.set_blocking(descriptor, True)
     with os.fdopen(descriptor, "w", encoding=encoding, newline="") as handle:
         handle.write(text)

@@ -105,12 +105,16 @@ def grade(submissions, roster, assignment=None, id_pattern=None, overrides=None)
     from the teacher's record (never from the notebook). A submission is not graded, and the
     problem is reported, when it is too large, not a regular file (a FIFO, a device, a link), not a
     notebook, without the metadata, renamed or copied (the file's name does not name the student id it
-    holds), one of two for the same student, for a student not in the record, or tampered with (its
-    seed or assignment differs from the record).
+    holds), a checkpoint copy, for a student not in the record, or tampered with (its seed or assignment
+    differs from the record). Of several notebooks of one student the newest is graded (see :func:`_newest`);
+    the gradebook's ``submissions`` say which and why.
 
-    A file's name names a student when it is the id (``2026001.ipynb``) or, as an LMS names downloads,
-    holds the id between separators (``li_lei_12345_67890_2026001.ipynb``, ``2026001-Copy1.ipynb``);
-    ``id_pattern`` (a regular expression whose group ``id``, or first group, is the id) replaces that rule.
+    A file's name names a student when it is the id (``2026001.ipynb``) or holds the id between separators
+    (``2026001-Copy1.ipynb``); ``id_pattern`` (a regular expression whose group ``id``, or first group, is the id)
+    replaces that rule. The names Canvas and Moodle give their downloads (:func:`.collect.lms_name`) say which LMS
+    account handed a file in: that account is a roster student by the roster's ``canvas_id``, by the id its file
+    names hold, or by its name when one roster student has it; a notebook renamed by the student is graded when its
+    metadata names a student the account may be (two students called 张伟: the metadata decides between them).
 
     Parameters
     ----------

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from .files import _csv_safe, _read_teacher_bytes, _short, _shown, csv_text
 from .points import points_text
+from .roster import Student
 
 #: The LMS grade-import formats :func:`export` writes.
 EXPORTS = ("canvas", "moodle")
@@ -47,6 +48,11 @@ def _total(book, student: str):
         if who == student:
             return points_text(points) if book.has_grade(student) else ""
     return ""
+
+
+def _students(book) -> list:
+    """The gradebook's students with their roster columns (a gradebook made by hand has only its rows' ids)."""
+    return book.students or [Student(s, name, 0) for s, name, _points, _most in book.totals()]
 
 
 def _canvas_user(book, student) -> str:
@@ -72,16 +78,16 @@ def export(book, path, lms: str, bom: bool = False, lms_assignment: str | None =
     if lms == "canvas":
         rows.append(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column])
         rows.append(["    Points Possible", "", "", "", "", points_text(sum(p for _, p in book.exercises))])
-        for student in book.students:
+        for student in _students(book):
             rows.append([_csv_safe(student.name or student.id), _canvas_user(book, student),
                          student.lms_id("sis_user_id") or student.id, student.lms_id("sis_login_id"), "",
                          _total(book, student.id)])
     else:
         extra = [(c, header) for c, header in (("username", "Username"), ("email", "Email address"))
-                 if book.students and all(s.lms_id(c) for s in book.students)]
+                 if _students(book) and all(s.lms_id(c) for s in _students(book))]
         rows.append(["ID number", *(header for _c, header in extra), "Full name", column, f"{column} (feedback)"])
         overridden = book.override_notes()
-        for student in book.students:
+        for student in _students(book):
             notes = "; ".join(overridden.get(student.id, []))
             rows.append([student.lms_id("idnumber") or student.id, *(student.lms_id(c) for c, _h in extra),
                          _csv_safe(student.name), _total(book, student.id), _csv_safe(notes)])
@@ -153,8 +159,11 @@ class Filled:
     notes: list = field(default_factory=list)
 
 
-def _read_lms_file(path, what: str) -> tuple[str, str, str]:
+def _read_lms_file(path, what: str, out) -> tuple[str, str, str]:
     """An LMS's CSV export: its text, its byte-order mark (kept when writing back) and its delimiter."""
+    if Path(out).exists() and Path(out).resolve() == Path(path).resolve():
+        raise ValueError(f"{what} = '{_shown(path)}' is the file the filled-in copy would be written to; keep the LMS's "
+                         "export under another name (the copy is written beside the gradebook)")
     data = _read_teacher_bytes(path, what, MAX_LMS_FILE_BYTES)
     bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
     try:
@@ -195,7 +204,7 @@ def fill_canvas_gradebook(book, gradebook_path, out, lms_assignment: str | None 
     no grade keeps the cell the export had: an empty cell would clear a grade already in Canvas.
     """
     what = "canvas_gradebook"
-    text, bom, delimiter = _read_lms_file(gradebook_path, what)
+    text, bom, delimiter = _read_lms_file(gradebook_path, what, out)
     rows = _parse(text, gradebook_path, what, delimiter)
     header = [value.strip() for value, _s, _e in rows[0]]
     if len(header) < 4 or "Student" not in header[0] or "ID" not in header[1]:
@@ -205,7 +214,7 @@ def fill_canvas_gradebook(book, gradebook_path, out, lms_assignment: str | None 
     sis_user = header.index("SIS User ID") if "SIS User ID" in header else None
     sis_login = header.index("SIS Login ID") if "SIS Login ID" in header else None
     by_key: dict[tuple, str] = {}
-    for student in book.students:
+    for student in _students(book):
         if _canvas_user(book, student):
             by_key[("id", _canvas_user(book, student))] = student.id
         by_key[("sis", student.lms_id("sis_user_id") or student.id)] = student.id
@@ -238,7 +247,7 @@ def fill_canvas_gradebook(book, gradebook_path, out, lms_assignment: str | None 
             result.filled.append(student)
         else:
             result.left.append(student)
-    result.not_in_file = [s.id for s in book.students if s.id not in seen]
+    result.not_in_file = [s.id for s in _students(book) if s.id not in seen]
     _write_filled(out, text, bom, edits)
     return result
 
@@ -264,7 +273,7 @@ def fill_moodle_worksheet(book, worksheet_path, out) -> Filled:
     participant id in the student's folder or file name of Moodle's "Download all submissions". A student with no
     grade keeps the cell as it was (Moodle skips an empty grade)."""
     what = "moodle_worksheet"
-    text, bom, delimiter = _read_lms_file(worksheet_path, what)
+    text, bom, delimiter = _read_lms_file(worksheet_path, what, out)
     rows = _parse(text, worksheet_path, what, delimiter)
     header = [value.strip() for value, _s, _e in rows[0]]
     missing = [c for c in ("Identifier", "Grade") if c not in header]
@@ -303,6 +312,6 @@ def fill_moodle_worksheet(book, worksheet_path, out) -> Filled:
         _value, start, end = row[grade_column]
         edits[(start, end)] = total
         result.filled.append(student)
-    result.not_in_file = [s.id for s in book.students if s.id not in seen]
+    result.not_in_file = [s.id for s in _students(book) if s.id not in seen]
     _write_filled(out, text, bom, edits)
     return result
