@@ -31,7 +31,7 @@ AS_ROOT    = $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # TUTORIAL_LANG (not LANG, which is the locale) picks the edition: unset, the page offering both
 # editions; zh or en, that edition's first notebook. The start pages are listed once, in
-# ltr_teach.teaching.classroom.START_PAGES. A notebook's kernel speaks its edition's language (the
+# ltr_teach.classroom.START_PAGES. A notebook's kernel speaks its edition's language (the
 # edition folder's .ltr-teach-language), whatever TUTORIAL_LANG is. TUTORIAL_LANG=zh also shows
 # JupyterLab itself in Chinese through a settings folder of the tutorial's: the translation plugin's
 # locale, zh_CN from the jupyterlab-language-pack-zh-CN package (a dependency). A folder of its own,
@@ -40,7 +40,7 @@ TUTORIAL_LANG ?=
 LAB_LOCALE     = $(if $(filter zh,$(TUTORIAL_LANG)),zh_CN,en)
 LAB_SETTINGS   = $(abspath $(VENV))/lab-settings-$(or $(TUTORIAL_LANG),both)
 TRANSLATION    = $(LAB_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings
-START_PAGE     = $$($(abspath $(BIN))/python -c 'from ltr_teach.teaching.classroom import start_page; print(start_page("$(TUTORIAL_LANG)" or None))')
+START_PAGE     = $$($(abspath $(BIN))/python -c 'from ltr_teach.classroom import start_page; print(start_page("$(TUTORIAL_LANG)" or None))')
 
 ## tutorial: install the package and open JupyterLab (root: this folder) at 127.0.0.1:$(PORT) on the page offering both editions; TUTORIAL_LANG=zh (or en) opens that edition
 tutorial: $(VENV)/.installed

@@ -3,7 +3,7 @@
 The notebooks live once, in the repository's ``notebooks/`` and ``exercises/`` folders (their links
 to each other assume they are siblings). ``package-data`` can only name files inside the package,
 so ``build_py`` copies the two folders into the built package; nothing is duplicated in the
-repository. An editable install (or ``PYTHONPATH``) needs no copy: ``ltr_teach.teaching.classroom``
+repository. An editable install (or ``PYTHONPATH``) needs no copy: ``ltr_teach.classroom.tutorial``
 reads the folders in place. Which folders make up the tutorial is read from that module's
 ``TUTORIAL_FOLDERS`` (by parsing it: the build environment has none of the package's dependencies).
 Everything else is declared in ``pyproject.toml``.
@@ -19,11 +19,11 @@ HERE = Path(__file__).resolve().parent
 
 
 def tutorial_folders() -> tuple:
-    tree = ast.parse((HERE / "ltr_teach" / "teaching" / "classroom.py").read_text(encoding="utf-8"))
+    tree = ast.parse((HERE / "ltr_teach" / "classroom" / "tutorial.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "TUTORIAL_FOLDERS" for t in node.targets):
             return ast.literal_eval(node.value)
-    raise RuntimeError("ltr_teach/teaching/classroom.py defines no TUTORIAL_FOLDERS")
+    raise RuntimeError("ltr_teach/classroom/tutorial.py defines no TUTORIAL_FOLDERS")
 
 
 class BuildPyWithTutorial(build_py):

@@ -86,7 +86,7 @@ _LAZY = {
     "write_run": (".runs.trec", "write_run"),
     "Feedback": (".teaching.checker", "Feedback"),
     "check": (".teaching.checker", "check"),
-    "classroom": (".teaching.classroom", None),
+    "classroom": (".classroom", None),
     "examples": (".teaching.examples", None),
     "exercises": (".teaching.exercises", None),
     "kinds": (".teaching.kinds", None),

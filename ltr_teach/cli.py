@@ -479,9 +479,7 @@ def _explain_query(args) -> int:
 
 
 def _tutorial(args) -> int:
-    import subprocess
-
-    from .teaching.classroom import copy_tutorial, lab_settings, start_page
+    from .classroom.tutorial import copy_tutorial, lab_settings, run_until_interrupted, start_page
 
     try:
         done = copy_tutorial(args.folder)
@@ -503,10 +501,7 @@ def _tutorial(args) -> int:
         return 0
     print(_("starting JupyterLab on {url} (Ctrl+C stops it)").format(
         url=f"http://127.0.0.1:{args.port}/lab/tree/{page}"))
-    try:
-        return subprocess.call(command)
-    except KeyboardInterrupt:
-        return 0
+    return run_until_interrupted(command)  # Ctrl+C lets JupyterLab shut down (no stale jpserver-PID.json)
 
 
 def _port(text: str) -> int:
@@ -534,7 +529,7 @@ def _add_tutorial(sub) -> None:
 
 
 def _assign(args) -> int:
-    from .teaching.classroom import assign
+    from .classroom import assign
 
     try:
         done = assign(args.exercises, args.roster, args.out, course=args.course, name=args.name,
@@ -570,7 +565,8 @@ def _add_assign(sub) -> None:
 
 
 def _grade(args) -> int:
-    from .teaching.classroom import _shown, grade
+    from .classroom import _shown, grade
+    from .classroom.lms import fill_canvas_gradebook, fill_moodle_worksheet
 
     for option, path in (("--out", args.out), ("--report", args.report)):
         if path and os.path.exists(path) and not os.path.isfile(path):  # a FIFO would block the write
@@ -578,15 +574,22 @@ def _grade(args) -> int:
                 option=option, path=_shown(repr(path))))
     book = grade(args.submissions, args.roster, assignment=args.assignment, id_pattern=args.id_pattern,
                  overrides=args.overrides)
-    exports = {}
+    stem = args.out[:-4] if args.out.lower().endswith(".csv") else args.out
+    exports, filled = {}, {}
     try:
         book.to_csv(args.out, bom=args.bom)
         if args.report:
             book.write_report(args.report)
+        if args.canvas_gradebook:
+            filled["canvas"] = fill_canvas_gradebook(book, args.canvas_gradebook, f"{stem}.canvas.csv",
+                                                     lms_assignment=args.lms_assignment)
+        if args.moodle_worksheet:
+            filled["moodle"] = fill_moodle_worksheet(book, args.moodle_worksheet, f"{stem}.moodle.csv")
         for lms in dict.fromkeys(args.export or []):
-            stem = args.out[:-4] if args.out.lower().endswith(".csv") else args.out
+            if lms in filled:  # the LMS's own file, filled in, is the one to upload
+                continue
             exports[lms] = f"{stem}.{lms}.csv"
-            book.export(exports[lms], lms, bom=args.bom)
+            book.export(exports[lms], lms, bom=args.bom, lms_assignment=args.lms_assignment)
         pages = book.write_feedback(args.feedback) if args.feedback else {}
     except OSError as exc:
         raise UsageError(_("cannot write the gradebook or the report: {error}").format(
@@ -597,6 +600,24 @@ def _grade(args) -> int:
         + (_(", report in {path}").format(path=args.report) if args.report else ""))
     for lms, path in exports.items():
         print(_("  {lms} grade import: {path}").format(lms=lms, path=path))
+    for lms, done in filled.items():
+        print(_("  {lms}: your file with column {column} filled in for {n} student(s): {path}").format(
+            lms=lms, column=_shown(done.column), n=len(done.filled), path=done.path))
+        if done.unknown_rows:
+            print(_("    {n} row(s) of your file are not students of this gradebook; left as they were").format(
+                n=len(done.unknown_rows)))
+        if done.not_in_file:
+            print(_("    not in your file (give their LMS ids in the roster): {students}").format(
+                students=", ".join(_shown(s) for s in done.not_in_file)))
+        for note in done.notes:
+            print(f"    {_shown(note)}")
+    empty = book.ungraded()
+    if empty and (exports or filled):
+        print(_("  left empty (no grade, not 0) in the LMS files: {students}").format(
+            students=", ".join(_shown(s) for s in empty)))
+    late = [s for s, taken in book.submissions.items() if taken.late]
+    if late:
+        print(_("  late: {students}").format(students=", ".join(_shown(s) for s in late)))
     if args.feedback:
         print(_("  {n} feedback page(s) in {path}").format(n=len(pages), path=args.feedback))
     for who, problem in book.problems:
@@ -624,6 +645,15 @@ def _add_grade(sub) -> None:
     p.add_argument("--feedback", metavar="DIR", help=_("write one HTML feedback page per student into DIR"))
     p.add_argument("--export", action="append", choices=["canvas", "moodle"],
                    help=_("also write the totals as that LMS's grade import CSV, beside the gradebook"))
+    p.add_argument("--canvas-gradebook", dest="canvas_gradebook", metavar="EXPORT.csv",
+                   help=_("your Canvas gradebook export: written back as OUT.canvas.csv with this assignment's column "
+                          "filled in, every other cell as Canvas wrote it (import that file)"))
+    p.add_argument("--moodle-worksheet", dest="moodle_worksheet", metavar="WORKSHEET.csv",
+                   help=_("the assignment's Moodle grading worksheet: written back as OUT.moodle.csv with the grades "
+                          "filled in, matched by the participant ids of Moodle's download"))
+    p.add_argument("--lms-assignment", dest="lms_assignment", metavar="TITLE",
+                   help=_("the assignment's column as the LMS names it, as in \"HW1 (12345)\" (Canvas matches the "
+                          "id in parentheses; default: the assignment's title)"))
     p.add_argument("--bom", action="store_true",
                    help=_("write the CSV files as UTF-8 with a byte-order mark (for Excel)"))
     p.set_defaults(run=_grade)

@@ -14,8 +14,8 @@ import pytest
 import sympy
 
 import ltr_teach as lt
+from ltr_teach import classroom
 from ltr_teach.cli import main
-from ltr_teach.teaching import classroom
 
 REPO = Path(__file__).resolve().parents[1]
 # every notebook of both editions, and each edition folder's language file
@@ -179,10 +179,10 @@ def test_tutorial_command_copy_only(tmp_path, capsys):
 
 
 def test_tutorial_command_starts_jupyterlab_on_the_start_page(tmp_path, monkeypatch, capsys):
-    import subprocess
+    from ltr_teach.classroom import tutorial
 
     started = []
-    monkeypatch.setattr(subprocess, "call", lambda command: started.append(command) or 0)
+    monkeypatch.setattr(tutorial, "run_until_interrupted", lambda command: started.append(command) or 0)
     assert main(["tutorial", str(tmp_path), "--port", "8891", "--no-browser"]) == 0
     command = started[0]
     assert command[1:3] == ["-m", "jupyterlab"] and "--port=8891" in command and "--no-browser" in command
@@ -193,10 +193,10 @@ def test_tutorial_command_starts_jupyterlab_on_the_start_page(tmp_path, monkeypa
 
 
 def test_tutorial_command_in_chinese_opens_the_chinese_edition_with_jupyterlab_in_chinese(tmp_path, monkeypatch):
-    import subprocess
+    from ltr_teach.classroom import tutorial
 
     started = []
-    monkeypatch.setattr(subprocess, "call", lambda command: started.append(command) or 0)
+    monkeypatch.setattr(tutorial, "run_until_interrupted", lambda command: started.append(command) or 0)
     assert main(["tutorial", str(tmp_path), "--lang", "zh", "--no-browser"]) == 0
     settings = [part.partition("=")[2] for part in started[0] if part.startswith("--LabApp.user_settings_dir=")]
     plugin = Path(settings[0]) / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"

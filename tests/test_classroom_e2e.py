@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import re
 import shutil
 from collections import Counter
@@ -36,7 +37,8 @@ HUGE = "9" * 100_000
 
 # Whole-submission problems, by student number: what happens to that student's file.
 RENAMED, TAMPERED, MALFORMED, NO_METADATA, TOO_LARGE, DOUBLED, MISSING = 8, 9, 10, 11, 12, 13, 14
-PROBLEM_STUDENTS = {RENAMED, TAMPERED, MALFORMED, NO_METADATA, TOO_LARGE, DOUBLED, MISSING}
+# DOUBLED hands in the same notebook twice, the copy in late/ saved a minute later: that one is graded (issue 31)
+PROBLEM_STUDENTS = {RENAMED, TAMPERED, MALFORMED, NO_METADATA, TOO_LARGE, MISSING}
 
 
 def seed_of(student_id: str) -> int:
@@ -144,6 +146,8 @@ def graded_class(tmp_path_factory):
         if n == DOUBLED:
             (handed / "late").mkdir()
             (handed / "late" / f"{student}.ipynb").write_text(text, encoding="utf-8")
+            later = path.stat().st_mtime + 60
+            os.utime(handed / "late" / f"{student}.ipynb", (later, later))
     # Every slip the catalogue has for these variants is planted somewhere (at least a few per exercise).
     for exercise_id, _ in EXERCISES:
         assert len({k for (s, e), (k, _v) in slip_for.items() if e == exercise_id}) >= 3, exercise_id
@@ -198,8 +202,13 @@ def test_each_submission_problem_is_reported_for_its_student_and_nothing_else_is
     assert "is not a notebook (not JSON" in problems["stu10"]
     assert "has no ltr_teach metadata" in problems["stu11"]
     assert "over the 5,000,000-byte limit" in problems["stu12"]
-    assert problems["stu13"] == "several submissions (late/stu13.ipynb, stu13.ipynb): none graded"
+    assert "stu13" not in problems
     assert problems["stu14"] == "no submission"
+    # Student 13's later copy is graded, and the report says which and why
+    with open(graded_class["root"] / "grades.csv", newline="", encoding="utf-8") as handle:
+        assert {r["file"] for r in csv.DictReader(handle) if r["student"] == "stu13"} == {"late/stu13.ipynb"}
+    report = (graded_class["root"] / "report.html").read_text(encoding="utf-8")
+    assert ("the newest of 2 notebooks (it was saved last; not graded: stu13.ipynb)" in report)
     # Student 7's own notebook is graded once, as student 7's.
     with open(graded_class["root"] / "grades.csv", newline="", encoding="utf-8") as handle:
         seven = [r for r in csv.DictReader(handle) if r["student"] == "stu07"]

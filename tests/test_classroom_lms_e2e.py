@@ -156,12 +156,13 @@ def lms_class(request, tmp_path_factory):
                  "--feedback", str(root / "feedback"), "--export", "canvas", "--export", "moodle", "--bom"]) == 0
     # who is not graded, and why
     # 2026020 and 2026021 handed in their own notebook too: the escaping and the bomb files are listed, they are graded
-    not_graded = {IDS[MISSING - 1], IDS[TWICE - 1], IDS[COPIED - 1]}
+    # (student 14's two files: Canvas numbered the second upload of the same name "-1": that one is graded, issue 31)
+    not_graded = {IDS[MISSING - 1], IDS[COPIED - 1]}
     for student in not_graded:
         expected[student] = {e: ("not graded", Fraction(0)) for e, _ in EXERCISES}
     for student, exercise_id, points, _note in OVERRIDES:
         expected[student][exercise_id] = (expected[student][exercise_id][0], Fraction(points))
-    return {"root": root, "lang": lang, "expected": expected, "p5": p5_texts, "out": out}
+    return {"root": root, "lang": lang, "expected": expected, "p5": p5_texts, "out": out, "not_graded": not_graded}
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -187,7 +188,8 @@ def test_the_zips_problems_are_listed_and_nothing_was_extracted(lms_class):
     report = (root / "report.html").read_text(encoding="utf-8")
     assert "escape_2026020.ipynb has an unsafe path in the zip" in report
     assert "bomb_2026021.ipynb is over the 5,000,000-byte limit" in report or "unpacks to over" in report
-    assert "several submissions" in report and f"{IDS[TWICE - 1]}-1.ipynb" in report
+    assert ("the newest of 2 notebooks (the LMS numbered it as the later upload of the same file; not graded: "
+            f"submissions.zip:{canvas_name(TWICE, IDS[TWICE - 1], IDS[TWICE - 1] + '.ipynb')})") in report
     assert "a copy; not graded" in report
     # student 13 handed in a PDF: said under their id, instead of "no submission"
     assert "student13_10013_50013_homework.pdf is not a notebook (.ipynb): not read" in report
@@ -201,19 +203,29 @@ def test_the_zips_problems_are_listed_and_nothing_was_extracted(lms_class):
 
 def test_the_canvas_and_moodle_files_hold_each_students_total(lms_class):
     totals = {s: sum(p for _st, p in lms_class["expected"][s].values()) for s in IDS}
+    # issue 31: a student with no graded notebook is left empty (no grade), not 0; an override is a grade
+    empty = lms_class["not_graded"] - {s for s, _e, _p, _n in OVERRIDES}
     canvas = read_csv(lms_class["out"].with_name("grades.canvas.csv"))
     title = "排序评价练习" if lms_class["lang"] == "zh" else "Ranking evaluation exercises"  # the default title
     assert list(canvas[0]) == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title]
     assert canvas[0]["Student"].strip() == "Points Possible" and canvas[0][title] == "7"
     assert [r["SIS User ID"] for r in canvas[1:]] == IDS
-    for row in canvas[1:]:
-        assert Fraction(row[title]) == totals[row["SIS User ID"]], row
+    for n, row in enumerate(canvas[1:], start=1):
+        student = row["SIS User ID"]
+        assert row[title] == ("" if student in empty else row[title]), row
+        if student not in empty:
+            assert Fraction(row[title]) == totals[student], row
+        # the Canvas user id each graded student's file names carry (canvas_name: 10000 + n)
+        assert row["ID"] == ("" if student in lms_class["not_graded"] else str(10000 + n)), row
     assert canvas[4]["Student"] == "'=cmd|' /C calc'!A1"  # a formula is quoted
     moodle = read_csv(lms_class["out"].with_name("grades.moodle.csv"))
     assert list(moodle[0]) == ["ID number", "Full name", title, f"{title} (feedback)"]
     assert [r["ID number"] for r in moodle] == IDS
     for row in moodle:
-        assert Fraction(row[title]) == totals[row["ID number"]], row
+        if row["ID number"] in empty:
+            assert row[title] == "", row
+        else:
+            assert Fraction(row[title]) == totals[row["ID number"]], row
     assert moodle[1]["Full name"] == "王伟" and "regraded" in moodle[1][f"{title} (feedback)"]
 
 

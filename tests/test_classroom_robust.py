@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import ltr_teach as lt
+from ltr_teach import classroom
 from ltr_teach.cli import main
-from ltr_teach.teaching import classroom
 
 REPO = Path(__file__).resolve().parents[1]
 EXERCISES = "p-at-5:2,dcg-append-item"
@@ -172,17 +172,19 @@ def test_a_5000_digit_seed_is_a_clear_message(tmp_path, homework):
         classroom.read_roster(roster)
 
 
-def test_a_100000_line_roster_is_read_and_graded_in_seconds(homework, tmp_path):
+def test_a_100000_line_roster_is_read_and_graded_without_hanging(homework, tmp_path):
+    # A guard against a hang (the roster once took minutes), not a speed target: a shared CI machine runs several
+    # times slower than a quiet one.
     roster = tmp_path / "big.csv"
     ids = [f"s{n:06}" for n in range(100_000)]
     roster.write_text("id,name\n" + "".join(f"{i},Name {i}\n" for i in ids), encoding="utf-8")
     start = time.monotonic()
     students = classroom.read_roster(roster, COURSE)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 60
     assert [s.id for s in students] == ids
     start = time.monotonic()
     book = classroom.grade(homework["root"] / "hw" / "students", roster, assignment=homework["record"])
-    assert time.monotonic() - start < 30
+    assert time.monotonic() - start < 120
     # the record knows a, b, c; none of the 100,000 is in it; a, b, c are not on this roster
     assert len(book.problems) == 100_000 + 3
 
@@ -252,12 +254,20 @@ def test_a_copied_notebook_is_never_advised_onto_the_other_students_file(homewor
     assert "rename it back to a.ipynb" in dict(book.problems)["b"]
 
 
-def test_duplicate_submissions_are_listed_with_their_paths(homework):
+def test_of_two_versions_of_a_notebook_the_one_saved_last_is_graded_and_the_report_says_why(homework):
+    # issue 31: two files of one student graded nobody; the newer one counts, the other is listed
     folder = homework["root"] / "hw" / "students"
     (folder / "late").mkdir()
     (folder / "late" / "a.ipynb").write_bytes((folder / "a.ipynb").read_bytes())
+    answer(folder / "late" / "a.ipynb", {"p-at-5": f'answer_1 = "{p_at_5(homework["seeds"]["a"])}"'})
+    later = (folder / "a.ipynb").stat().st_mtime + 60
+    os.utime(folder / "late" / "a.ipynb", (later, later))
     book = classroom.grade(folder, homework["roster"], assignment=homework["record"])
-    assert ("a", "several submissions (a.ipynb, late/a.ipynb): none graded") in book.problems
+    taken = book.submissions["a"]
+    assert (taken.file, taken.ignored) == ("late/a.ipynb", ("a.ipynb",))
+    assert taken.reason == "the newest of 2 notebooks (it was saved last; not graded: a.ipynb)"
+    assert {r.exercise: r.status for r in book.rows if r.student == "a"}["p-at-5"] == "right"
+    assert not [p for p in book.problems if p[0] == "a"]
 
 
 # -- the tutorial (issue 24) ----------------------------------------------------------------------------

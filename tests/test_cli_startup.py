@@ -86,7 +86,7 @@ def test_check_imports_one_bank_module_and_no_numpy(argv, exit_code, family):
     assert code == exit_code
     assert _bank_modules(loaded) == [family]
     assert [m for m in loaded if m.partition(".")[0] in HEAVY and not m.startswith(("sympy", "mpmath"))] == []
-    assert "ltr_teach.interactive" not in loaded and "ltr_teach.teaching.classroom" not in loaded
+    assert "ltr_teach.interactive" not in loaded and "ltr_teach.classroom" not in loaded
 
 
 def test_an_unknown_id_imports_no_bank_module():

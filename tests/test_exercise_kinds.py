@@ -485,7 +485,7 @@ def test_the_command_line_checks_every_kind(capsys):
 
 
 def test_assign_and_grade_read_choice_and_create_answers_without_running_them(tmp_path):
-    from ltr_teach.teaching import classroom
+    from ltr_teach import classroom
 
     roster = tmp_path / "roster.csv"
     roster.write_text("id,name\na,A\nb,B\nc,C\n", encoding="utf-8")
@@ -681,7 +681,7 @@ def html_unescaped(text):
 
 
 def test_the_grader_lists_written_answers_for_marking_and_runs_nothing(tmp_path):
-    from ltr_teach.teaching import classroom
+    from ltr_teach import classroom
 
     written_id, derive_id = WRITTENS[0].id, DERIVES[0].id
     roster = tmp_path / "roster.csv"
@@ -708,6 +708,10 @@ def test_the_grader_lists_written_answers_for_marking_and_runs_nothing(tmp_path)
     import html
 
     assert html.escape(WRITTENS[0].model) in report
+    # the rubric the teacher marks with, every criterion with its points, and their total
+    for points, text in WRITTENS[0].rubric:
+        assert f"<li>[{points}] {html.escape(text)}</li>" in report
+    assert f"({sum(p for p, _t in WRITTENS[0].rubric)} points in all" in report
     key = (tmp_path / "hw" / "key").glob("*.md")
     assert any(" ".join(WRITTENS[0].model.split()) in p.read_text(encoding="utf-8") for p in key)
 

@@ -15,6 +15,9 @@ PACKAGE = ROOT / "ltr_teach"
 #: From the bottom up; a module may import its own layer and the layers before it (ARCHITECTURE.md).
 LAYERS = ["core", "metrics", "runs", "teaching", "interactive", "top"]
 
+#: Packages that sit beside a layer's package, in the same layer (ARCHITECTURE.md's table).
+BESIDE = {"classroom": "teaching"}
+
 
 def _module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
@@ -23,6 +26,8 @@ def _module_name(path: Path) -> str:
 
 def _layer(module: str) -> str:
     parts = module.split(".")
+    if len(parts) >= 2 and parts[1] in BESIDE:
+        return BESIDE[parts[1]]
     return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in LAYERS) else "top"
 
 
@@ -88,6 +93,8 @@ def test_the_import_walker_sees_relative_and_nested_imports():
     assert "ltr_teach.metrics.graded" in GRAPH["ltr_teach.metrics.compare"]        # from . import graded
     assert any(t.startswith("ltr_teach.teaching") for t in GRAPH["ltr_teach.cli"])  # imports inside functions
     assert _layer("ltr_teach.cli") == "top" and _layer("ltr_teach.teaching.checker") == "teaching"
+    assert _layer("ltr_teach.classroom.grading") == "teaching" and _layer("ltr_teach.classroom") == "teaching"
+    assert "ltr_teach.teaching.checker" in GRAPH["ltr_teach.classroom.grading"]
 
 
 def _documented_imports():

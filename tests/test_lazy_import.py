@@ -40,3 +40,22 @@ def test_an_unknown_name_is_an_attribute_error():
         assert "no_such_metric" in str(exc)
     else:
         raise AssertionError("an unknown name resolved")
+
+
+def test_importing_the_package_loads_no_classroom_module():
+    # issue 31: the classroom became a package of its own; `import ltr_teach` still loads none of it, and
+    # `lt.classroom` loads one step's module only when one of its names is used
+    script = ("import sys, ltr_teach; ltr_teach.__version__; before = sorted(m for m in sys.modules if 'classroom' in m)\n"
+              "ltr_teach.classroom.copy_tutorial\n"
+              "after = sorted(m for m in sys.modules if 'classroom' in m)\nprint(before, after)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8", check=True)
+    assert done.stdout.split() == ["[]", "['ltr_teach.classroom',", "'ltr_teach.classroom.files',",
+                                   "'ltr_teach.classroom.tutorial']"]
+
+
+def test_a_classroom_name_is_the_function_whichever_module_loaded_first():
+    # a module named like a public function would shadow it once imported (``classroom.grade`` the module)
+    script = ("from ltr_teach import classroom as c; c.grade; c.read_record; "
+              "print(callable(c.grade), callable(c.assign), type(c.Gradebook).__name__)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8", check=True)
+    assert done.stdout.split() == ["True", "True", "type"]

@@ -1,6 +1,6 @@
 """Reading a file someone hands the library, safely: only a regular file, opened without blocking (a FIFO never
 hangs, ``/dev/zero`` is refused) and read up to a limit. One reader for every such file: a teacher's roster and
-submissions (``teaching.classroom``) and a test collection's files (``runs.collection``).
+submissions (``classroom``) and a test collection's files (``runs.collection``).
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from test_page_font import CJK_RUN_WIDTHS_JS, NO_TOFU_JS, _tofu
 
 import ltr_teach as lt
 from conftest import require_browser
+from ltr_teach.classroom import LAB_LOCALES
 from ltr_teach.core.i18n import using_language
-from ltr_teach.teaching.classroom import LAB_LOCALES
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = "zh/04_dcg_ndcg.ipynb"

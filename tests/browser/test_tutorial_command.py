@@ -29,7 +29,7 @@ from lab_driver import (
     wait_for_kernel_idle,
 )
 
-from ltr_teach.teaching import classroom
+from ltr_teach import classroom
 
 REPO = Path(__file__).resolve().parents[2]
 START = classroom.start_page(None, root=REPO)  # TUTORIAL_LANG unset: the page offering both editions
