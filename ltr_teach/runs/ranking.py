@@ -258,7 +258,7 @@ def _query_terms(index: Index, queries) -> TermCounts:
     bad = ~np.isfinite(matrix) | (matrix < 0)
     if bad.any():
         i, j = (int(x) for x in np.argwhere(bad)[0])
-        raise ValueError(f"queries[{i}, {j}] = {matrix[i, j]!r}; a query's term counts are finite numbers >= 0")
+        raise ValueError(f"queries[{i}, {j}] = {float(matrix[i, j])!r}; a query's term counts are finite numbers >= 0")
     rows, columns = np.nonzero(matrix)
     starts = np.zeros(matrix.shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=matrix.shape[0]), out=starts[1:])
@@ -308,7 +308,7 @@ def tfidf_scores(index: Index, queries) -> np.ndarray:
 
 def _parameter(name: str, value, low: float, high: float, usual: str) -> float:
     """A finite real number between ``low`` and ``high``, or a ValueError naming it."""
-    allowed = f"{name} must be a number from {low:g} to {high:,g} ({usual})"
+    allowed = f"{name} must be a number from {low:g} to {high:,.0f} ({usual})"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} = {_brief(value)}; {allowed}")
     try:
@@ -383,7 +383,7 @@ def to_run(scores: np.ndarray, query_ids, doc_ids, depth: int = 100) -> dict:
     bad = ~np.isfinite(matrix)
     if bad.any():
         i, j = (int(x) for x in np.argwhere(bad)[0])
-        raise ValueError(f"scores[{i}, {j}] = {matrix[i, j]!r} (query {query_ids[i]!r}, document {doc_ids[j]!r}); "
+        raise ValueError(f"scores[{i}, {j}] = {float(matrix[i, j])!r} (query {query_ids[i]!r}, document {doc_ids[j]!r}); "
                          f"a run file holds finite scores only")
     if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 1:
         raise ValueError(f"depth = {_brief(depth)}; it must be a whole number, at least 1")
