@@ -16,6 +16,7 @@ Only NumPy is needed, so this runs wherever ltr_teach does (the browser edition 
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import re
@@ -242,7 +243,7 @@ def _query_terms(index: Index, queries) -> TermCounts:
         if queries.n_terms != width:
             raise ValueError(f"queries counts {queries.n_terms:,} terms; this index has {width:,}: make them with "
                              f"this index's term_counts(texts)")
-        return queries
+        return _checked(queries)
     try:
         matrix = np.asarray(queries)
     except (ValueError, TypeError):
@@ -263,6 +264,29 @@ def _query_terms(index: Index, queries) -> TermCounts:
     starts = np.zeros(matrix.shape[0] + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=matrix.shape[0]), out=starts[1:])
     return TermCounts(starts, columns, matrix[rows, columns], width)
+
+
+def _checked(queries: TermCounts) -> TermCounts:
+    """A :class:`TermCounts` made by hand, checked as :meth:`Index.term_counts` would have made it."""
+    starts, term_ids, counts = (np.asarray(a) for a in (queries.starts, queries.term_ids, queries.counts))
+    rows_ok = (starts.ndim == 1 and len(starts) >= 1 and starts.dtype.kind in "iu" and starts[0] == 0
+               and bool(np.all(np.diff(starts) >= 0)))
+    if not rows_ok or term_ids.shape != counts.shape or term_ids.ndim != 1 or starts[-1] != len(term_ids):
+        raise ValueError("queries is a TermCounts whose starts do not cut its term_ids and counts into rows "
+                         "(starts: 0, then increasing up to their length); make it with index.term_counts(texts)")
+    if term_ids.dtype.kind not in "iu" or counts.dtype.kind not in "biuf":
+        raise ValueError("queries is a TermCounts whose term_ids are not integers or counts not numbers; "
+                         "make it with index.term_counts(texts)")
+    if len(term_ids) and (term_ids.min() < 0 or term_ids.max() >= queries.n_terms):
+        raise ValueError(f"queries holds a term id outside 0 to {queries.n_terms - 1:,}; "
+                         f"make it with index.term_counts(texts)")
+    if not np.all(np.isfinite(counts) & (counts >= 0)):
+        raise ValueError("queries holds a count that is not a finite number >= 0")
+    for lo, hi in itertools.pairwise(starts):
+        if np.any(np.diff(term_ids[lo:hi]) <= 0):
+            raise ValueError("queries holds a row whose term ids do not increase (a term twice in one query); "
+                             "make it with index.term_counts(texts)")
+    return TermCounts(starts.astype(np.int64), term_ids.astype(np.int64), counts.astype(float), queries.n_terms)
 
 
 def _by_term(queries: TermCounts):
