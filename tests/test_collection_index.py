@@ -120,6 +120,16 @@ def test_the_sample_index_counts_equal_scikit_learns():
     assert index.lengths.tolist() == matrix.sum(axis=1).A1.tolist()
 
 
+@pytest.mark.parametrize("chunk", [1, 7, 1000])
+def test_the_index_is_the_same_whatever_the_chunks_it_is_counted_in(monkeypatch, chunk):
+    c = col.load("sample")
+    terms, counts = _dense_counts(c.docs)
+    monkeypatch.setattr(ranking, "_CHUNK_WORDS", chunk)  # 1: every document its own chunk
+    index = col.build_index(c.docs)
+    assert index.terms == terms and np.array_equal(index.counts, counts)
+    assert all(np.all(np.diff(index.postings(t)[0]) > 0) for t in terms)  # documents increase in every postings list
+
+
 def test_postings_are_the_counts_columns():
     index = col.build_index({"d1": "Red lipstick.", "d2": "red RED sunscreen", "d3": "the sunscreen"})
     assert index.term_starts.tolist() == [0, 1, 3, 5]

@@ -45,6 +45,9 @@ _TOKEN = re.compile(f"([a-z0-9]+)|([{_CJK}]+)")
 #: the rankers' queries × documents scores. A larger one is refused with what to do instead.
 MAX_DENSE_CELLS = 2**26
 
+#: How many words :func:`build_index` reads before it counts them into postings (8 bytes a word meanwhile).
+_CHUNK_WORDS = 2**20
+
 #: The largest BM25 ``k1`` taken: far past any tuned value (0.5 to 2 in practice), small enough that
 #: ``tf * (k1 + 1)`` never overflows.
 MAX_K1 = 1e6
@@ -102,13 +105,15 @@ def _texts(texts, name: str) -> list:
     return texts
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class TermCounts:
     """Some texts' term counts over an index's terms, sparse: row ``i`` holds ``counts[starts[i]:starts[i + 1]]``
     of the terms ``term_ids[starts[i]:starts[i + 1]]`` (increasing). :meth:`Index.term_counts` makes one.
 
     >>> ix = build_index({"d1": "red lipstick", "d2": "red red sunscreen"})
     >>> q = ix.term_counts(["red lipstick red", "blue"])
+    >>> q
+    TermCounts(2 texts × 3 terms, 2 counts)
     >>> q.shape, q.starts.tolist(), q.term_ids.tolist(), q.counts.tolist()
     ((2, 3), [0, 2, 2], [0, 1], [1.0, 2.0])
     """
@@ -122,6 +127,9 @@ class TermCounts:
     def shape(self) -> tuple:
         return (len(self.starts) - 1, self.n_terms)
 
+    def __repr__(self) -> str:
+        return f"TermCounts({self.shape[0]:,} texts × {self.n_terms:,} terms, {len(self.term_ids):,} counts)"
+
     def toarray(self) -> np.ndarray:
         """The dense texts × terms matrix (at most :data:`MAX_DENSE_CELLS` cells)."""
         out = _dense("the texts' term counts", *self.shape, "use index.term_counts(texts), which the rankers take as they are")
@@ -130,7 +138,7 @@ class TermCounts:
         return out
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Index:
     """Postings of a collection: term ``terms[j]`` occurs in the documents ``doc_ids[posting_docs[p]]``,
     ``posting_counts[p]`` times each, for ``p`` from ``term_starts[j]`` to ``term_starts[j + 1]`` (documents in
@@ -143,6 +151,10 @@ class Index:
     posting_docs: np.ndarray
     posting_counts: np.ndarray
     lengths: np.ndarray
+
+    def __repr__(self) -> str:  # the arrays and the lists of a real collection would fill the screen
+        return (f"Index({len(self.doc_ids):,} documents, {len(self.terms):,} terms, "
+                f"{len(self.posting_docs):,} postings)")
 
     @cached_property
     def _column(self) -> dict:
@@ -204,34 +216,47 @@ class Index:
 def build_index(docs: dict) -> Index:
     """The :class:`Index` of ``{docid: text}``: terms sorted, documents in the dict's order.
 
-    Each document's words become term numbers as it is read (only the distinct words are kept as text);
-    one sort of the (term, document) pairs then gives every term's postings, documents in order.
+    Each document's words become term numbers as it is read (only the distinct words are kept as text).
+    Every :data:`_CHUNK_WORDS` words, the (document, term) pairs read so far are counted into postings, so
+    the memory follows the postings, not the words; one stable sort by term then lists every term's
+    postings, documents in order.
 
     >>> ix = build_index({"d1": "red lipstick", "d2": "red red sunscreen"})
+    >>> ix
+    Index(2 documents, 3 terms, 4 postings)
     >>> ix.term_starts.tolist(), ix.posting_docs.tolist(), ix.posting_counts.tolist()
     ([0, 1, 3, 4], [0, 0, 1, 1], [1, 1, 2, 1])
     """
     if not isinstance(docs, dict) or not docs:
         raise ValueError(f"docs must be a non-empty dict {{docid: text}}; got {_brief(docs)}")
+    n = len(docs)
     seen: dict = {}  # term -> its number in order of first appearance
-    token_terms = array("q")
-    lengths = np.zeros(len(docs), dtype=np.int64)
+    lengths = np.zeros(n, dtype=np.int64)
+    chunk_terms, chunk_start = array("i"), 0
+    parts: tuple = ([], [], [])  # each chunk's postings: documents, terms (first-appearance numbers), counts
     for i, (docid, text) in enumerate(docs.items()):
         if not isinstance(text, str):
             raise ValueError(f"docs[{_brief(docid)}] must be a str; got {type(text).__name__} ({_brief(text)})")
         words = tokens(text)
-        token_terms.extend([seen.setdefault(w, len(seen)) for w in words])
+        chunk_terms.extend([seen.setdefault(w, len(seen)) for w in words])
         lengths[i] = len(words)
+        if len(chunk_terms) >= _CHUNK_WORDS or i == n - 1:
+            # one key per word read, document-major: the distinct keys are the chunk's postings
+            keys = np.repeat(np.arange(chunk_start, i + 1, dtype=np.int64), lengths[chunk_start:i + 1]) << 32
+            keys |= np.frombuffer(chunk_terms, dtype=np.intc)
+            keys, counts = np.unique(keys, return_counts=True)
+            for part, values in zip(parts, (keys >> 32, keys & 0xFFFFFFFF, counts)):
+                part.append(values.astype(np.int32))
+            chunk_terms, chunk_start = array("i"), i + 1
     terms = sorted(seen)
-    sorted_number = np.empty(len(terms), dtype=np.int64)
+    sorted_number = np.empty(len(terms), dtype=np.int32)
     sorted_number[[seen[t] for t in terms]] = np.arange(len(terms))
-    n = len(docs)
-    # a key per word read, term-major: sorting the keys groups each term's documents, in increasing order
-    keys = sorted_number[np.frombuffer(token_terms, dtype=np.int64)] * n + np.repeat(np.arange(n), lengths)
-    keys, counts = np.unique(keys, return_counts=True)
+    posting_docs, posting_terms, posting_counts = (np.concatenate(part) for part in parts)
+    posting_terms = sorted_number[posting_terms]
+    by_term = np.argsort(posting_terms, kind="stable")  # stable: documents stay in increasing order
     term_starts = np.zeros(len(terms) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(keys // n, minlength=len(terms)), out=term_starts[1:])
-    return Index(list(docs), terms, term_starts, (keys % n).astype(np.int32), counts.astype(np.int32), lengths)
+    np.cumsum(np.bincount(posting_terms, minlength=len(terms)), out=term_starts[1:])
+    return Index(list(docs), terms, term_starts, posting_docs[by_term], posting_counts[by_term], lengths)
 
 
 def _query_terms(index: Index, queries) -> TermCounts:
