@@ -69,6 +69,7 @@ _OLD_TOKEN = re.compile(r"[a-z0-9]+")
 def test_latin_tokens_are_what_they_were(text):
     # on ASCII text the tokeniser is the old one: runs of [a-z0-9] in lower case without the stop words
     assert col.tokens(text) == [t for t in _OLD_TOKEN.findall(text.lower()) if t not in col.STOPWORDS]
+    assert col.tokens(text + " é") == col.tokens(text)  # the general path (not ASCII) reads the same words
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -40,6 +40,7 @@ you your""".split())
 #: Lucene's CJKBigramFilter pairs.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 _TOKEN = re.compile(f"([a-z0-9]+)|([{_CJK}]+)")
+_LATIN = re.compile("[a-z0-9]+")
 
 #: The most cells a dense matrix here may have (512 MiB of floats): ``Index.counts``, ``Index.vectors`` and
 #: the rankers' queries × documents scores. A larger one is refused with what to do instead.
@@ -70,6 +71,8 @@ def tokens(text: str) -> list[str]:
     """
     if not isinstance(text, str):
         raise ValueError(f"text must be a str; got {type(text).__name__}")
+    if text.isascii():  # the common case, twice as fast: ASCII is its own NFKC form and holds no CJK
+        return [w for w in _LATIN.findall(text.lower()) if w not in STOPWORDS]
     words = []
     for latin, cjk in _TOKEN.findall(unicodedata.normalize("NFKC", text).lower()):
         if latin:
