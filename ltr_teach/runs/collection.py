@@ -168,7 +168,8 @@ def _by_position(queries: dict) -> dict:
 def _folder(folder) -> Collection:
     path = Path(folder)
     if not path.is_dir():
-        raise ValueError(f"source = {os.fspath(folder)!r} is neither 'sample', 'cranfield' nor a folder; a folder "
+        raise ValueError(f"source = {os.fspath(folder)!r} is neither 'sample', 'clinical-trials', 'cranfield' nor a "
+                         f"folder; a folder "
                          f"must hold {', '.join(GLASGOW_FILES)}")
     missing = [f for f in GLASGOW_FILES if not (path / f).exists()]
     if missing:
@@ -209,13 +210,14 @@ def _ir_datasets() -> Collection:
 
 
 def load(source="sample") -> Collection:
-    """Load a test collection: ``"sample"``, ``"cranfield"`` (needs ``ir_datasets``) or a folder of Glasgow files.
+    """Load a test collection: ``"sample"``, ``"clinical-trials"``, ``"cranfield"`` (needs ``ir_datasets``) or a folder.
 
     Parameters
     ----------
     source : str or path
-        ``"sample"`` (shipped, offline), ``"cranfield"`` (through ``ir_datasets``, downloaded once), or the
-        path of a folder holding ``cran.all.1400``, ``cran.qry`` and ``cranqrel``.
+        ``"sample"`` (shipped, offline), ``"clinical-trials"`` (shipped: real patients, trials and doctors'
+        judgments, CC BY-NC 4.0; :mod:`ltr_teach.runs.clinical_trials`), ``"cranfield"`` (through ``ir_datasets``,
+        downloaded once), or the path of a folder holding ``cran.all.1400``, ``cran.qry`` and ``cranqrel``.
 
     Returns
     -------
@@ -229,10 +231,15 @@ def load(source="sample") -> Collection:
     """
     if isinstance(source, str) and source == "sample":
         return _sample()
+    if isinstance(source, str) and source == "clinical-trials":
+        from .clinical_trials import load_clinical_trials  # the real collection, CC BY-NC 4.0: its own module
+
+        return load_clinical_trials()
     if isinstance(source, str) and source.lower() == "cranfield":
         return _ir_datasets()
     if not isinstance(source, (str, os.PathLike)):
-        raise ValueError(f"source must be 'sample', 'cranfield' or a folder's path; got {type(source).__name__}")
+        raise ValueError(f"source must be 'sample', 'clinical-trials', 'cranfield' or a folder's path; got "
+                         f"{type(source).__name__}")
     return _folder(source)
 
 
