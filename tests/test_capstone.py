@@ -55,7 +55,7 @@ def test_bm25_k1_zero_is_the_binary_model_and_b_zero_ignores_length():
         [math.log(8 / 3) + math.log(8 / 5), math.log(8 / 5), 0.0], rel=1e-12)
     # b = 0: K = k1 = 1.2 everywhere; d2's red: 2 * 2.2 / (2 + 1.2) = 11/8
     assert col.bm25_scores(index, q, k1=1.2, b=0)[0, 1] == pytest.approx(11 / 8 * math.log(8 / 5), rel=1e-12)
-    with pytest.raises(ValueError, match="b = 2: k1 must be at least 0 and b between 0 and 1"):
+    with pytest.raises(ValueError, match=r"b = 2; b must be a number from 0 to 1 \(usually 0.75\)"):
         col.bm25_scores(index, q, b=2)
 
 
@@ -82,7 +82,7 @@ def test_to_run_keeps_the_depth_best_above_zero():
     assert col.to_run(scores, ["q1", "q2"], list("abcd"), depth=2) == {"q1": {"c": 2.0, "d": 1.0}, "q2": {}}
     with pytest.raises(ValueError, match="depth = 0"):
         col.to_run(scores, ["q1", "q2"], list("abcd"), depth=0)
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match=r"query_ids has 1 ids; the scores have 2 \(one id each\)"):
         col.to_run(scores, ["q1"], list("abcd"))
 
 

@@ -1,6 +1,7 @@
 """A test collection to rank and evaluate: documents, queries and judgments; tokens, an index, two rankers.
 
-Notebook 17 builds two rankers on a real test collection, writes their run files and evaluates them.
+The tokens, the sparse index and the rankers live in :mod:`ltr_teach.runs.ranking`; this module loads the
+collections and shows both as ``lt.collection``. Notebook 17 builds two rankers on a real test collection, writes their run files and evaluates them.
 :func:`load` reads one of three sources:
 
 - ``"sample"``: the small collection the project wrote (63 documents on skin care, 14 queries, 78 graded
@@ -33,10 +34,20 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from ..core.files import NotARegularFile, read_bytes_at_most
 from ..core.i18n import _
+from .ranking import (
+    MAX_DENSE_CELLS,
+    MAX_K1,
+    STOPWORDS,
+    Index,
+    TermCounts,
+    bm25_scores,
+    build_index,
+    tfidf_scores,
+    to_run,
+    tokens,
+)
 
 #: The largest file the loader reads (Cranfield's documents are 1.6 MB); a larger one is refused.
 MAX_FILE_BYTES = 32 * 2**20
@@ -46,23 +57,8 @@ DATA = Path(__file__).parent / "data"
 #: The Glasgow file names: documents, queries, judgments.
 GLASGOW_FILES = ("cran.all.1400", "cran.qry", "cranqrel")
 
-#: Words too common to say what a text is about; the tokeniser drops them (no stemming).
-STOPWORDS = frozenset("""a an and are as at be been but by can do does for from has have how i if in into is it its
-of on or so such that the their then there these they this to was were what when which while who why will with
-you your""".split())
-
-_TOKEN = re.compile(r"[a-z0-9]+")
-
-
-def tokens(text: str) -> list[str]:
-    """The words of ``text``: lower case, runs of letters and digits, without :data:`STOPWORDS`.
-
-    >>> tokens("What similarity laws must be obeyed?")
-    ['similarity', 'laws', 'must', 'obeyed']
-    """
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a str; got {type(text).__name__}")
-    return [t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+#: A record's number: ASCII digits only (str.isdigit also takes "²" and Arabic-Indic digits).
+_RECORD_NUMBER = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -83,30 +79,41 @@ class Collection:
                                             judged=judged, relevant=relevant, source=self.source)
 
 
+def _path(path) -> str:
+    """A path as a message shows it: its repr, the middle of a very long one left out (its end names the file)."""
+    name = os.fspath(path)
+    if len(name) <= 200:
+        return repr(name)
+    return f"{name[:60]!r}...{name[-120:]!r} ({len(name):,} characters)"
+
+
 def _read_text(path, what: str) -> str:
     """The text of a regular file of at most :data:`MAX_FILE_BYTES`, a leading BOM dropped.
 
     Read through the library's one bounded reader (``core.files``): a FIFO or a device is never read
     (``/dev/zero`` would never end, a FIFO may wait for ever).
     """
-    name = os.fspath(path)
+    name = _path(path)
     try:
-        size = os.stat(path).st_size  # a file over the limit is refused before a byte of it is read
+        try:
+            size = os.stat(path).st_size  # a file over the limit is refused before a byte of it is read
+        except ValueError as exc:  # a NUL in the path
+            raise ValueError(f"{what} = {name} cannot be read: {exc}") from None
         if size > MAX_FILE_BYTES:
-            raise ValueError(f"{what} = {name!r} has {size:,} bytes; at most {MAX_FILE_BYTES:,} are allowed")
+            raise ValueError(f"{what} = {name} has {size:,} bytes; at most {MAX_FILE_BYTES:,} are allowed")
         data = read_bytes_at_most(path, MAX_FILE_BYTES)  # bounded even if the file grew after the stat
     except NotARegularFile:
-        raise ValueError(f"{what} = {name!r} is not a regular file (a directory, FIFO or device); "
+        raise ValueError(f"{what} = {name} is not a regular file (a directory, FIFO or device); "
                          f"give the path of a text file") from None
     except OSError as exc:
-        raise ValueError(f"{what} = {name!r} cannot be read: {exc.strerror}") from None
+        raise ValueError(f"{what} = {name} cannot be read: {exc.strerror}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise ValueError(f"{what} = {name!r} has more than {MAX_FILE_BYTES:,} bytes")
+        raise ValueError(f"{what} = {name} has more than {MAX_FILE_BYTES:,} bytes")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        raise ValueError(f"{what} = {name!r} is not UTF-8 text (line {line})") from None
+        raise ValueError(f"{what} = {name} is not UTF-8 text (line {line})") from None
 
 
 def read_records(path, what: str = "documents") -> dict:
@@ -119,23 +126,23 @@ def read_records(path, what: str = "documents") -> dict:
     current, field = None, None
     for n, line in enumerate(_read_text(path, what).splitlines(), start=1):
         if line.startswith(".I"):
+            if not _RECORD_NUMBER.fullmatch(line[2:].strip()):
+                raise ValueError(f"{what} = {_path(path)}, line {n}: .I must be followed by a number "
+                                 f"(digits 0 to 9); got {line[:40]!r}")
             number = line[2:].strip().lstrip("0") or "0"
-            if not number.isdigit():
-                raise ValueError(f"{what} = {os.fspath(path)!r}, line {n}: .I must be followed by a number; "
-                                 f"got {line[:40]!r}")
             if number in records:
-                raise ValueError(f"{what} = {os.fspath(path)!r}, line {n}: record {number} appears twice")
+                raise ValueError(f"{what} = {_path(path)}, line {n}: record {number} appears twice")
             current, field = number, None
             records[current] = []
         elif line[:2] in (".T", ".A", ".B", ".W") and line[2:].strip() == "":
             field = line[:2]
         elif current is None:
             if line.strip():
-                raise ValueError(f"{what} = {os.fspath(path)!r}, line {n}: text before the first .I line")
+                raise ValueError(f"{what} = {_path(path)}, line {n}: text before the first .I line")
         elif field == ".W":
             records[current].append(line.strip())
     if not records:
-        raise ValueError(f"{what} = {os.fspath(path)!r} holds no .I record")
+        raise ValueError(f"{what} = {_path(path)} holds no .I record")
     return {number: " ".join(lines) for number, lines in records.items()}
 
 
@@ -152,12 +159,21 @@ def _glasgow_qrels(path) -> dict:
         fields = line.split()
         if not fields:
             continue
-        where = f"qrels = {os.fspath(path)!r}, line {n}"
+        where = f"qrels = {_path(path)}, line {n}"
         if len(fields) != 3:
             raise ValueError(f"{where}: expected 3 columns (query, document, code); got {len(fields)}")
         qid, docid, code = fields
-        qrels.setdefault(qid, {})[docid] = _grade(code, where)
+        _judge(qrels, qid, docid, _grade(code, where), where)
     return qrels
+
+
+def _judge(qrels: dict, qid: str, docid: str, grade: int, where: str) -> None:
+    """Record a judgment; the same document judged again with another grade is refused, not overwritten."""
+    judged = qrels.setdefault(qid, {})
+    if judged.get(docid, grade) != grade:
+        raise ValueError(f"{where}: query {qid!r} judges document {docid!r} twice, grades {judged[docid]} and "
+                         f"{grade}; a document has one judgment per query")
+    judged[docid] = grade
 
 
 def _by_position(queries: dict) -> dict:
@@ -167,13 +183,17 @@ def _by_position(queries: dict) -> dict:
 
 def _folder(folder) -> Collection:
     path = Path(folder)
-    if not path.is_dir():
-        raise ValueError(f"source = {os.fspath(folder)!r} is neither 'sample', 'clinical-trials', 'cranfield' nor a "
-                         f"folder; a folder "
+    try:
+        is_folder = path.is_dir()
+    except (OSError, ValueError) as exc:  # a name too long for the system, a NUL in it
+        raise ValueError(f"source = {_path(folder)} cannot be a folder: {getattr(exc, 'strerror', None) or exc}; "
+                         f"give 'sample', 'cranfield' or a folder's path") from None
+    if not is_folder:
+        raise ValueError(f"source = {_path(folder)} is neither 'sample', 'cranfield' nor a folder; a folder "
                          f"must hold {', '.join(GLASGOW_FILES)}")
     missing = [f for f in GLASGOW_FILES if not (path / f).exists()]
     if missing:
-        raise ValueError(f"source = {os.fspath(folder)!r} lacks {', '.join(missing)}; a folder must hold "
+        raise ValueError(f"source = {_path(folder)} lacks {', '.join(missing)}; a folder must hold "
                          f"{', '.join(GLASGOW_FILES)}")
     docs = read_records(path / GLASGOW_FILES[0], "documents")
     queries = _by_position(read_records(path / GLASGOW_FILES[1], "queries"))
@@ -197,14 +217,15 @@ def _ir_datasets() -> Collection:
         import ir_datasets
     except ImportError:
         raise ImportError(_("source = 'cranfield' needs the ir_datasets package (pip install ir_datasets, then it "
-                            "downloads 1.6 MB once), or give the folder of the Glasgow files cran.all.1400, cran.qry "
+                            "downloads a 0.5 MB archive once, 1.6 MB unpacked), or give the folder of the Glasgow files cran.all.1400, cran.qry "
                             "and cranqrel; load('sample') works offline")) from None
     dataset = ir_datasets.load("cranfield")
     docs = {d.doc_id: d.text for d in dataset.docs_iter()}
     queries = _by_position({q.query_id: q.text for q in dataset.queries_iter()})
     qrels: dict = {}
     for j in dataset.qrels_iter():  # ir_datasets passes the Glasgow codes through
-        qrels.setdefault(j.query_id, {})[j.doc_id] = _grade(str(j.relevance), "ir_datasets cranfield qrels")
+        _judge(qrels, j.query_id, j.doc_id, _grade(str(j.relevance), "ir_datasets cranfield qrels"),
+               "ir_datasets cranfield qrels")
     return Collection("Cranfield", docs, queries, qrels,
                       _("ir_datasets 'cranfield' (University of Glasgow IR group); not shipped with ltr_teach"))
 
@@ -243,126 +264,31 @@ def load(source="sample") -> Collection:
     return _folder(source)
 
 
-@dataclass(frozen=True)
-class Index:
-    """A term-document count matrix: ``counts[i, j]`` is how often term ``terms[j]`` occurs in ``doc_ids[i]``."""
-
-    doc_ids: list
-    terms: list
-    counts: np.ndarray
-
-    def vectors(self, texts) -> np.ndarray:
-        """Each text's term counts over the index's terms (a words × terms matrix); unknown words are dropped.
-
-        >>> ix = build_index({"d1": "red lipstick", "d2": "red red sunscreen"})
-        >>> ix.terms, ix.vectors(["red lipstick red", "blue"]).tolist()
-        (['lipstick', 'red', 'sunscreen'], [[1.0, 2.0, 0.0], [0.0, 0.0, 0.0]])
-        """
-        column = {t: j for j, t in enumerate(self.terms)}
-        out = np.zeros((len(texts), len(self.terms)))
-        for i, text in enumerate(texts):
-            for t in tokens(text):
-                if t in column:
-                    out[i, column[t]] += 1
-        return out
-
-
-def build_index(docs: dict) -> Index:
-    """The :class:`Index` of ``{docid: text}``: terms sorted, documents in the dict's order.
-
-    >>> ix = build_index({"d1": "red lipstick", "d2": "red red sunscreen"})
-    >>> ix.counts.tolist()
-    [[1.0, 1.0, 0.0], [0.0, 2.0, 1.0]]
-    """
-    if not isinstance(docs, dict) or not docs:
-        raise ValueError("docs must be a non-empty dict {docid: text}")
-    words = [tokens(text) for text in docs.values()]
-    terms = sorted({t for w in words for t in w})
-    column = {t: j for j, t in enumerate(terms)}
-    counts = np.zeros((len(docs), len(terms)))
-    for i, w in enumerate(words):
-        np.add.at(counts[i], [column[t] for t in w], 1)
-    return Index(list(docs), terms, counts)
-
-
-def tfidf_scores(index: Index, queries: np.ndarray) -> np.ndarray:
-    """Cosine of TF-IDF vectors: queries × documents.
-
-    A term's weight in a text is its count times ``idf = ln(N / df)`` (``N`` documents, ``df`` of them
-    holding the term); the score is the cosine of the query's and the document's weight vectors, 0 when
-    either is all zero.
-    """
-    n = index.counts.shape[0]
-    idf = np.log(n / (index.counts > 0).sum(axis=0))
-    d = index.counts * idf
-    q = np.asarray(queries, dtype=float) * idf
-    d_norm = np.linalg.norm(d, axis=1)
-    q_norm = np.linalg.norm(q, axis=1)
-    d = np.divide(d, d_norm[:, None], out=np.zeros_like(d), where=d_norm[:, None] > 0)
-    q = np.divide(q, q_norm[:, None], out=np.zeros_like(q), where=q_norm[:, None] > 0)
-    return q @ d.T
-
-
-def bm25_scores(index: Index, queries: np.ndarray, k1: float = 1.2, b: float = 0.75) -> np.ndarray:
-    """Okapi BM25: queries × documents.
-
-    ``score(q, d) = sum over the query's words t of idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))``
-    with ``tf`` the count of ``t`` in ``d``, ``dl`` the document's length in words, ``avgdl`` the mean
-    length, and ``idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5))`` (never negative). A word the query repeats
-    counts again. ``k1 = 0`` gives the binary model (each query word present adds its idf); ``b = 0`` ignores
-    the length.
-    """
-    if not (k1 >= 0 and 0 <= b <= 1):
-        raise ValueError(f"k1 = {k1!r}, b = {b!r}: k1 must be at least 0 and b between 0 and 1")
-    tf = index.counts
-    n = tf.shape[0]
-    df = (tf > 0).sum(axis=0)
-    idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
-    dl = tf.sum(axis=1)
-    norm = k1 * (1 - b + b * dl / dl.mean())
-    # where tf = 0 the weight is 0 (with k1 = 0 the fraction would be 0/0)
-    weights = np.divide(tf * (k1 + 1), tf + norm[:, None], out=np.zeros_like(tf), where=tf > 0) * idf
-    return np.asarray(queries, dtype=float) @ weights.T
-
-
-def to_run(scores: np.ndarray, query_ids, doc_ids, depth: int = 100) -> dict:
-    """``{qid: {docid: score}}``: each query's ``depth`` best documents with a score above 0.
-
-    >>> to_run(np.array([[0.5, 0.0, 2.0]]), ["q1"], ["a", "b", "c"])
-    {'q1': {'c': 2.0, 'a': 0.5}}
-    """
-    scores = np.asarray(scores, dtype=float)
-    if scores.shape != (len(query_ids), len(doc_ids)):
-        raise ValueError(f"scores has shape {scores.shape}; expected (queries, documents) = "
-                         f"({len(query_ids)}, {len(doc_ids)})")
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth = {depth!r}; it must be a whole number, at least 1")
-    run = {}
-    for qid, row in zip(query_ids, scores):
-        order = np.argsort(-row, kind="stable")[:depth]
-        run[str(qid)] = {str(doc_ids[j]): float(row[j]) for j in order if row[j] > 0}
-    return run
-
-
 def ltr_teach_command(*args: str, cwd=None, timeout: float = 120) -> str:
     """Run ``ltr-teach ARGS`` in a new process (the course's command line) and return what it printed.
 
     Notebooks call it instead of ``!ltr-teach ...``, which needs the command on the shell's path. The
     command runs in ``cwd`` (so file names can be short) and speaks the kernel's language.
+
+    The child writes UTF-8 whatever its system's default: Python writes to a pipe in the locale's encoding
+    (on Windows the ANSI code page, cp936 or cp1252), which would not decode as UTF-8 at its first "≈" or
+    Chinese character, and a code page such as cp1252 cannot write Chinese at all. Bytes that still are not
+    UTF-8 (from something other than Python) show as "\ufffd" rather than stopping the notebook.
     """
     from ..core.i18n import get_language
 
     command = [sys.executable, "-m", "ltr_teach.cli", *map(str, args)]
-    env = dict(os.environ, LTR_TEACH_LANG=get_language())
+    env = dict(os.environ, LTR_TEACH_LANG=get_language(), PYTHONIOENCODING="utf-8")
     shown = "$ ltr-teach " + " ".join(map(str, args)) + "\n"
     try:
-        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
-                              check=False, cwd=cwd, env=env)
+        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                              timeout=timeout, check=False, cwd=cwd, env=env)
     except OSError:  # JupyterLite (Pyodide) cannot start a process
         return shown + _("(this Python cannot start a process, as in the browser edition: type the command in a "
                          "terminal, or use lt.evaluate, which prints the same numbers)")
     return (shown + done.stdout + done.stderr).rstrip()
 
 
-__all__ = ["Collection", "Index", "load", "read_records", "tokens", "build_index", "tfidf_scores", "bm25_scores",
-           "to_run", "ltr_teach_command", "STOPWORDS", "MAX_FILE_BYTES", "GLASGOW_FILES"]
+__all__ = ["Collection", "Index", "TermCounts", "load", "read_records", "tokens", "build_index", "tfidf_scores",
+           "bm25_scores", "to_run", "ltr_teach_command", "STOPWORDS", "MAX_FILE_BYTES", "MAX_DENSE_CELLS", "MAX_K1",
+           "GLASGOW_FILES"]
