@@ -44,6 +44,7 @@ from .ranking import (
     TermCounts,
     bm25_scores,
     build_index,
+    overlap_scores,
     tfidf_scores,
     to_run,
     tokens,
@@ -290,5 +291,5 @@ def ltr_teach_command(*args: str, cwd=None, timeout: float = 120) -> str:
 
 
 __all__ = ["Collection", "Index", "TermCounts", "load", "read_records", "tokens", "build_index", "tfidf_scores",
-           "bm25_scores", "to_run", "ltr_teach_command", "STOPWORDS", "MAX_FILE_BYTES", "MAX_DENSE_CELLS", "MAX_K1",
+           "overlap_scores", "bm25_scores", "to_run", "ltr_teach_command", "STOPWORDS", "MAX_FILE_BYTES", "MAX_DENSE_CELLS", "MAX_K1",
            "GLASGOW_FILES"]

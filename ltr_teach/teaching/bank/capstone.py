@@ -13,9 +13,16 @@ _TOPIC_20152 = [0, None, None, 2, 0, None, 0, None, 0, 2]
 
 def _judged_task(d) -> str:
     shown = ", ".join("—" if g is None else str(g) for g in d["judgments"])
-    return _("In notebook 17, BM25's first ten trials for patient 20152 have the grades {shown} (— marks a trial that "
-             "nobody judged for this patient; 0 means a doctor would not refer the patient to it). Compute "
-             "judged@{k}.").format(shown=shown, k=d["k"])
+    return _("A patient's top 10 trials have the grades {shown} (— marks a trial that nobody judged for this patient; "
+             "0 means a doctor would not refer the patient to it). Compute judged@{k}.").format(shown=shown, k=d["k"])
+
+
+def _judged_variant(rng, data) -> dict:
+    """A student's own top 10: grades 0 to 2 or unjudged, at least one of each kind of rank."""
+    while True:
+        values = [None if rng.random() < 0.6 else rng.randint(0, 2) for _ in data["judgments"]]
+        if 0 < sum(v is not None for v in values) < len(values):
+            return dict(data, judgments=values)
 
 
 def _judged_facts() -> dict:
@@ -24,9 +31,9 @@ def _judged_facts() -> dict:
 
 #: What notebook 17 prints on the 30 held-out topics (2015) for the four systems, rounded as the questions quote it;
 #: ``tests/test_capstone_bank.py`` recomputes every one from the shipped collection with the library.
-HELD_OUT = {"overlap_judged": "0.20", "bm25_judged": "0.34", "gap_plain": "0.031", "gap_condensed": "0.043",
-            "p_tuned_overlap": "0.026", "p_bm25_overlap": "0.041", "holm_tuned_overlap": "0.156",
-            "holm_bm25_overlap": "0.205", "lowest_mean": "0.07", "highest_mean": "0.10"}
+HELD_OUT = {"overlap_judged": "0.19", "bm25_judged": "0.34", "gap_plain": "0.046", "gap_condensed": "0.024",
+            "p_tuned_overlap": "0.024", "p_bm25_overlap": "0.050", "p_tfidf_overlap": "0.099",
+            "holm_tuned_overlap": "0.143", "lowest_mean": "0.05", "highest_mean": "0.10"}
 
 
 def _held_out_facts() -> dict:
@@ -35,7 +42,8 @@ def _held_out_facts() -> dict:
 
 EXERCISES = [
     _e("capstone-judged-at-10", "capstone", "judged_at_k", {"judgments": _TOPIC_20152, "k": 10}, _judged_task,
-       [N_("A grade of 0 is a judgment (a doctor looked and said no); only the dashes are missing.")]),
+       [N_("A grade of 0 is a judgment (a doctor looked and said no); only the dashes are missing.")],
+       intro=N_("In notebook 17 these are BM25's first ten trials for patient 20152."), randomize=_judged_variant),
     choice("capstone-judged-predict", family="capstone", kind="predict",
            title=N_("How much of the top 10 did anyone judge?"),
            question=N_("Each of the 59 patients was judged against a pool of 13 to 153 trials; the collection holds "
@@ -133,28 +141,28 @@ EXERCISES = [
            level=3, about=("ndcg", "judged_at_k")),
     choice("capstone-holm-survives", family="capstone", kind="evaluate",
            title=N_("One small p among six"),
-           question=N_("Four systems give six pairs on the 30 held-out topics. Two pairs have a raw p-value below 0.05: "
-                       "tuned BM25 against word overlap ({p_tuned_overlap}) and BM25 against word overlap "
-                       "({p_bm25_overlap}); the other four are above 0.25. Holm's correction makes the two "
-                       "{holm_tuned_overlap} and {holm_bm25_overlap}. What do you write?"),
+           question=N_("Four systems give six pairs on the 30 held-out topics. One pair has a raw p-value below 0.05: "
+                       "tuned BM25 against word overlap ({p_tuned_overlap}); BM25 against word overlap has "
+                       "{p_bm25_overlap}, TF-IDF against word overlap {p_tfidf_overlap}, the other three pairs more "
+                       "than 0.5. Holm's correction makes the smallest {holm_tuned_overlap}. What do you write?"),
            facts=_held_out_facts,
            options={"not-shown": N_("The collection does not show a difference between any two systems at the 5% "
                                     "level once the six comparisons are taken into account"),
-                    "bm25-wins": N_("Both BM25 runs beat word overlap (p = {p_tuned_overlap} and {p_bm25_overlap})"),
+                    "tuned-wins": N_("Tuned BM25 beats word overlap (p = {p_tuned_overlap})"),
                     "equal": N_("The four systems are equally good"),
                     "drop-holm": N_("Report only that pair, so no correction is needed")},
            correct="not-shown",
-           why={"bm25-wins": N_("With six comparisons the chance that at least one raw p falls below 0.05 by luck is "
-                                "far above 5%; that is what Holm's step-down adjustment accounts for."),
+           why={"tuned-wins": N_("With six comparisons the chance that at least one raw p falls below 0.05 by luck is "
+                                 "far above 5%; that is what Holm's step-down adjustment accounts for."),
                 "equal": N_("Not rejecting the null hypothesis is not evidence that it holds: 30 topics may be too few "
                             "to show a difference of this size."),
                 "drop-holm": N_("Choosing the pair after looking at the six p-values is the multiple comparison; "
                                 "leaving the others out of the report hides it, it does not remove it.")},
            explanation=N_("Holm multiplies the smallest of the m = 6 p-values by 6, the next by 5, and so on (each "
-                          "adjusted value at least the one before): 6 × {p_tuned_overlap} and 5 × {p_bm25_overlap} give "
-                          "{holm_tuned_overlap} and {holm_bm25_overlap}, both above 0.05. The honest sentence says what "
-                          "the data cannot show, and why (few topics, six comparisons), without claiming the systems "
-                          "are equal."),
+                          "adjusted value at least the one before): 6 × {p_tuned_overlap} gives {holm_tuned_overlap}, "
+                          "above 0.05, and every other pair stays above it too. The honest sentence says what the data "
+                          "cannot show, and why (few topics, six comparisons), without claiming the systems are "
+                          "equal."),
            hints=(N_("How many comparisons were made before this p-value was picked out?"),
                   N_("Holm compares the smallest p with α/m, the next with α/(m − 1), and so on."),
                   N_("A test that does not reject says nothing about equality.")),
@@ -162,27 +170,27 @@ EXERCISES = [
     choice("capstone-unjudged-favours", family="capstone", kind="analyse",
            title=N_("Who pays for the unjudged trials?"),
            question=N_("On the held-out topics, word overlap's judged@10 is {overlap_judged} and BM25's {bm25_judged}. "
-                       "Plain NDCG@10 puts BM25 ahead by {gap_plain}; with condensed lists the gap is {gap_condensed} "
-                       "and the order of the two is the same. What do the two readings tell you together?"),
+                       "Plain NDCG@10 puts BM25 ahead by {gap_plain}; with condensed lists the gap is {gap_condensed}, "
+                       "BM25 still ahead. What do the two readings tell you together?"),
            facts=_held_out_facts,
-           options={"robust": N_("The gap does not come only from word overlap's many unjudged trials: it holds when "
-                                 "they are removed"),
-                    "artefact": N_("The gap is an artefact of unjudged trials counted as not relevant"),
+           options={"part": N_("Part of the gap comes from word overlap's unjudged trials counted as not relevant; "
+                               "the rest holds when they are removed"),
+                    "artefact": N_("All of the gap is an artefact of unjudged trials counted as not relevant"),
                     "condensed-true": N_("Condensed NDCG@10 is the true score, so report only it"),
                     "judged-quality": N_("A higher judged@10 proves a better system")},
-           correct="robust",
-           why={"artefact": N_("If it were, removing the unjudged trials would close the gap; it does not."),
+           correct="part",
+           why={"artefact": N_("If it were, removing the unjudged trials would close the gap; BM25 stays ahead."),
                 "condensed-true": N_("Condensed lists have their own bias (they favour systems that retrieve judged "
                                      "documents, and they inflate every score); report both and say which is which."),
                 "judged-quality": N_("judged@10 measures how much of the top 10 was looked at, not how good it is: a "
                                      "system can retrieve many judged non-relevant trials.")},
            explanation=N_("A system unlike the ones that built the pools retrieves more unjudged documents and is "
                           "punished for it when they count as not relevant. Checking judged@k, then recomputing with "
-                          "condensed lists (or bpref), shows whether a conclusion depends on that. Here it does not, "
-                          "though on 30 topics neither reading is significant after Holm."),
+                          "condensed lists (or bpref), shows how much of a conclusion depends on that: here about half "
+                          "of the gap, and on 30 topics neither reading is significant after Holm."),
            hints=(N_("What would you expect of the gap if it came only from the unjudged trials?"),
                   N_("Condensed lists remove the unjudged trials before scoring."),
-                  N_("Compare the direction of the difference under both readings.")),
+                  N_("Compare the size and the direction of the difference under both readings.")),
            about=("judged_at_k", "ndcg"), level=3),
     written("capstone-written-conclusion", family="capstone",
             title=N_("The capstone's conclusion"),
@@ -194,12 +202,12 @@ EXERCISES = [
             model=N_("Model answer: On the 30 held-out 2015 topics of the clinical-trials collection (k1 and b tuned on "
                      "the 29 topics of 2014), word overlap, TF-IDF, BM25 and tuned BM25 have mean NDCG@10 between "
                      "about {lowest_mean} and {highest_mean}. No pair differs at the 5% level after Holm's correction "
-                     "(the two raw p-values below 0.05, both against word overlap, {p_tuned_overlap} and "
-                     "{p_bm25_overlap}, become {holm_tuned_overlap} and {holm_bm25_overlap}). Only about a third of "
-                     "each top 10 was judged (word overlap: a fifth), so the scores are lower bounds; condensed lists "
-                     "more than double every score and keep BM25 ahead of word overlap. The tuned parameters gained on "
-                     "the 2014 topics but almost nothing on the 2015 ones. Thirty topics and pools built by other "
-                     "systems cannot show differences of this size; they do not show that the systems are equal.\n\n"
+                     "(the one raw p-value below 0.05, tuned BM25 against word overlap, {p_tuned_overlap}, becomes "
+                     "{holm_tuned_overlap}). Only about a third of each top 10 was judged (word overlap: a fifth), so "
+                     "the scores are lower bounds; condensed lists more than double every score and halve the gap "
+                     "between BM25 and word overlap. The tuned parameters gained on the 2014 topics but almost "
+                     "nothing on the 2015 ones. Thirty topics and pools built by other systems cannot show "
+                     "differences of this size; they do not show that the systems are equal.\n\n"
                      "Rubric (5 points): 1 the split and the topics named; 2 the held-out means with the metric; 3 "
                      "the test, the correction and the p-values read correctly (no 'proven equal', no claim from an "
                      "uncorrected p); 4 judged@10 and what the condensed lists change; 5 a limit of the collection or "
@@ -207,7 +215,7 @@ EXERCISES = [
             hints=(N_("Go section by section through your notebook and take one number from each."),
                   N_("Say which topics chose the parameters and which topics the numbers come from."),
                   N_("End with what the data cannot show: a non-significant difference is not an equality.")),
-            level=3),
+            level=3, about=("ndcg", "judged_at_k")),
 ]
 
 EXERCISES = arranged(EXERCISES, [
