@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ltr_teach.runs import clinical_trials
-from ltr_teach.runs.clinical_trials import FILES, FOLDER, load_clinical_trials, topic_year
+from ltr_teach.runs.clinical_trials import FILES, FOLDER, read_clinical_trials, topic_year
 from ltr_teach.runs.collection import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,14 +78,14 @@ def folder(tmp_path, monkeypatch):
 def test_a_missing_folder_says_how_to_go_on(folder):
     (folder / "trials.tsv.gz").unlink()
     with pytest.raises(ValueError, match=r"not installed.*CC BY-NC 4\.0.*load\('sample'\)"):
-        load_clinical_trials()
+        read_clinical_trials()
 
 
 def test_a_small_file_that_unpacks_huge_is_refused(folder, monkeypatch):
     monkeypatch.setattr(clinical_trials, "MAX_BYTES", 2**20)
     (folder / "trials.tsv.gz").write_bytes(gzip.compress(b"\0" * (8 * 2**20)))  # 8 kB packed, 8 MB unpacked
     with pytest.raises(ValueError, match="unpacks to more than"):
-        load_clinical_trials()
+        read_clinical_trials()
 
 
 @pytest.mark.parametrize("content, message", [
@@ -97,14 +97,14 @@ def test_a_small_file_that_unpacks_huge_is_refused(folder, monkeypatch):
 def test_a_damaged_trials_file_names_the_problem(folder, content, message):
     (folder / "trials.tsv.gz").write_bytes(content)
     with pytest.raises(ValueError, match=message):
-        load_clinical_trials()
+        read_clinical_trials()
 
 
 def test_judgments_of_unknown_trials_are_refused(folder):
     with open(folder / "qrels.txt", "a", encoding="utf-8") as qrels:
         qrels.write("20141 0 NCT99999999 2\n")
     with pytest.raises(ValueError, match="judges 1 ids the other files lack, e.g. NCT99999999"):
-        load_clinical_trials()
+        read_clinical_trials()
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs exist on POSIX only")
@@ -112,7 +112,7 @@ def test_a_fifo_in_place_of_a_file_does_not_hang(folder):
     (folder / "topics.tsv").unlink()
     os.mkfifo(folder / "topics.tsv")
     with pytest.raises(ValueError, match="not installed"):
-        load_clinical_trials()
+        read_clinical_trials()
 
 
 def test_the_package_data_ships_the_folder():

@@ -9,8 +9,8 @@ all the trials, so a trial judged only for another patient is unjudged for this 
 A topic id is its year and number, ``"20141"`` to ``"201530"``: :func:`topic_year` reads the year, which splits
 the topics into the 2014 ones (to tune a ranker on) and the 2015 ones (to report on).
 
->>> c = load_clinical_trials()
->>> len(c.queries), len(c.docs), sum(len(j) for j in c.qrels.values())
+>>> parts = read_clinical_trials()
+>>> len(parts["queries"]), len(parts["docs"]), sum(len(j) for j in parts["qrels"].values())
 (59, 3625, 3844)
 >>> [topic_year(q) for q in ("20141", "201530")]
 ['2014', '2015']
@@ -95,9 +95,9 @@ def _two_columns(data: bytes, name: str) -> dict:
     return records
 
 
-def load_clinical_trials():
-    """The collection as a :class:`~ltr_teach.runs.collection.Collection` (``load("clinical-trials")``)."""
-    from .collection import Collection
+def read_clinical_trials() -> dict:
+    """The collection's parts: ``name``, ``docs``, ``queries``, ``qrels`` and ``source``, the fields of the
+    :class:`~ltr_teach.runs.collection.Collection` that ``load("clinical-trials")`` makes of them."""
     from .trec import read_qrels
 
     queries = _two_columns(_bytes(FILES[0]), FILES[0])
@@ -108,9 +108,9 @@ def load_clinical_trials():
     strays = sorted({q for q in qrels if q not in queries} | {d for j in qrels.values() for d in j if d not in docs})
     if strays:
         raise ValueError(f"{FOLDER / FILES[2]} judges {len(strays)} ids the other files lack, e.g. {strays[0]}")
-    return Collection(_("clinical trials"), docs, queries, qrels,
-                      _("BIRCO's Clinical-Trial task from Koopman & Zuccon (SIGIR 2016): TREC CDS 2014-2015 patients, "
-                        "ClinicalTrials.gov trials; CC BY-NC 4.0 (ltr_teach/runs/data/clinical_trials/LICENSE.md)"))
+    return {"name": _("clinical trials"), "docs": docs, "queries": queries, "qrels": qrels,
+            "source": _("BIRCO's Clinical-Trial task from Koopman & Zuccon (SIGIR 2016): TREC CDS 2014-2015 patients, "
+                        "ClinicalTrials.gov trials; CC BY-NC 4.0 (ltr_teach/runs/data/clinical_trials/LICENSE.md)")}
 
 
-__all__ = ["load_clinical_trials", "topic_year", "FOLDER", "FILES", "YEARS", "MAX_BYTES"]
+__all__ = ["read_clinical_trials", "topic_year", "FOLDER", "FILES", "YEARS", "MAX_BYTES"]

@@ -254,9 +254,9 @@ def load(source="sample") -> Collection:
     if isinstance(source, str) and source == "sample":
         return _sample()
     if isinstance(source, str) and source == "clinical-trials":
-        from .clinical_trials import load_clinical_trials  # the real collection, CC BY-NC 4.0: its own module
+        from .clinical_trials import read_clinical_trials  # the real collection, CC BY-NC 4.0: its own module
 
-        return load_clinical_trials()
+        return Collection(**read_clinical_trials())
     if isinstance(source, str) and source.lower() == "cranfield":
         return _ir_datasets()
     if not isinstance(source, (str, os.PathLike)):
