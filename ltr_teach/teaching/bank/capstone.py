@@ -46,7 +46,7 @@ EXERCISES = [
        intro=N_("In notebook 17 these are BM25's first ten trials for patient 20152."), randomize=_judged_variant),
     choice("capstone-judged-predict", family="capstone", kind="predict",
            title=N_("How much of the top 10 did anyone judge?"),
-           question=N_("Each of the 59 patients was judged against a pool of 13 to 153 trials; the collection holds "
+           question=N_("Each of the 59 patients has 13 to 153 trials judged for them; the collection holds "
                        "3,625 trials, and every patient is searched against all of them. Before running anything: "
                        "what share of BM25's top 10 for a patient do you expect to have a judgment for that "
                        "patient?"),
