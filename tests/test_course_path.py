@@ -111,9 +111,10 @@ def test_the_core_path_takes_about_six_and_a_half_hours():
 def test_the_capstone_row_is_there_for_its_notebook():
     capstone = cp.notebook(17)
     assert capstone.slug == "17_capstone_real_collection"
-    assert capstone.heading("zh") == "17 · 综合练习：在测试集上评价两个检索系统"
-    assert capstone.heading("en") == "17 · Capstone: evaluating two rankers on a test collection"
-    assert (capstone.prerequisites, capstone.minutes, capstone.core) == ((3, 4, 11, 14), 60, True)
+    assert capstone.heading("zh") == "17 · 综合练习：在真实测试集上评价检索系统"
+    assert capstone.heading("en") == "17 · Capstone: evaluating rankers on a real test collection"
+    assert (capstone.prerequisites, capstone.minutes, capstone.core) == ((3, 4, 11, 14), 90, True)
+    assert cp.sheet("13_capstone").notebooks == (17,)  # its graded exercises
 
 
 def test_a_wrong_key_or_language_names_itself():

@@ -2,7 +2,7 @@
 
 The saved outputs of both editions are scanned, and so is every label of every editor the notebooks can
 build, in each language. What may stay in the other language: item and query names (神仙水, MAC口红),
-the documents and queries of the test collection notebook 17 evaluates (its data, written in English like
+the documents and queries of the test collections notebook 17 evaluates (their data, written in English like
 Cranfield's), text the course quotes from a document (inside “…”, 「…」 or "…"), code (``<code>``, keywords a sheet asks a
 student to type) and formulas. The Chinese edition may name a metric by its English abbreviation or name in
 parentheses (NDCG, "reciprocal rank" beside 倒数排名) where the glossary does; what it must not hold is an
@@ -68,6 +68,9 @@ DOCUMENT_TEXT = " ".join(f"{e.where} {e.printed}" for e in ERRATA)
 #: The test collection's own text (notebook 17 prints its queries and a document): data, not the edition's words
 _SAMPLE = load_collection("sample")
 DOCUMENT_TEXT += " " + " ".join([*_SAMPLE.docs.values(), *_SAMPLE.queries.values()])
+#: Notebook 17's real collection (English case reports and trials, in both editions) and its name and source line
+_TRIALS = load_collection("clinical-trials")
+DOCUMENT_TEXT += " " + " ".join([*_TRIALS.docs.values(), *_TRIALS.queries.values()])
 
 
 def _english_sentences(text: str) -> list:

@@ -53,7 +53,7 @@ def _demo_create(**changes):
 def test_the_bank_modules_make_the_registry_in_course_order():
     families = [module.FAMILY[0] for module in bank.MODULES]
     assert families == ["precision_recall", "mrr_map", "dcg_ndcg", "err", "roc_auc", "comparing", "many_queries",
-                        "user_models", "choosing", "collections", "learning_to_rank", "online"]
+                        "user_models", "choosing", "collections", "learning_to_rank", "online", "capstone"]
     assert list(lt.exercises.FAMILIES) == families
     # all() is the modules' exercises one module after the other, each in its own order
     assert lt.exercises.ids() == [e.id for module in bank.MODULES for e in module.EXERCISES]

@@ -44,6 +44,7 @@ from .ranking import (
     TermCounts,
     bm25_scores,
     build_index,
+    overlap_scores,
     tfidf_scores,
     to_run,
     tokens,
@@ -231,13 +232,14 @@ def _ir_datasets() -> Collection:
 
 
 def load(source="sample") -> Collection:
-    """Load a test collection: ``"sample"``, ``"cranfield"`` (needs ``ir_datasets``) or a folder of Glasgow files.
+    """Load a test collection: ``"sample"``, ``"clinical-trials"``, ``"cranfield"`` (needs ``ir_datasets``) or a folder.
 
     Parameters
     ----------
     source : str or path
-        ``"sample"`` (shipped, offline), ``"cranfield"`` (through ``ir_datasets``, downloaded once), or the
-        path of a folder holding ``cran.all.1400``, ``cran.qry`` and ``cranqrel``.
+        ``"sample"`` (shipped, offline), ``"clinical-trials"`` (shipped: real patients, trials and doctors'
+        judgments, CC BY-NC 4.0; :mod:`ltr_teach.runs.clinical_trials`), ``"cranfield"`` (through ``ir_datasets``,
+        downloaded once), or the path of a folder holding ``cran.all.1400``, ``cran.qry`` and ``cranqrel``.
 
     Returns
     -------
@@ -251,10 +253,15 @@ def load(source="sample") -> Collection:
     """
     if isinstance(source, str) and source == "sample":
         return _sample()
+    if isinstance(source, str) and source == "clinical-trials":
+        from .clinical_trials import read_clinical_trials  # the real collection, CC BY-NC 4.0: its own module
+
+        return Collection(**read_clinical_trials())
     if isinstance(source, str) and source.lower() == "cranfield":
         return _ir_datasets()
     if not isinstance(source, (str, os.PathLike)):
-        raise ValueError(f"source must be 'sample', 'cranfield' or a folder's path; got {type(source).__name__}")
+        raise ValueError(f"source must be 'sample', 'clinical-trials', 'cranfield' or a folder's path; got "
+                         f"{type(source).__name__}")
     return _folder(source)
 
 
@@ -284,5 +291,5 @@ def ltr_teach_command(*args: str, cwd=None, timeout: float = 120) -> str:
 
 
 __all__ = ["Collection", "Index", "TermCounts", "load", "read_records", "tokens", "build_index", "tfidf_scores",
-           "bm25_scores", "to_run", "ltr_teach_command", "STOPWORDS", "MAX_FILE_BYTES", "MAX_DENSE_CELLS", "MAX_K1",
+           "overlap_scores", "bm25_scores", "to_run", "ltr_teach_command", "STOPWORDS", "MAX_FILE_BYTES", "MAX_DENSE_CELLS", "MAX_K1",
            "GLASGOW_FILES"]

@@ -358,6 +358,25 @@ def tfidf_scores(index: Index, queries) -> np.ndarray:
     return scores
 
 
+def overlap_scores(index: Index, queries) -> np.ndarray:
+    """The overlap score measure (Manning, Raghavan & Schütze 2008, section 6.2.2): queries × documents.
+
+    A document scores the sum, over the query's distinct words, of how often each occurs in it: no idf, no
+    length normalisation, and a word the query repeats counts once. The weakest sensible ranker, a baseline for
+    TF-IDF and BM25 (notebook 17). ``queries`` as for :func:`tfidf_scores`.
+
+    >>> ix = build_index({"d1": "red lipstick", "d2": "red red sunscreen"})
+    >>> overlap_scores(ix, ix.vectors(["red red lipstick", "blue"])).tolist()
+    [[2.0, 2.0], [0.0, 0.0]]
+    """
+    queries = _query_terms(index, queries)
+    scores = _scores_matrix(index, queries)
+    for term, rows, _counts in _by_term(queries):
+        lo, hi = index.term_starts[term], index.term_starts[term + 1]
+        scores[np.ix_(rows, index.posting_docs[lo:hi])] += index.posting_counts[lo:hi]
+    return scores
+
+
 def _parameter(name: str, value, low: float, high: float, usual: str) -> float:
     """A finite real number between ``low`` and ``high``, or a ValueError naming it."""
     allowed = f"{name} must be a number from {low:g} to {high:,.0f} ({usual})"
@@ -447,5 +466,5 @@ def to_run(scores: np.ndarray, query_ids, doc_ids, depth: int = 100) -> dict:
     return run
 
 
-__all__ = ["Index", "TermCounts", "tokens", "build_index", "tfidf_scores", "bm25_scores", "to_run", "STOPWORDS",
-           "MAX_DENSE_CELLS", "MAX_K1"]
+__all__ = ["Index", "TermCounts", "tokens", "build_index", "tfidf_scores", "overlap_scores", "bm25_scores", "to_run",
+           "STOPWORDS", "MAX_DENSE_CELLS", "MAX_K1"]

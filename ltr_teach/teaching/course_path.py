@@ -132,12 +132,14 @@ NOTEBOOKS = (
              (6, 11), 35, False,
              _t("A/B 测试、组队交错与平衡交错、为什么交错需要的用户更少",
                 "A/B tests, team-draft and balanced interleaving, why interleaving needs fewer users")),
-    Notebook(17, "17_capstone_real_collection", _t("综合练习：在测试集上评价两个检索系统",
-                                                   "Capstone: evaluating two rankers on a test collection"),
-             (3, 4, 11, 14), 60, True,
-             _t("读入测试集、用 NumPy 写出 TF-IDF 和 BM25、写运行文件、用命令行和库函数评价、逐查询比较和配对检验",
-                "load a test collection, TF-IDF and BM25 in NumPy, run files, evaluation on the command line and in "
-                "the library, per-query differences and a paired test")),
+    Notebook(17, "17_capstone_real_collection", _t("综合练习：在真实测试集上评价检索系统",
+                                                   "Capstone: evaluating rankers on a real test collection"),
+             (3, 4, 11, 14), 90, True,
+             _t("真实的临床试验测试集、自己写 BM25 并核对、在训练查询上调参并在留出查询上报告、四个系统的多重比较、"
+                "judged@10 与压缩列表、有评分标准的结论",
+                "a real clinical-trials collection, your own BM25 checked, tuning on training topics and reporting on "
+                "held-out ones, four systems compared with Holm and Tukey, judged@10 and condensed lists, a conclusion "
+                "graded with a rubric")),
 
 )
 
@@ -159,6 +161,7 @@ SHEETS = (
     Sheet(11, "11_learning_to_rank", "learning_to_rank", _t("从 AUC 到排序学习", "From AUC to learning to rank"),
           (15,), 15),
     Sheet(12, "12_online_evaluation", "online", _t("在线评价", "Online evaluation"), (16,), 30),
+    Sheet(13, "13_capstone", "capstone", _t("综合练习：真实测试集", "Capstone: a real test collection"), (17,), 25),
 )
 
 @dataclass(frozen=True)

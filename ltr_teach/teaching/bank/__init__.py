@@ -21,7 +21,7 @@ import re
 #: The modules are imported when :data:`MODULES` is first read: the command line lists the family keys in its
 #: help without loading SymPy.
 FAMILY_KEYS = ("precision_recall", "mrr_map", "dcg_ndcg", "err", "roc_auc", "comparing", "many_queries", "user_models",
-               "choosing", "collections", "learning_to_rank", "online")
+               "choosing", "collections", "learning_to_rank", "online", "capstone")
 
 #: An exercise's id as its bank module writes it: a call's first argument, followed by the family's key (as the
 #: second argument or ``family=``); ``{key}`` is the module's family.
