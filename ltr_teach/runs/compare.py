@@ -11,7 +11,7 @@ test              what it asks, and how it is computed                          
 ================  ==========================================================================  =====================
 paired t          is the mean difference 0? t = mean(d) / (sd(d) / sqrt(n)), n - 1 degrees   ``scipy.stats.ttest_rel(run, baseline)``
                   of freedom; p from the regularized incomplete beta function
-Wilcoxon          is the median difference 0? signed ranks of the non-zero differences;       ``scipy.stats.wilcoxon(run, baseline)``
+Wilcoxon          is the median difference 0? signed ranks of the non-zero differences;       ``scipy.stats.wilcoxon(d)``
 signed-rank       exact distribution (by dynamic programming) without ties or zeros,          (``zero_method="wilcox"``,
                   an exact sign-flip test of the rank sum with ties or zeros and n <= 13,     ``correction=False``,
                   else the normal approximation with the tie correction                       ``method="auto"``)
@@ -19,6 +19,11 @@ randomisation     could the signs of the differences be chance? every one of the
 (permutation)     flips enumerated up to ``exact_up_to`` queries (p = count / 2^n, an exact   permutation_type="samples")``
                   fraction); beyond, ``n_resamples`` seeded random flips, p = (count+1)/(N+1)
 ================  ==========================================================================  =====================
+
+The differences ``d`` are read exactly first (:func:`exact_differences`: 0.6 − 0.4 is 1/5), so differences equal
+but for float noise are ties and a noise difference is 0; SciPy given the raw floats ``wilcoxon(run, baseline)``
+ranks them apart and can answer differently. The permutation test counts a flip within SciPy's tolerance (100
+machine epsilons relative) of the observed mean as equal to it, as ``permutation_test`` does.
 
 All three are two-sided by default (``alternative="greater"`` asks whether the run beats the
 baseline). With several runs against one baseline the p-values of each test are adjusted across the

@@ -313,9 +313,12 @@ _MARKDOWN_SPECIALS = frozenset("\\|<>&*_`[]~!#")
 def _markdown(text) -> str:
     """One Markdown table cell showing ``text`` as written (a line break becomes ``<br>``)."""
     out = []
-    for c in str(text).replace("\r\n", "\n"):
+    text = str(text).replace("\r\n", "\n")
+    for i, c in enumerate(text):
         if c in _LINE_BREAKS:
             out.append("<br>")
+        elif c == "_" and 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum():
+            out.append(c)  # inside a word an underscore never starts emphasis (base_a stays readable)
         elif c in _MARKDOWN_SPECIALS:
             out.append(f"&#{ord(c)};")
         else:
