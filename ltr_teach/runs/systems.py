@@ -36,8 +36,18 @@ from ..core.i18n import N_, Message, _, translate
 from ..core.plain import _brief
 from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice
-from .compare import (TEST_FULL_NAMES, TESTS, _named_runs, adjust, check_resampling, paired_t,
-                      permutation, qrels_mapping, resampling_cost, wilcoxon)
+from .compare import (
+    TEST_FULL_NAMES,
+    TESTS,
+    _named_runs,
+    adjust,
+    check_resampling,
+    paired_t,
+    permutation,
+    qrels_mapping,
+    resampling_cost,
+    wilcoxon,
+)
 from .evaluate import evaluate, parse_metric
 from .studentized import studentized_range_ppf, studentized_range_sf
 

@@ -25,7 +25,6 @@ import stat
 from pathlib import Path
 
 from ..core.plain import _brief
-
 from .trec import MAX_FIELD_BYTES, add_once
 
 #: The column names read as each field, compared without case; the first present is used.
