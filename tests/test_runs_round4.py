@@ -337,7 +337,10 @@ def test_the_documented_difference_from_wilcoxon_on_raw_floats():
     d = np.array([float(x) for x in exact_differences(run - base, scale=np.maximum(run, base))])
     ours = wilcoxon(d)
     assert ours.p_value == pytest.approx(stats.wilcoxon(d, correction=False).pvalue, rel=1e-12)
-    assert len(set(np.abs(d))) < len(set(np.abs(run - base)))  # the noise that separates them for SciPy
+    assert len(set(np.abs(d))) == 8 and len(set(np.abs(run - base))) == 12  # noise separates 4 ties for SciPy
+    assert "normal approximation" in str(ours.method)
+    raw = stats.wilcoxon(run, base, correction=False).pvalue                 # exact distribution: 0.0258 vs 0.0276
+    assert raw == pytest.approx(0.025769774809161667, rel=1e-9) and ours.p_value == pytest.approx(0.0276223, rel=1e-5)
 
 
 def test_compare_runs_on_thirty_thousand_queries_answers():
