@@ -155,6 +155,16 @@ def test_compare_systems_with_constant_scores_explains_the_degenerate_tests():
     assert result.tukey.pvalue[0, 1] == 0.0 and result.tukey.pvalue[0, 2] == 1.0
 
 
+def test_compare_runs_shows_an_undefined_t_test_as_undefined():
+    qrels = {q: {"d": 1} for q in "abc"}
+    run = {q: {"d": 2.0} for q in "abc"}
+    result = lt.compare_runs(qrels, {"A": run, "B": dict(run)}, "mrr")
+    assert np.isnan(result["B"].tests["t-test"].p_value) and np.isnan(stats.ttest_rel([1.0] * 3, [1.0] * 3).pvalue)
+    text = str(result)
+    assert "nan" not in text.replace("SciPy: nan", "")
+    assert "B, t-test: statistic —, p = — (undefined: every difference is 0" in text
+
+
 @pytest.mark.parametrize(("samples", "message"), [
     ([["a", "b"], [1, 2]], "sample 1, value 1 = 'a' is not a number"),
     ([[1e308, -1e308], [1, 2]], "value 1 = 1e\\+308 is not allowed"),

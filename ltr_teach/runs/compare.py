@@ -258,7 +258,8 @@ class RunComparison:
             for t in TESTS:
                 r = pair.tests[t]
                 lines.append(_("{run}, {test}: statistic {statistic}, p = {p} ({method})").format(
-                    run=pair.run, test=_(TEST_NAMES[t]), statistic=f"{r.statistic:.6g}", p=r.p_text(),
+                    run=pair.run, test=_(TEST_NAMES[t]),
+                    statistic=UNDEFINED if math.isnan(r.statistic) else f"{r.statistic:.6g}", p=r.p_text(),
                     method=translate(r.method)))
         return lines
 
@@ -310,17 +311,22 @@ class RunComparison:
         }
 
 
+#: How an undefined value (a t statistic or effect size over a standard deviation of 0) is shown; the test's
+#: method says why.
+UNDEFINED = "—"
+
+
 def _f(x: float, digits: int = 4) -> str:
-    return "nan" if math.isnan(x) else f"{x:.{digits}f}"
+    return UNDEFINED if math.isnan(x) else f"{x:.{digits}f}"
 
 
 def _signed(x: float) -> str:
-    return "nan" if math.isnan(x) else f"{x:+.4f}"
+    return UNDEFINED if math.isnan(x) else f"{x:+.4f}"
 
 
 def _p(x: float) -> str:
     if math.isnan(x):
-        return "nan"
+        return UNDEFINED
     return f"{x:.4g}" if x >= 1e-4 else f"{x:.2e}"
 
 
@@ -426,6 +432,9 @@ def paired_t(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
         t = float(np.divide(mean, sd / math.sqrt(n))) if n > 1 else math.nan
     greater = _student_t_sf(t, n - 1) if n > 1 else math.nan
     p = _tail_p(1.0 - greater, greater, alternative) if not math.isnan(greater) else math.nan
+    if math.isnan(t) and n > 1:  # 0/0: every difference the same and their mean 0 (SciPy's ttest_rel: nan)
+        return SignificanceTest("t-test", t, p, None, p, Message(N_(
+            "undefined: every difference is 0, so t is 0 divided by a standard deviation of 0 (SciPy: nan)")))
     return SignificanceTest("t-test", t, p, None, p, Message(N_("Student's t with {df} degrees of freedom"), df=n - 1))
 
 

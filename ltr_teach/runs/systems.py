@@ -39,6 +39,7 @@ from ..core.validate import as_choice
 from .compare import (
     TEST_FULL_NAMES,
     TESTS,
+    UNDEFINED,
     _named_runs,
     adjust,
     check_resampling,
@@ -338,7 +339,7 @@ def _markdown(text) -> str:
 
 def _p(x: float) -> str:
     if math.isnan(x):
-        return "—"  # undefined (a note says why), not NumPy's "nan"
+        return UNDEFINED  # a note says why
     return f"{x:.4f}" if x >= 1e-4 else f"{x:.2e}"
 
 
