@@ -166,6 +166,8 @@ def _samples(samples) -> list[np.ndarray]:
         for j, v in enumerate(values):
             if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
                 raise ValueError(f"sample {i + 1}, value {j + 1} = {_brief(v)} is not a number; scores are numbers")
+            if isinstance(v, (np.integer, np.floating)):
+                v = v.item()  # a float32 cannot be compared with the limit without overflowing
             if abs(v) > SCORE_LIMIT or not math.isfinite(v):  # abs first: 10**400 has no float
                 raise ValueError(f"sample {i + 1}, value {j + 1} = {_brief(v)} is not allowed; scores are finite "
                                  f"numbers of size at most {SCORE_LIMIT:g} (their squares must stay finite)")
