@@ -11,7 +11,7 @@ test              what it asks, and how it is computed                          
 ================  ==========================================================================  =====================
 paired t          is the mean difference 0? t = mean(d) / (sd(d) / sqrt(n)), n - 1 degrees   ``scipy.stats.ttest_rel(run, baseline)``
                   of freedom; p from the regularized incomplete beta function
-Wilcoxon          is the median difference 0? signed ranks of the non-zero differences;       ``scipy.stats.wilcoxon(run, baseline)``
+Wilcoxon          is the median difference 0? signed ranks of the non-zero differences;       ``scipy.stats.wilcoxon(d)``
 signed-rank       exact distribution (by dynamic programming) without ties or zeros,          (``zero_method="wilcox"``,
                   an exact sign-flip test of the rank sum with ties or zeros and n <= 13,     ``correction=False``,
                   else the normal approximation with the tie correction                       ``method="auto"``)
@@ -19,6 +19,11 @@ randomisation     could the signs of the differences be chance? every one of the
 (permutation)     flips enumerated up to ``exact_up_to`` queries (p = count / 2^n, an exact   permutation_type="samples")``
                   fraction); beyond, ``n_resamples`` seeded random flips, p = (count+1)/(N+1)
 ================  ==========================================================================  =====================
+
+The differences ``d`` are read exactly first (:func:`exact_differences`: 0.6 − 0.4 is 1/5), so differences equal
+but for float noise are ties and a noise difference is 0; SciPy given the raw floats ``wilcoxon(run, baseline)``
+ranks them apart and can answer differently. The permutation test counts a flip within SciPy's tolerance (100
+machine epsilons relative) of the observed mean as equal to it, as ``permutation_test`` does.
 
 All three are two-sided by default (``alternative="greater"`` asks whether the run beats the
 baseline). With several runs against one baseline the p-values of each test are adjusted across the
@@ -253,7 +258,8 @@ class RunComparison:
             for t in TESTS:
                 r = pair.tests[t]
                 lines.append(_("{run}, {test}: statistic {statistic}, p = {p} ({method})").format(
-                    run=pair.run, test=_(TEST_NAMES[t]), statistic=f"{r.statistic:.6g}", p=r.p_text(),
+                    run=pair.run, test=_(TEST_NAMES[t]),
+                    statistic=UNDEFINED if math.isnan(r.statistic) else f"{r.statistic:.6g}", p=r.p_text(),
                     method=translate(r.method)))
         return lines
 
@@ -305,17 +311,22 @@ class RunComparison:
         }
 
 
+#: How an undefined value (a t statistic or effect size over a standard deviation of 0) is shown; the test's
+#: method says why.
+UNDEFINED = "—"
+
+
 def _f(x: float, digits: int = 4) -> str:
-    return "nan" if math.isnan(x) else f"{x:.{digits}f}"
+    return UNDEFINED if math.isnan(x) else f"{x:.{digits}f}"
 
 
 def _signed(x: float) -> str:
-    return "nan" if math.isnan(x) else f"{x:+.4f}"
+    return UNDEFINED if math.isnan(x) else f"{x:+.4f}"
 
 
 def _p(x: float) -> str:
     if math.isnan(x):
-        return "nan"
+        return UNDEFINED
     return f"{x:.4g}" if x >= 1e-4 else f"{x:.2e}"
 
 
@@ -336,25 +347,36 @@ def exact_differences(d, scale=None) -> list:
     >>> exact_differences([0.3 - (0.1 + 0.2)], scale=[0.3])    # float noise of 0.3 - 0.3
     [Fraction(0, 1)]
     """
-    out = []
+    out, seen = [], {}  # a metric takes few distinct values: each (difference, size) is read once
     for i, x in enumerate(d):
         if isinstance(x, (Fraction, numbers.Integral)):
             out.append(Fraction(x))
             continue
         x = float(x)
-        f = Fraction(x)
         size = abs(x) if scale is None else max(abs(x), abs(float(scale[i])))
-        r = f.limit_denominator(_SNAP_DENOMINATOR)
-        out.append(r if abs(f - r) <= _SNAP_ULPS * sys.float_info.epsilon * size else Fraction(repr(x)))
+        if (x, size) not in seen:
+            f = Fraction(x)
+            r = f.limit_denominator(_SNAP_DENOMINATOR)
+            seen[x, size] = r if abs(f - r) <= _SNAP_ULPS * sys.float_info.epsilon * size else Fraction(repr(x))
+        out.append(seen[x, size])
     return out
 
 
+def _float_noise(total: int) -> int:
+    """SciPy's tolerance for "as extreme" (``permutation_test``: 100 machine epsilons relative to the observed
+    statistic), on whole-number sums: a sum within this of the observed one counts as equal to it, so two sums that
+    differ only by the float noise of the differences they came from (1.0000000000000002 against 1) count alike."""
+    return (100 * abs(total)) >> 52  # floor(100 · 2^-52 · |total|): the sums are integers
+
+
 def _exact_flip_counts(exact: list) -> tuple:
-    """How many of the 2^n sign flips of ``exact`` have a sum <= and >= the observed sum, counted exactly: the
-    differences as integers over a common denominator, the sums of one half's flips against the other's."""
+    """How many of the 2^n sign flips of ``exact`` have a sum <= and >= the observed sum (ties within SciPy's
+    relative tolerance, :func:`_float_noise`), counted exactly: the differences as integers over a common
+    denominator, the sums of one half's flips against the other's."""
     common = math.lcm(*(e.denominator for e in exact)) if exact else 1
     ints = [int(e * common) for e in exact]
     observed = sum(ints)
+    noise = _float_noise(observed)
 
     def sums(values):
         out = [0]
@@ -364,8 +386,8 @@ def _exact_flip_counts(exact: list) -> tuple:
 
     half = len(ints) // 2
     left, right = sums(ints[:half]), sorted(sums(ints[half:]))
-    less = sum(bisect.bisect_right(right, observed - t) for t in left)
-    greater = sum(len(right) - bisect.bisect_left(right, observed - t) for t in left)
+    less = sum(bisect.bisect_right(right, observed + noise - t) for t in left)
+    greater = sum(len(right) - bisect.bisect_left(right, observed - noise - t) for t in left)
     return less, greater
 
 
@@ -410,6 +432,9 @@ def paired_t(d: np.ndarray, alternative: str = "two-sided") -> SignificanceTest:
         t = float(np.divide(mean, sd / math.sqrt(n))) if n > 1 else math.nan
     greater = _student_t_sf(t, n - 1) if n > 1 else math.nan
     p = _tail_p(1.0 - greater, greater, alternative) if not math.isnan(greater) else math.nan
+    if math.isnan(t) and n > 1:  # 0/0: every difference the same and their mean 0 (SciPy's ttest_rel: nan)
+        return SignificanceTest("t-test", t, p, None, p, Message(N_(
+            "undefined: every difference is 0, so t is 0 divided by a standard deviation of 0 (SciPy: nan)")))
     return SignificanceTest("t-test", t, p, None, p, Message(N_("Student's t with {df} degrees of freedom"), df=n - 1))
 
 
@@ -518,13 +543,7 @@ def permutation(d: np.ndarray, alternative: str = "two-sided", exact_up_to: int 
             alternative, min(Fraction(1), 2 * Fraction(min(less, greater), total)))
         return SignificanceTest("permutation", observed, float(exact), exact, float(exact),
                                 Message(N_("exact: all 2^{n} = {total} sign flips"), n=n, total=total))
-    rng = np.random.default_rng(seed)
-    null = np.empty(n_resamples)
-    batch = max(1, 2_000_000 // max(n, 1))
-    for start in range(0, n_resamples, batch):
-        size = min(batch, n_resamples - start)
-        signs = rng.integers(0, 2, (size, n)) * 2 - 1
-        null[start:start + size] = (signs * d).mean(axis=1)
+    null = _sampled_flip_means(d, n_resamples, seed)
     less, greater = _flip_counts(null, observed)
     p = _tail_p((less + 1) / (n_resamples + 1), (greater + 1) / (n_resamples + 1), alternative)
     return SignificanceTest("permutation", observed, p, None, p,
@@ -532,14 +551,71 @@ def permutation(d: np.ndarray, alternative: str = "two-sided", exact_up_to: int 
                                     n=n_resamples, seed=seed))
 
 
+#: The most work one comparison's resampling may do, in table look-ups or random draws (a few seconds):
+#: beyond it the answer would take minutes, and the call is refused with the n_resamples that fits.
+RESAMPLING_LIMIT = 2 * 10**8
+#: Up to this many draws (resamples × queries) the bootstrap draws exactly what scipy.stats.bootstrap draws.
+_SCIPY_DRAWS_UP_TO = 5 * 10**7
+#: The sign patterns of 8 differences: row b holds -1 where bit j of b is set (np.unpackbits' order), else +1.
+_BYTE_SIGNS = 1 - 2 * np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float64)
+
+
+def _sampled_flip_means(d: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    """The means of ``n_resamples`` random sign flips of ``d`` (seeded): one random byte flips 8 differences, whose
+    256 possible signed sums are tabulated once, so a flip costs n/8 look-ups instead of n random draws."""
+    n = len(d)
+    groups = -(-n // 8)
+    padded = np.zeros(groups * 8)
+    padded[:n] = d
+    table = padded.reshape(groups, 8) @ _BYTE_SIGNS.T        # table[g, b]: group g's sum under byte b's signs
+    rng = np.random.default_rng(seed)
+    null = np.empty(n_resamples)
+    batch = max(1, 4_000_000 // groups)
+    for start in range(0, n_resamples, batch):
+        size = min(batch, n_resamples - start)
+        flips = rng.integers(0, 256, (groups, size), dtype=np.uint8)
+        sums = np.zeros(size)
+        for g in range(groups):
+            sums += table[g][flips[g]]
+        null[start:start + size] = sums / n
+    return null
+
+
+def resampling_cost(d: np.ndarray, n_resamples: int, exact_up_to: int = 20, bootstrap: bool = True) -> int:
+    """The look-ups and draws that the sampled permutation test and the bootstrap of ``d`` will make."""
+    n = len(d)
+    cost = n_resamples * -(-n // 8) if n > exact_up_to else 0
+    if bootstrap:
+        cost += n * n_resamples if n * n_resamples <= _SCIPY_DRAWS_UP_TO else len(np.unique(d)) * n_resamples
+    return cost
+
+
+def check_resampling(cost: int, n_resamples: int, what: str) -> None:
+    """Refuse resampling that costs more than :data:`RESAMPLING_LIMIT`, naming the n_resamples that fits."""
+    if cost > RESAMPLING_LIMIT:
+        fits = max(1, n_resamples * RESAMPLING_LIMIT // cost)
+        raise ValueError(f"n_resamples = {n_resamples:,} on {what} needs about {cost:.2g} random draws and look-ups, "
+                         f"more than the {RESAMPLING_LIMIT:.0e} this does in seconds; give n_resamples = {fits:,} or "
+                         "fewer (9,999 random flips already put a p-value near 0.05 within about ±0.005)")
+
+
 def bootstrap_ci(d: np.ndarray, confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0) -> tuple:
-    """The percentile bootstrap interval of the mean of ``d``: resample the queries with replacement."""
+    """The percentile bootstrap interval of the mean of ``d``: resample the queries with replacement.
+
+    Up to :data:`_SCIPY_DRAWS_UP_TO` draws these are scipy.stats.bootstrap's draws (the same seed, the same
+    numbers). Beyond, a resample is drawn as how many times it takes each distinct difference (a multinomial over
+    the distinct values: the same distribution of resampled means, other draws), which costs as many draws as there
+    are distinct differences: 30,000 queries of a metric with a few hundred distinct values take a second.
+    """
     rng = np.random.default_rng(seed)
     n = len(d)
-    # SciPy draws all indices in one call; drawing the same shape keeps the same numbers
-    means = d[rng.integers(0, n, (n_resamples, n))].mean(axis=-1) if n * n_resamples <= 50_000_000 \
-        else np.concatenate([d[rng.integers(0, n, (size, n))].mean(axis=-1)
-                             for size in _batches(n_resamples, max(1, 50_000_000 // n))])
+    if n * n_resamples <= _SCIPY_DRAWS_UP_TO:
+        means = d[rng.integers(0, n, (n_resamples, n))].mean(axis=-1)  # one call, SciPy's shape: SciPy's numbers
+    else:
+        values, counts = np.unique(d, return_counts=True)
+        batch = max(1, 4_000_000 // len(values))
+        means = np.concatenate([rng.multinomial(n, counts / n, size=size) @ values / n
+                                for size in _batches(n_resamples, batch)])
     alpha = (1 - confidence) / 2
     low, high = np.percentile(means, [alpha * 100, (1 - alpha) * 100])
     return float(low), float(high)
@@ -772,12 +848,13 @@ def sign_flips(differences, alternative: str = "two-sided", queries=None, places
     sums = tuple(sum(s * v for s, v in zip(signs, ints)) for signs in patterns)
     means = tuple(Fraction(t, n * common) for t in sums)
     observed = sums[0]
+    noise = _float_noise(observed)  # as permutation() and SciPy count: within 100 epsilons relative is as extreme
     if alternative == "greater":
-        extreme = tuple(t >= observed for t in sums)
+        extreme = tuple(t >= observed - noise for t in sums)
     elif alternative == "less":
-        extreme = tuple(t <= observed for t in sums)
+        extreme = tuple(t <= observed + noise for t in sums)
     else:
-        extreme = tuple(abs(t) >= abs(observed) for t in sums)
+        extreme = tuple(abs(t) >= abs(observed) - noise for t in sums)
     return SignFlips(differences=tuple(exact), queries=queries, alternative=alternative, patterns=patterns,
                      means=means, extreme=extreme, places=places, sums=sums)
 
@@ -859,6 +936,20 @@ def _decimal(x: Fraction) -> str:
 
 
 # -- the front door ----------------------------------------------------------------------------------------
+
+def qrels_mapping(qrels) -> dict:
+    """``qrels`` as ``{qid: {docid: grade}}``: a dict as it is, a table or table file read, a TREC file read;
+    anything else refused in one message."""
+    qrels = as_mapping(qrels, "qrels")
+    if isinstance(qrels, dict):
+        return qrels
+    if not isinstance(qrels, (str, os.PathLike)):
+        raise ValueError(f"qrels must be a dict {{qid: {{docid: grade}}}}, a table or the path of a qrels file; got "
+                         f"{_brief(qrels)}")
+    from .trec import read_qrels
+
+    return read_qrels(qrels)
+
 
 def _named_runs(runs) -> dict:
     if isinstance(runs, dict):
@@ -966,11 +1057,7 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
     baseline = str(baseline)
     if baseline not in named:
         raise ValueError(f"baseline = {baseline!r} is not one of the runs: {', '.join(map(repr, named))}")
-    qrels = as_mapping(qrels, "qrels")
-    if not isinstance(qrels, dict):
-        from .trec import read_qrels
-
-        qrels = read_qrels(qrels)
+    qrels = qrels_mapping(qrels)
     scored = {name: evaluate(qrels, run, metric, convention=convention, missing=missing, progress=False)
               for name, run in named.items()}
     base = scored[baseline].per_query
@@ -993,6 +1080,8 @@ def compare_runs(qrels, runs, metric: str = "ndcg@10", baseline=None, convention
             notes.append(Message(N_("{name}: {n} queries where {metric} is undefined are left out"), name=name,
                                  n=int((~keep).sum()), metric=metric))
             b, r, queries = b[keep], r[keep], [q for q, k in zip(queries, keep) if k]
+        check_resampling(resampling_cost(r - b, n_resamples, exact_up_to), n_resamples,
+                         f"{len(queries):,} queries ({name} against {baseline})")
         exact = exact_differences(r - b, scale=np.maximum(np.abs(r), np.abs(b)))
         d = np.array([float(e) for e in exact])  # float noise (0.6 - 0.4 = 0.19999999999999996) removed
         sd = float(np.std(d, ddof=1)) if len(d) > 1 else math.nan

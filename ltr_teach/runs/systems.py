@@ -33,9 +33,22 @@ import numpy as np
 
 from ..core import webfont
 from ..core.i18n import N_, Message, _, translate
+from ..core.plain import _brief
 from ..core.table import aligned_lines, html_table
 from ..core.validate import as_choice
-from .compare import TEST_FULL_NAMES, TESTS, _named_runs, adjust, paired_t, permutation, wilcoxon
+from .compare import (
+    TEST_FULL_NAMES,
+    TESTS,
+    UNDEFINED,
+    _named_runs,
+    adjust,
+    check_resampling,
+    paired_t,
+    permutation,
+    qrels_mapping,
+    resampling_cost,
+    wilcoxon,
+)
 from .evaluate import evaluate, parse_metric
 from .studentized import studentized_range_ppf, studentized_range_sf
 
@@ -99,32 +112,71 @@ def tukey_hsd(samples, names=None) -> TukeyHSD:
     (np.float64(6.0), 6, 1.0)
     >>> round(float(result.pvalue[2, 0]), 6)   # q = 6 / 0.5774 = 10.39 with 3 means and 6 df (SciPy: 0.000794)
     0.000794
+
+    When no sample varies at all (every value of each sample equal, up to float noise such as the mean of
+    [0.1, 0.1, 0.1] being 0.10000000000000002), the pooled variance is 0 and the test degenerates: any
+    difference of means is certain (p = 0), equal means are a tie (p = 1):
+
+    >>> tukey_hsd([[0.1] * 3, [0.7] * 3]).pvalue.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
     """
-    arrays = [np.asarray(s, dtype=float) for s in samples]
-    if len(arrays) < 2:
-        raise ValueError(f"samples must hold at least two samples; got {len(arrays)}")
-    for i, a in enumerate(arrays):
-        if a.ndim != 1 or len(a) < 2 or not np.isfinite(a).all():
-            raise ValueError(f"sample {i + 1} must be at least two finite numbers; got {a.tolist()[:5]}")
+    arrays = _samples(samples)
     names = tuple(names) if names is not None else tuple(f"sample {i + 1}" for i in range(len(arrays)))
     sizes = np.array([len(a) for a in arrays])
     means = np.array([a.mean() for a in arrays])
     df = int(sizes.sum() - len(arrays))
     mse = float(sum(((a - a.mean()) ** 2).sum() for a in arrays) / df)
+    # the mean of [0.1, 0.1, 0.1] is 0.10000000000000002: the squares of such residues (1e-33) are no spread
+    noise = sum(len(a) * (4 * len(a) * _EPS * float(np.abs(a).max())) ** 2 for a in arrays) / df
+    if mse <= noise:
+        mse = 0.0
     statistic = means[:, None] - means[None, :]
-    errors = np.sqrt(mse / 2 * (1 / sizes[:, None] + 1 / sizes[None, :]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q = np.abs(statistic) / errors
+    scale = np.maximum(np.abs(means)[:, None], np.abs(means)[None, :])
+    tied = np.abs(statistic) <= 4 * _EPS * scale
     pvalue = np.ones_like(statistic)
     if mse > 0:
+        errors = np.sqrt(mse / 2 * (1 / sizes[:, None] + 1 / sizes[None, :]))
+        q = np.abs(statistic) / errors
         upper = np.triu_indices(len(arrays), 1)
         values = studentized_range_sf(q[upper], len(arrays), df)
         pvalue[upper] = values
         pvalue[upper[1], upper[0]] = values
-    else:  # no spread inside any system: any difference of means is certain, none is a tie
-        pvalue = np.where(statistic == 0, 1.0, 0.0)
+    else:  # no spread inside any sample: a difference of means is certain (p = 0), equal means are a tie (p = 1)
+        pvalue = np.where(tied, 1.0, 0.0)
     return TukeyHSD(names=names, means=tuple(means.tolist()), statistic=statistic, pvalue=pvalue, df=df, mse=mse,
                     sizes=tuple(sizes.tolist()))
+
+
+_EPS = float(np.finfo(float).eps)
+#: The largest size of a score: the squares of the deviations must stay finite floats.
+SCORE_LIMIT = 1e100
+
+
+def _samples(samples) -> list[np.ndarray]:
+    """``samples`` as 1-d float arrays, refused in one message when a value is not a real number of sane size."""
+    if isinstance(samples, (str, bytes, dict)) or not hasattr(samples, "__iter__"):
+        raise ValueError(f"samples must be a list of samples (lists of numbers); got {type(samples).__name__}")
+    arrays = []
+    for i, sample in enumerate(samples):
+        if len(arrays) >= 1000:
+            raise ValueError("samples holds more than 1000 samples; Tukey's HSD here compares at most 1000")
+        if isinstance(sample, (str, bytes, dict)) or not hasattr(sample, "__len__"):
+            raise ValueError(f"sample {i + 1} must be a list of numbers; got {_brief(sample)}")
+        values = list(sample.tolist() if hasattr(sample, "tolist") else sample)
+        for j, v in enumerate(values):
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise ValueError(f"sample {i + 1}, value {j + 1} = {_brief(v)} is not a number; scores are numbers")
+            if isinstance(v, (np.integer, np.floating)):
+                v = v.item()  # a float32 cannot be compared with the limit without overflowing
+            if abs(v) > SCORE_LIMIT or not math.isfinite(v):  # abs first: 10**400 has no float
+                raise ValueError(f"sample {i + 1}, value {j + 1} = {_brief(v)} is not allowed; scores are finite "
+                                 f"numbers of size at most {SCORE_LIMIT:g} (their squares must stay finite)")
+        if len(values) < 2:
+            raise ValueError(f"sample {i + 1} must hold at least two numbers; got {len(values)}")
+        arrays.append(np.array(values, dtype=float))
+    if len(arrays) < 2:
+        raise ValueError(f"samples must hold at least two samples; got {len(arrays)}")
+    return arrays
 
 
 @dataclass(frozen=True)
@@ -217,15 +269,16 @@ class SystemsComparison:
                              f"{html_table(pairs[0], pairs[1:], left=1)}{notes}</div>")
 
     def to_markdown(self) -> str:
-        """The report and the pairs as two GitHub-flavoured Markdown tables (``|`` in a name escaped)."""
+        """The report and the pairs as two GitHub-flavoured Markdown tables; every text is shown as written
+        (:func:`_markdown`: no character of a name can split a cell, end a row, or become markup or HTML)."""
         def table(rows):
-            cells = [[str(c).replace("|", "\\|") for c in row] for row in rows]
+            cells = [[_markdown(c) for c in row] for row in rows]
             lines = ["| " + " | ".join(cells[0]) + " |", "|" + "|".join(" --- " for _ in cells[0]) + "|"]
             return lines + ["| " + " | ".join(row) + " |" for row in cells[1:]]
 
-        notes = [f"- {translate(note)}" for note in self.notes]
-        return "\n".join([f"**{self.title()}**", "", *table(self.report_rows()), "", *table(self.pair_rows()),
-                          *([""] + notes if notes else [])]) + "\n"
+        notes = [f"- {_markdown(translate(note))}" for note in self.notes]
+        return "\n".join([f"**{_markdown(self.title())}**", "", *table(self.report_rows()), "",
+                          *table(self.pair_rows()), *([""] + notes if notes else [])]) + "\n"
 
     def to_latex(self) -> str:
         r"""The report as a LaTeX ``tabular`` (booktabs rules): each mean with the letters it beats as a superscript,
@@ -258,12 +311,37 @@ _LATEX_SPECIALS = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$"
 
 
 def _latex(text: str) -> str:
-    return "".join(_LATEX_SPECIALS.get(c, c) for c in str(text))
+    """``text`` as LaTeX prints it: specials escaped, every line break a space (a blank line would be a \\par
+    inside the tabular, a newline would end the closing % comment)."""
+    return "".join(_LATEX_SPECIALS.get(c, " " if c in _LINE_BREAKS else c) for c in str(text))
+
+
+#: Characters that end a line somewhere (str.splitlines' list): in a table cell each is shown as a break or a space.
+_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+#: Characters that Markdown (GitHub's) reads as table, markup or HTML; written as numeric character references
+#: they are shown as themselves (the table splitter sees no pipe, the inline parser no emphasis, link or tag).
+_MARKDOWN_SPECIALS = frozenset("\\|<>&*_`[]~!#")
+
+
+def _markdown(text) -> str:
+    """One Markdown table cell showing ``text`` as written (a line break becomes ``<br>``)."""
+    out = []
+    text = str(text).replace("\r\n", "\n")
+    for i, c in enumerate(text):
+        if c in _LINE_BREAKS:
+            out.append("<br>")
+        elif c == "_" and 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum():
+            out.append(c)  # inside a word an underscore never starts emphasis (base_a stays readable)
+        elif c in _MARKDOWN_SPECIALS:
+            out.append(f"&#{ord(c)};")
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def _p(x: float) -> str:
     if math.isnan(x):
-        return "nan"
+        return UNDEFINED  # a note says why
     return f"{x:.4f}" if x >= 1e-4 else f"{x:.2e}"
 
 
@@ -327,10 +405,7 @@ def compare_systems(qrels, runs, metric: str = "ndcg@10", test: str = "permutati
     parse_metric(metric)
     metric = metric.strip().lower()
     named = _named_runs(runs)
-    if not isinstance(qrels, dict):
-        from .trec import read_qrels
-
-        qrels = read_qrels(qrels)
+    qrels = qrels_mapping(qrels)  # a DataFrame, an Arrow table or a Parquet file, as compare_runs takes
     scored = {name: evaluate(qrels, run, metric, convention=convention, missing=missing, progress=False)
               for name, run in named.items()}
     names = tuple(scored)
@@ -349,6 +424,10 @@ def compare_systems(qrels, runs, metric: str = "ndcg@10", test: str = "permutati
         scores, queries = scores[:, keep], [q for q, k in zip(queries, keep) if k]
     if len(queries) < 2:
         raise ValueError(f"the systems share {len(queries)} scored queries; comparing them needs at least 2")
+    if test == "permutation":
+        pair_count = len(names) * (len(names) - 1) // 2
+        check_resampling(pair_count * resampling_cost(scores[0], n_resamples, exact_up_to, bootstrap=False),
+                         n_resamples, f"{len(queries):,} queries and {pair_count:,} pairs")
     tukey = tukey_hsd(scores, names)
     run_test = {"t-test": paired_t, "wilcoxon": wilcoxon,
                 "permutation": lambda d, alt: permutation(d, alt, exact_up_to, n_resamples, seed)}[test]
@@ -361,6 +440,15 @@ def compare_systems(qrels, runs, metric: str = "ndcg@10", test: str = "permutati
                              wins=int((d > 0).sum()), ties=int((d == 0).sum()), losses=int((d < 0).sum()),
                              p_value=float(p), adjusted=float(a), tukey_p=float(tukey.pvalue[i, j]))
                   for (i, j, d, p), a in zip(raw, adjusted))
+    undefined = [p for p in pairs if math.isnan(p.p_value)]
+    if undefined:
+        notes.append(Message(N_("{n} pairs have the same difference on every query, so the t statistic divides by a "
+                                "standard deviation of 0: their p is undefined (shown as —; SciPy's ttest_rel "
+                                "gives nan)"), n=len(undefined)))
+    if tukey.mse == 0:
+        notes.append(Message(N_("no system's score varies across the queries: Tukey's HSD has no spread to weigh "
+                                "the differences against, so every difference of means counts as certain (p = 0) "
+                                "and equal means as a tie (p = 1)")))
     notes.append(Message(N_("{m} pairs, p-values adjusted together: {correction}"), m=len(pairs),
                          correction=Message(SYSTEM_CORRECTIONS[correction])))
     notes.append(Message(N_("Tukey's HSD treats the systems' scores as independent samples (as "
