@@ -47,8 +47,8 @@ from ..metrics.graded import DISCOUNTS, GAINS, ZERO_RULES
 from ..metrics.registry import lookup
 from . import starting_state
 from .plots import legend_html, render_png, short_title
-from .static_html import widget_html
 from .starting_state import changed_since_display  # noqa: F401  (documented here: the editors register at display)
+from .static_html import widget_html
 
 #: What a student reads on the option buttons: the library's keywords (``exp2``, ``raise``) are code, not words of
 #: either language; a key without an entry (``log2``, ``ln``: notation) shows as it is.

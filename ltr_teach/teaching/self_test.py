@@ -9,7 +9,8 @@ checker (:func:`ltr_teach.teaching.checker.check`) gave at build time, here.
 - **A number**: the checker's feedback for every answer that can be anything but "not right": for the
   right value and each slip of :func:`~ltr_teach.teaching.checker.candidate_slips`, the decimals just below
   and just above it at 1 to :data:`MAX_DECIMALS` places (a decimal further away neither rounds nor cuts
-  to it), the whole numbers around it and its fraction. The script reads what the student typed (a
+  to it), the whole numbers around it (also written as decimals: ``0.0`` near 0.4 is told it may be a
+  rounding) and its fraction. The script reads what the student typed (a
   fraction, a decimal or a percentage, as the checker's reader does), writes it in the canonical form of
   :func:`canonical_decimal` and looks it up; an answer not in the table gets the checker's feedback for a
   number that is none of these. The feedback quotes the answer: the table holds it with
@@ -34,7 +35,7 @@ import sympy
 
 from ..core.i18n import N_, _, translate
 from . import exercises
-from .answers import RANKING_EXAMPLES
+from .answers import MAX_LENGTH, RANKING_EXAMPLES
 from .checker import FLOAT_ULPS, Feedback, candidate_slips, check, judge, nearest_double
 from .hints import expected_text
 from .kinds import CHOICE_KINDS, example_text, inline_html, ladder_steps, markdown_html
@@ -101,7 +102,9 @@ def _candidates(value) -> set[str]:
     for d, low in _floors(value).items():
         out.update({canonical_decimal(low, d), canonical_decimal(low + 1, d)})
     whole = math.floor(Fraction(int(value.p), int(value.q))) if value.is_Rational else int(sympy.floor(value))
-    out.update({str(whole), str(whole + 1)})
+    for n in (whole, whole + 1):  # a whole number near the value gets "if you rounded ...", however it is written
+        out.add(str(n))
+        out.update(canonical_decimal(n * 10**d, d) for d in range(1, MAX_DECIMALS + 1))
     if value.is_Rational:
         out.add(canonical_fraction(Fraction(int(value.p), int(value.q))))
     return out
@@ -160,7 +163,7 @@ def _number(exercise) -> dict:
         "table": table, "templates": templates.items, "other": templates.add(_templated(far, _FAR)),
         "double": double, "double_tolerance": FLOAT_ULPS * math.ulp(double),
         "double_verdict": templates.add(_templated(verdict(repr(double)), repr(double))),
-        "max_decimals": MAX_DECIMALS, "not_on_page": translate(NOT_ON_PAGE),
+        "max_decimals": MAX_DECIMALS, "max_length": MAX_LENGTH, "not_on_page": translate(NOT_ON_PAGE),
         "reveal": _revealed(exercise, expected_text(ex.exact)) + ex._repr_html_(),
         "placeholder": _("for example {example}").format(example="5/12, 0.417"),
     }

@@ -59,7 +59,9 @@
   }
 
   function decideNumber(data, typed) {
-    var read = readNumber(typed);
+    /* longer than the checker reads, or digits beyond any answer's size: the page leaves it to the notebook */
+    var read = typed.length > data.max_length || /\d{100,}/.test(typed) ? null : readNumber(typed);
+    if (read !== null && read.decimal && read.places > data.max_decimals) read = null;  /* beyond the table */
     if (read === null) return "<div class='ltr-teach-feedback ltr-selftest-unread'>" + escapeHtml(data.not_on_page) + "</div>";
     var index = data.table[read.key];
     if (index === undefined && read.decimal && read.significant >= 15 &&
