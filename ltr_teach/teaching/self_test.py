@@ -158,11 +158,18 @@ def _number(exercise) -> dict:
     far = verdict(_FAR)
     if far.status != "wrong" or far.mistakes:
         raise RuntimeError(f"{exercise.id}: {_FAR} is not a plain wrong answer here ({far.status})")
-    double = nearest_double(ex.exact)
+    # a decimal of 15 or more significant digits is also read as a double: within FLOAT_ULPS units in the last
+    # place of the right value's (or a slip's) nearest double, whatever its digits (checker.is_the_double)
+    doubles = []
+    for value in [ex.exact, *(m.value for m in slips)]:
+        if not value.is_real or not value.is_finite or abs(value) > 10**15:
+            continue
+        double = nearest_double(value)
+        doubles.append({"double": double, "tolerance": FLOAT_ULPS * math.ulp(double),
+                        "verdict": templates.add(_templated(verdict(repr(double)), repr(double)))})
     return {
         "table": table, "templates": templates.items, "other": templates.add(_templated(far, _FAR)),
-        "double": double, "double_tolerance": FLOAT_ULPS * math.ulp(double),
-        "double_verdict": templates.add(_templated(verdict(repr(double)), repr(double))),
+        "doubles": doubles,
         "max_decimals": MAX_DECIMALS, "max_length": MAX_LENGTH, "not_on_page": translate(NOT_ON_PAGE),
         "reveal": _revealed(exercise, expected_text(ex.exact)) + ex._repr_html_(),
         "placeholder": _("for example {example}").format(example="5/12, 0.417"),

@@ -64,9 +64,11 @@
     if (read !== null && read.decimal && read.places > data.max_decimals) read = null;  /* beyond the table */
     if (read === null) return "<div class='ltr-teach-feedback ltr-selftest-unread'>" + escapeHtml(data.not_on_page) + "</div>";
     var index = data.table[read.key];
-    if (index === undefined && read.decimal && read.significant >= 15 &&
-        Math.abs(parseFloat(read.key) - data.double) <= data.double_tolerance) {
-      index = data.double_verdict;
+    if (index === undefined && read.decimal && read.significant >= 15) {  /* a double typed out: right value first */
+      var typedDouble = parseFloat(read.key);
+      for (var i = 0; i < data.doubles.length && index === undefined; i++) {
+        if (Math.abs(typedDouble - data.doubles[i].double) <= data.doubles[i].tolerance) index = data.doubles[i].verdict;
+      }
     }
     if (index === undefined) index = data.other;
     return data.templates[index];
@@ -116,6 +118,8 @@
     }
     var typed = normalise(answer);
     if (typed === "") return {html: data.not_answered, answered: false};
+    /* a byte-order mark the checker's reader refuses (JavaScript's trim() would drop it): the notebook decides */
+    if (String(answer).indexOf("\ufeff") >= 0) typed = "\ufeff";
     return {html: decideNumber(data, typed).split(ANSWER).join(escapeHtml(typed)), answered: true};
   }
 
