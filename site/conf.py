@@ -10,12 +10,16 @@ the site itself (MathJax, fonts, the theme's scripts), so the site works from a 
 from __future__ import annotations
 
 import logging
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))  # the site's own Sphinx extensions
 
 project = "排序评价指标 · Evaluating rankings"
 author = "ltr_teach developers"
 copyright = "ltr_teach developers"
 
-extensions = ["myst_nb"]
+extensions = ["myst_nb", "self_tests"]  # self_tests: _ext/self_tests.py
 root_doc = "index"
 exclude_patterns = ["_build", "node_modules", "**.ipynb_checkpoints", "package.json", "package-lock.json"]
 templates_path = ["_templates"]

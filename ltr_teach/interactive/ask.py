@@ -6,8 +6,10 @@ ladder, one step per click) and **Show answer** (enabled after a first attempt).
 creation holds the answer: the right option, the value, the example and the explanation are computed
 only when the student checks or asks for the answer, so a notebook's saved output (its widget state or
 its text repr) never gives it away. The saved output also carries the question itself (prompt and options)
-as HTML and text, so a notebook read without a kernel (GitHub, nbviewer, the website) shows every
-question; a front end that renders widgets shows the live box instead.
+as HTML and text, so a notebook read without a kernel (GitHub, nbviewer) shows every question; a front
+end that renders widgets shows the live box instead. The course website makes that saved question a form
+that answers on the page (``ltr_teach.teaching.self_test``: the checker's verdicts, computed when the site
+is built; a self-test is practice, its answer may be in the page).
 
 The logic is in plain methods that tests call without a browser: :meth:`AskBox.check`,
 :meth:`AskBox.next_hint`, :meth:`AskBox.show_answer`; the buttons only call them.
@@ -105,8 +107,9 @@ class AskBox(W.VBox):
 
     def _repr_mimebundle_(self, **kwargs):
         # Front ends that render widgets (JupyterLab, Notebook, VS Code with a kernel) show the widget view,
-        # which outranks HTML there; the others (GitHub, nbviewer, nbconvert and the course website, which
-        # skip a widget view whose state is not saved) show the static question: prompt and options only.
+        # which outranks HTML there; the others (GitHub, nbviewer, nbconvert, which skip a widget view whose
+        # state is not saved) show the static question: prompt and options only. The website replaces it by
+        # a form that answers (site/_ext/self_tests.py), finding the exercise by the id in this HTML.
         starting_state.register(self, self._exercise.label)
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = self.static_text()

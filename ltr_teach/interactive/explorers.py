@@ -28,8 +28,8 @@ from ..core.exact import to_exact
 from ..core.i18n import _
 from ..metrics.user_models import PERSISTENCE, browsing_model, rbp
 from ..runs.compare import sign_flips
-from .plots import plot_explanation, plot_sign_flips, short_title
-from .widgets import _ShowsWidget
+from .plots import alt_text, plot_explanation, plot_sign_flips, short_title
+from .widgets import _Plot, _ShowsWidget
 
 #: The sliders move in steps of 1/20; their values are read as exact hundredths (0.35, not 0.35000000000000003).
 _STEP = 0.05
@@ -39,15 +39,17 @@ def _hundredths(value: float) -> Fraction:
     return Fraction(round(float(value) * 100), 100)
 
 
-def _png(draw, size) -> bytes:
-    """Draw into a fresh Agg figure and return the PNG (no pyplot state; no software-version metadata)."""
+def _png(draw, size) -> tuple[bytes, object]:
+    """Draw into a fresh Agg figure; the PNG (no pyplot state; no software-version metadata) and the axes drawn
+    (what the plot's alt text reads)."""
     figure = Figure(figsize=size, dpi=80)
     FigureCanvasAgg(figure)
-    draw(figure.add_subplot())
+    ax = figure.add_subplot()
+    draw(ax)
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    return buffer.getvalue(), ax
 
 
 def _refused(error: W.HTML, exc: ValueError) -> None:
@@ -109,7 +111,7 @@ class SignFlipExplorer(_ShowsWidget):
         self._result.add_class("ltr-result")
         self._error = W.HTML()
         self._error.add_class("ltr-error")
-        self.plot = W.Image(format="png", layout=W.Layout(width="600px"))
+        self.plot = _Plot(format="png", layout=W.Layout(width="600px"))
         self.plot.add_class("ltr-plot")
         self._table = W.HTML()
         self._table.add_class("ltr-flip-table")
@@ -157,7 +159,11 @@ class SignFlipExplorer(_ShowsWidget):
         line = _("p = {p}: {count} of {total} sign patterns have a mean at least as extreme as the observed {mean}")
         self._result.value = "<b>" + html.escape(line.format(p=flips.p_text(), count=flips.count, total=flips.total,
                                                              mean=f"{float(flips.observed):+.4f}")) + "</b>"
-        self.plot.value = _png(lambda ax: plot_sign_flips(flips, ax=ax), (7.5, 3.4))
+        self.plot.value, _ax = _png(lambda ax: plot_sign_flips(flips, ax=ax), (7.5, 3.4))
+        # the image's title is its accessible name, and the alt text of the saved snapshot
+        self.plot.tooltip = _("Dot plot of the mean difference under each of the {total} sign patterns; filled dots: "
+                              "the {count} patterns at least as extreme as the observed mean {mean}, marked by a "
+                              "star.").format(total=flips.total, count=flips.count, mean=f"{float(flips.observed):+.4f}")
         self._table.value = flips._repr_html_()
 
     def __repr__(self) -> str:
@@ -207,7 +213,7 @@ class PersistenceExplorer(_ShowsWidget):
         self._result.add_class("ltr-result")
         self._error = W.HTML()
         self._error.add_class("ltr-error")
-        self.plot = W.Image(format="png", layout=W.Layout(width="560px"))
+        self.plot = _Plot(format="png", layout=W.Layout(width="560px"))
         self.plot.add_class("ltr-plot")
         self.table = W.HTMLMath()
         self.table.add_class("ltr-table")
@@ -260,7 +266,8 @@ class PersistenceExplorer(_ShowsWidget):
         line = _("{result} · residual {residual} · the user reads 1/(1 - p) = {endless} ranks on average")
         self._result.value = "<b>" + html.escape(line.format(
             result=short_title(ex, limit=16), residual=residual.decimal_str, endless=f"{float(endless):.4g}")) + "</b>"
-        self.plot.value = _png(lambda ax: plot_explanation(ex, ax=ax, names=self._names, title=False), (7, 3.4))
+        self.plot.value, ax = _png(lambda ax: plot_explanation(ex, ax=ax, names=self._names, title=False), (7, 3.4))
+        self.plot.tooltip = alt_text(ex, ax, self._names)  # its accessible name, and the snapshot's alt text
         self.table.value = ex._repr_html_()
 
     def __repr__(self) -> str:

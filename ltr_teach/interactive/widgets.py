@@ -48,6 +48,7 @@ from ..metrics.registry import lookup
 from . import starting_state
 from .plots import legend_html, render_png, short_title
 from .starting_state import changed_since_display  # noqa: F401  (documented here: the editors register at display)
+from .static_html import widget_html
 
 #: What a student reads on the option buttons: the library's keywords (``exp2``, ``raise``) are code, not words of
 #: either language; a key without an entry (``log2``, ``ln``: notation) shows as it is.
@@ -124,7 +125,9 @@ class _Plot(W.Image):
 
 class _ShowsWidget:
     """Shows ``self.widget`` in a notebook, with a short deterministic text form (its ``repr``) for nbval,
-    which compares text/plain, not the view; the editors and the panels share it."""
+    which compares text/plain, not the view, and an HTML snapshot of the starting state
+    (:func:`~ltr_teach.interactive.static_html.widget_html`) for pages without a kernel; the editors and the
+    panels share it."""
 
     def _repr_mimebundle_(self, **kwargs):
         if webfont.widget_needs_font():
@@ -135,6 +138,9 @@ class _ShowsWidget:
             self.widget.children = (style, *self.widget.children)
         bundle = self.widget._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = repr(self)
+        # what a page without a kernel shows (GitHub, nbviewer, the website): the starting state as HTML; a front
+        # end with a kernel renders the widget view instead, which outranks HTML
+        bundle["text/html"] = f"<div class='ltr-still-widget'>{widget_html(self.widget)}</div>"
         starting_state.register(self.widget, repr(self))  # a later cell must not change what is shown here
         return bundle
 

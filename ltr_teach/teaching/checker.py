@@ -886,7 +886,7 @@ def _distinct_from(value, right) -> bool:
     return not equal(value, right)
 
 
-def _candidate_slips(ex: Explanation, context: dict):
+def candidate_slips(ex: Explanation, context: dict):
     """Every (Mistake) the catalogue gives for ``ex``, lazily, the cheap percent slip for oversized input."""
     facts = _facts(ex, context)
     diagnosable = _diagnosable(ex, facts)
@@ -927,7 +927,7 @@ def mistakes(ex: Explanation, context: dict | None = None) -> list[Mistake]:
     >>> [(m.key, m.value) for m in mistakes(ex, {"rels": [1, 0, 1]})]
     [('k', 1), ('k', 2/3), ('percent', 50)]
     """
-    return [m for m in _candidate_slips(ex, context or {}) if _distinct_from(m.value, ex.exact)]
+    return [m for m in candidate_slips(ex, context or {}) if _distinct_from(m.value, ex.exact)]
 
 
 # -- feedback -------------------------------------------------------------------------------------
@@ -936,7 +936,8 @@ class Feedback:
     """What :func:`check` says about one answer.
 
     ``bool(feedback)`` is ``feedback.correct``. ``status`` is one of ``"right"``, ``"wrong"``,
-    ``"too coarse"``, ``"unreadable"``, ``"not answered"``. ``expected`` is ``None`` unless the
+    ``"too coarse"``, ``"unreadable"``, ``"not answered"`` (``"to mark"`` for a written answer, ``"revealed"``
+    for the answer a page shows on request). ``expected`` is ``None`` unless the
     check was asked to reveal it. ``mistakes`` holds the keys of the slips that give the answer
     (``("gain",)``), empty when none matches.
 
@@ -967,7 +968,7 @@ class Feedback:
         return self.correct
 
     def _mark(self) -> str:
-        return {"right": "✓", "not answered": "…", "to mark": "✎"}.get(self.status, "✗")
+        return {"right": "✓", "not answered": "…", "to mark": "✎", "revealed": "→"}.get(self.status, "✗")
 
     def _details(self) -> list[tuple[str, str]]:
         """The ``(label, text)`` lines shown under the verdict, those that are set."""
@@ -987,7 +988,7 @@ class Feedback:
     def _repr_html_(self) -> str:
         colour, background = {
             "right": ("#1b5e20", "#e8f5e9"), "not answered": ("#37474f", "#eceff1"),
-            "too coarse": ("#8d6e00", "#fff8e1"),
+            "too coarse": ("#8d6e00", "#fff8e1"), "revealed": ("#0d47a1", "#e3f2fd"),
         }.get(self.status, ("#b71c1c", "#ffebee"))
         esc = html.escape
         colon = _(": ")
@@ -1000,7 +1001,7 @@ class Feedback:
 
 
 def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = None,
-          target: str | None = None, hints=()) -> Feedback:
+          target: str | None = None, hints=(), slips=None) -> Feedback:
     """Compare ``answer`` with ``ex.exact`` and build the :class:`Feedback` (see :func:`check`).
 
     Parameters
@@ -1017,6 +1018,9 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
         What the answer is for (default ``ex.name``).
     hints : sequence of str
         Hints shown with a wrong answer.
+    slips : list of Mistake, optional
+        The slips of ``ex`` already computed (``list(candidate_slips(ex, context))``): a caller that judges
+        many answers to one computation (the website's self-tests) recomputes them once, not per answer.
 
     Returns
     -------
@@ -1079,7 +1083,7 @@ def judge(ex: Explanation, answer, reveal: bool = False, context: dict | None = 
                                                            least=MIN_SIGNIFICANT),
                         target, answer=shown, expected=expected)
     found = []
-    for mistake in _candidate_slips(ex, context or {}):
+    for mistake in (candidate_slips(ex, context or {}) if slips is None else slips):
         if matches(parsed, mistake.value) and mistake.sentence not in [m.sentence for m in found]:
             found.append(mistake)
     if len(found) == 1:

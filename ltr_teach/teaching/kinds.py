@@ -216,18 +216,23 @@ def markdown_html(text: str) -> str:
                 and re.fullmatch(r"\|(\s*:?-+:?\s*\|)+", lines[1]):
             rows = [[cell.strip() for cell in line[1:-1].split("|")] for line in lines[:1] + lines[2:]]
             cells = [("th" if n == 0 else "td", row) for n, row in enumerate(rows)]
-            out.append("<table>" + "".join("<tr>" + "".join(f"<{tag}>{_inline(cell)}</{tag}>" for cell in row)
+            out.append("<table>" + "".join("<tr>" + "".join(f"<{tag}>{inline_html(cell)}</{tag}>" for cell in row)
                                            + "</tr>" for tag, row in cells) + "</table>")
         elif lines and all(line.startswith(("- ", "* ")) for line in lines):
-            out.append("<ul>" + "".join(f"<li>{_inline(line[2:])}</li>" for line in lines) + "</ul>")
+            out.append("<ul>" + "".join(f"<li>{inline_html(line[2:])}</li>" for line in lines) + "</ul>")
         elif lines and all(re.match(r"\d+\. ", line) for line in lines):  # a derivation's numbered steps
-            out.append("".join(f"<p class='ltr-teach-step'>{_inline(line)}</p>" for line in lines))
+            out.append("".join(f"<p class='ltr-teach-step'>{inline_html(line)}</p>" for line in lines))
         elif lines:
-            out.append(f"<p>{_inline(' '.join(lines))}</p>")
+            out.append(f"<p>{inline_html(' '.join(lines))}</p>")
     return "".join(out)
 
 
-def _inline(text: str) -> str:
+def inline_html(text: str) -> str:
+    """One line of a prompt's Markdown (**bold**, *italic*, ```code```) as HTML, everything else escaped.
+
+    >>> inline_html("**P@3** < 1")
+    '<b>P@3</b> &lt; 1'
+    """
     text = html.escape(text, quote=False)
     for pattern, replacement in _INLINE:
         text = pattern.sub(replacement, text)
@@ -285,7 +290,7 @@ class _Asked:
 
     def _repr_html_(self) -> str:
         title = f"<b>{html.escape(self.label)}</b> · {html.escape(self.title)} · {html.escape(self.level_text)}"
-        options = "".join(f"<li><code>{html.escape(key)}</code>: {_inline(text)}</li>" for key, text in self._option_lines())
+        options = "".join(f"<li><code>{html.escape(key)}</code>: {inline_html(text)}</li>" for key, text in self._option_lines())
         options = f"<ul>{options}</ul>" if options else ""
         return f"<div class='ltr-teach-exercise'><div>{title}</div>{markdown_html(self.prompt)}{options}</div>"
 
@@ -322,7 +327,7 @@ class HintBox:
             what = translate(steps[n - 1]) if n <= len(steps) else ""
             summary = _("Hint {n} of {total}: {what}").format(n=n, total=len(self.hints), what=what)
             inner = (f"<details class='ltr-teach-hint-step'><summary>{html.escape(summary)}</summary>"
-                     f"<p>{_inline(translate(hint))}</p>{inner}</details>")
+                     f"<p>{inline_html(translate(hint))}</p>{inner}</details>")
         summary = _("Hint for {label}: click to open").format(label=html.escape(self.label))
         return f"<details class='ltr-teach-hint'><summary>{summary}</summary>{inner}</details>"
 
@@ -981,4 +986,4 @@ def arranged(exercises: list, order, levels=None) -> list:
 
 __all__ = ["CHOICE_KINDS", "CONCEPTS", "DEFAULT_LEVELS", "KINDS", "LEVELS", "SHAPES", "ChoiceExercise", "CreateExercise",
            "DeriveExercise", "Exercise", "HintBox", "WrittenExercise", "arranged", "choice", "create", "derive",
-           "example_text", "first_step", "ladder_steps", "markdown_html", "written"]
+           "example_text", "first_step", "inline_html", "ladder_steps", "markdown_html", "written"]
