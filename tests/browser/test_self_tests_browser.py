@@ -81,11 +81,12 @@ def _forms(page) -> list[dict]:
         payload: JSON.parse(f.querySelector('script.ltr-selftest-data').textContent)}))""")
 
 
-def _decide(page, form_id, answer) -> str:
-    return page.evaluate("""([id, answer]) => {
+def _decide_all(page, form_id, answers) -> list[str]:
+    """What the page's script decides for each typed answer: one round trip to the browser for the whole list."""
+    return page.evaluate("""([id, answers]) => {
         const f = document.getElementById(id);
         const data = JSON.parse(f.querySelector('script.ltr-selftest-data').textContent).data;
-        return window.ltrSelfTest.decide(data, answer).html; }""", [form_id, answer])
+        return answers.map(answer => window.ltrSelfTest.decide(data, answer).html); }""", [form_id, list(answers)])
 
 
 def _feedback(form) -> str:
@@ -120,7 +121,7 @@ def _answer_every_self_test(page, lang) -> int:
                 if "$" not in words:  # MathJax redraws TeX: compare the words where there is none
                     assert words in shown, f"{data['id']} option {key}: {shown!r} lacks {words!r}"
                 assert shown.startswith("✓" if key == exercise.correct else "✗"), (data["id"], key, shown)
-                assert _decide(page, entry["id"], key) == _check_py(data["id"], key, lang)
+                assert _decide_all(page, entry["id"], [key])[0] == _check_py(data["id"], key, lang)
         elif entry["form"] == "number":
             with using_language(lang):
                 ex = exercise.explanation()
@@ -146,8 +147,8 @@ def _answer_every_self_test(page, lang) -> int:
             with using_language(lang):
                 from ltr_teach.core.i18n import translate
                 unread = translate(NOT_ON_PAGE)
-            for typed in _typed_answers(ex.exact, [m.value for m in slips]):
-                shown = _decide(page, entry["id"], typed)
+            typed_answers = _typed_answers(ex.exact, [m.value for m in slips])
+            for typed, shown in zip(typed_answers, _decide_all(page, entry["id"], typed_answers)):
                 if unread in _text(shown):
                     continue   # the page does not read it and says so: the notebook's checker will
                 assert shown == _check_py(data["id"], typed, lang), f"{data['id']}: {typed!r}"
@@ -160,8 +161,9 @@ def _answer_every_self_test(page, lang) -> int:
             field.fill("[" + ", ".join(["9"] * 12) + "]" if exercise.shape == "ranking" else "[9, 9] [9, 9]")
             form.locator(".ltr-selftest-check").click()
             assert "✓" not in _feedback(form) and "✗" not in _feedback(form), "a ranking outside the table got a verdict"
-            for typed in list(data["table"])[:12]:
-                assert _decide(page, entry["id"], typed) == _check_py(data["id"], typed, lang), (data["id"], typed)
+            stored = list(data["table"])[:12]
+            for typed, shown in zip(stored, _decide_all(page, entry["id"], stored)):
+                assert shown == _check_py(data["id"], typed, lang), (data["id"], typed)
         assert not reveal.is_disabled(), f"{data['id']}: Show answer after an attempt"
         reveal.click()
         assert _feedback(form).strip().startswith("→")
