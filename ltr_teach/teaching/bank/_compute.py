@@ -263,7 +263,7 @@ def _queries_text(d) -> str:
 
 
 def _mrr_task(d) -> str:
-    return _("{n} queries return (1 = relevant, rank 1 first) {queries}. Compute MRR (平均倒数排名, mean reciprocal "
+    return _("{n} queries return (1 = relevant, rank 1 first) {queries}. Compute MRR (mean reciprocal "
              "rank).").format(n=len(d["list_of_rels"]), queries=_queries_text(d))
 
 
@@ -285,14 +285,14 @@ def _map_task(d) -> str:
 
 
 def _p_task(d) -> str:
-    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute P@{k} (精确率/查准率, "
-             "precision at {k}).").format(ranking=_ranked(d, "rels"), documents=_documents(d["total_relevant"]),
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute P@{k} "
+             "(precision at {k}).").format(ranking=_ranked(d, "rels"), documents=_documents(d["total_relevant"]),
                                           k=d["k"])
 
 
 def _r_task(d) -> str:
-    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute R@{k} (召回率/查全率, "
-             "recall at {k}).").format(ranking=_ranked(d, "rels"), documents=_documents(d["n_relevant"]), k=d["k"])
+    return _("A ranking has relevance {ranking}; the collection holds {documents}. Compute R@{k} "
+             "(recall at {k}).").format(ranking=_ranked(d, "rels"), documents=_documents(d["n_relevant"]), k=d["k"])
 
 
 def _f_task(d) -> str:

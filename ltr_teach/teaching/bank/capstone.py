@@ -135,6 +135,11 @@ EXERCISES = [
                     "0 and contributed nothing; documents that enter the top k add a gain ≥ 0. So DCG@k of the "
                     "condensed list ≥ DCG@k of the full list, and NDCG@k with it. The one assumption: an unjudged "
                     "document counted 0 in the full list (trec_eval's default)."),
+           rubric=((1, N_("IDCG@k depends on the judgments only, so it is the same for both lists")),
+                   (1, N_("each judged document moves up or stays, so its discount does not grow and its contribution "
+                          "does not fall")),
+                   (1, N_("the removed documents contributed 0 and those entering the top k add a gain ≥ 0")),
+                   (1, N_("names the assumption: an unjudged document counted as gain 0 in the full list"))),
            hints=(N_("Start from the definition: which term of the fraction can a new ranking change?"),
                   N_("Compare each judged document's rank before and after removing the unjudged ones."),
                   N_("The step students skip: check what the removed documents contributed before.")),
@@ -207,11 +212,15 @@ EXERCISES = [
                      "the scores are lower bounds; condensed lists more than double every score and halve the gap "
                      "between BM25 and word overlap. The tuned parameters gained on the 2014 topics but almost "
                      "nothing on the 2015 ones. Thirty topics and pools built by other systems cannot show "
-                     "differences of this size; they do not show that the systems are equal.\n\n"
-                     "Rubric (5 points): 1 the split and the topics named; 2 the held-out means with the metric; 3 "
-                     "the test, the correction and the p-values read correctly (no 'proven equal', no claim from an "
-                     "uncorrected p); 4 judged@10 and what the condensed lists change; 5 a limit of the collection or "
-                     "the sample size. Each point needs the number from the student's own output."),
+                     "differences of this size; they do not show that the systems are equal."),
+            rubric=((1, N_("the split: the training and the held-out topics named, the parameters chosen on the "
+                           "training topics only")),
+                    (1, N_("the held-out means of the systems, with the metric named")),
+                    (1, N_("the paired test, the correction and the p-values read correctly: no 'proven equal', no "
+                           "claim from an uncorrected p")),
+                    (1, N_("judged@10 and what the condensed lists change")),
+                    (1, N_("a limit of the collection or of the sample size; every point with the number from the "
+                           "student's own output"))),
             hints=(N_("Go section by section through your notebook and take one number from each."),
                   N_("Say which topics chose the parameters and which topics the numbers come from."),
                   N_("End with what the data cannot show: a non-significant difference is not an equality.")),

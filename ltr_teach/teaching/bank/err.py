@@ -116,7 +116,7 @@ EXERCISES = [
                   N_("P(stop at 1) = R_1 = 1/8, so 7/8 of the users get to rank 2.")),
            source="doc 000"),
     choice("metric-for-navigational", family="err", kind="evaluate", title=N_("One good answer is enough"),
-           question=N_("A navigational query: the user wants one site (淘宝官网) and leaves once they find it. Two "
+           question=N_("A navigational query: the user wants one site (Taobao's official site) and leaves once they find it. Two "
                        "systems both show the official site at rank 1; one fills ranks 2–5 with near-copies of it, the "
                        "other with unrelated pages that are still somewhat useful. Which metric reflects that the copies "
                        "add almost nothing for this user?"),

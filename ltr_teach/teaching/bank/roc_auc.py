@@ -20,7 +20,7 @@ EXERCISES = [
     _e("roc-area", "roc_auc", "roc_curve",
        {"labels": [0, 1, 1, 0, 1, 0], "scores": [0.9, 0.8, 0.6, 0.6, 0.4, 0.1], "_roc": True, "_tie": True},
        _auc_task, [N_("Walk down the scores: a positive moves up 1/3, a negative right 1/3, a tied pair diagonally.")],
-       intro=N_("Post 000 describes AUC as the area under the ROC curve (ROC曲线下面积)."), source="doc 000",
+       intro=N_("Post 000 describes AUC as the area under the ROC curve."), source="doc 000",
        randomize=_labels_scores),
 ]
 
