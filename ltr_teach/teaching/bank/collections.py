@@ -4,6 +4,7 @@ from ...core.i18n import N_, _
 from ...metrics.agreement import cohen_kappa
 from ...metrics.binary import bpref, judged_at_k
 from ..kinds import _e, choice, create, derive
+from ._compute import _documents
 
 FAMILY = ("collections", N_("Test collections"))
 
@@ -34,6 +35,21 @@ _KAPPA_A = [1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 0, 1]
 _KAPPA_B = [1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 1]
 
 
+def _kappa_judges(rng, data) -> dict:
+    """A student's version: new judgments of the same number of documents, the judges disagreeing on some."""
+    n = len(data["judge_a"])
+    while True:
+        a = [int(rng.random() < 0.6) for _ in range(n)]
+        b = [x if rng.random() < 0.7 else 1 - x for x in a]
+        if 0 < sum(a) < n and 0 < sum(b) < n and a != b:
+            return dict(data, judge_a=a, judge_b=b)
+
+
+def _shares_differ(d) -> bool:
+    """The judges call different numbers of documents relevant: Cohen's and the pooled chance agreement part."""
+    return sum(d["judge_a"]) != sum(d["judge_b"])
+
+
 def _kappa_task(d) -> str:
     header = "| " + _("document") + " | " + " | ".join(str(i) for i in range(1, len(d["judge_a"]) + 1)) + " |"
     rule = "|---" * (len(d["judge_a"]) + 1) + "|"
@@ -58,6 +74,24 @@ def _pooled_docs(depth) -> set:
     return {doc for ranking in _POOL_RUNS.values() for doc in ranking[:depth]}
 
 
+def _new_system(rng, data) -> dict:
+    """A student's version: another new system's top 5 among d1 to d14, its judgments read from the same pool."""
+    new = rng.sample([f"d{i}" for i in range(1, 15)], len(data["new_run"]))
+    if "n_relevant" in data:  # bpref: what the assessors said of each pooled document
+        return dict(data, new_run=new, judgments=[_POOL_QRELS.get(doc) for doc in new])
+    return dict(data, new_run=new, judgments=[1 if doc in _pooled_docs(data["pool_depth"]) else None for doc in new])
+
+
+def _judged_and_not(d) -> bool:
+    return None in d["judgments"] and any(j is not None for j in d["judgments"])
+
+
+def _unjudged_above_a_relevant(d) -> bool:
+    """A relevant document below an unjudged one: the unjudged-as-non-relevant slip changes bpref."""
+    j = d["judgments"]
+    return any(j[i] == 1 and None in j[:i] for i in range(len(j)))
+
+
 def _lists_text() -> str:
     return _("; ").join(_("{name}: {docs}").format(name=name, docs=", ".join(docs)) for name, docs in
                         _POOL_RUNS.items())
@@ -79,11 +113,12 @@ def _pool_bpref_task(d) -> str:
     relevant = ", ".join(doc for doc, grade in _POOL_QRELS.items() if grade)
     nonrelevant = ", ".join(doc for doc, grade in _POOL_QRELS.items() if not grade)
     return _("Systems A, B and C returned, for one query (rank 1 first): {lists}. The assessors judged their pool "
-             "of depth {depth} and found {relevant} relevant and {nonrelevant} not relevant; nothing else was judged. A "
-             "new system N, which was not pooled, returns {new}. Compute N's bpref as trec_eval does: for each "
+             "of depth {depth} and found {relevant} relevant and {nonrelevant} not relevant; nothing else was judged, so "
+             "the query has {documents} and {n_nonrelevant} judged non-relevant ones in all. A new system N, which was not pooled, returns {new}. Compute N's bpref as trec_eval does: for each "
              "relevant document N retrieves, 1 − min(n, R)/min(N, R), n being the judged non-relevant documents above "
-             "it; the sum divided by R (R relevant and N non-relevant judged documents in all).").format(
+             "it; the sum divided by R (R relevant and N judged non-relevant documents).").format(
         lists=_lists_text(), depth=d["pool_depth"], relevant=relevant, nonrelevant=nonrelevant,
+        documents=_documents(d["n_relevant"]), n_nonrelevant=d["n_nonrelevant"],
         new=", ".join(d["new_run"]))
 
 
@@ -242,12 +277,13 @@ EXERCISES = [
                   N_("Make one category rare, and let the judges disagree exactly on the rare documents."),
                   N_("With 10 documents, 8 shared zeros already give 80 % agreement."))),
     _e("kappa-twelve-documents", "collections", "cohen_kappa", {"judge_a": _KAPPA_A, "judge_b": _KAPPA_B},
-       _kappa_task, hints=(N_("Make the 2 × 2 table of (judge A, judge B) counts first: the diagonal gives P(A), the "
+       _kappa_task, randomize=_kappa_judges, point=_shares_differ, hints=(N_("Make the 2 × 2 table of (judge A, judge B) counts first: the diagonal gives P(A), the "
                               "row and column totals give each judge's shares."),), source="Manning et al. ex. 8.10",
        level=3),
     _e("pool-depth-new-system", "collections", "judged_at_k",
        {"judgments": [1 if doc in _pooled_docs(_POOL_DEPTH) else None for doc in _POOL_NEW], "k": 5,
         "pool_runs": _POOL_RUNS, "pool_depth": _POOL_DEPTH, "new_run": _POOL_NEW}, _pool_task,
+       randomize=_new_system, point=_judged_and_not,
        hints=(N_("Write the pool first: the union of each system's top documents down to the depth, each document "
                  "once; then go down N's top k and mark each document judged or not."),), level=3),
     choice("pool-depth-growth", family="collections", kind="analyse",
@@ -314,7 +350,7 @@ EXERCISES = [
     _e("bpref-new-system-pool", "collections", "bpref",
        {"judgments": [_POOL_QRELS.get(doc) for doc in _POOL_NEW], "n_relevant": sum(_POOL_QRELS.values()),
         "n_nonrelevant": len(_POOL_QRELS) - sum(_POOL_QRELS.values()), "pool_depth": _POOL_DEPTH,
-        "new_run": _POOL_NEW}, _pool_bpref_task,
+        "new_run": _POOL_NEW}, _pool_bpref_task, randomize=_new_system, point=_unjudged_above_a_relevant,
        hints=(N_("Mark each of N's documents relevant, judged non-relevant or unjudged from the assessors' lists; "
                  "then, for each relevant one, count the judged non-relevant documents above it."),), level=3),
 ]

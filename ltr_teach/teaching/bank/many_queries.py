@@ -287,10 +287,10 @@ EXERCISES = [
            rubric=((1, N_("writes the observed sum and how flipping a set lowers it")),
                    (1, N_("lists every one-sided pattern at least as extreme, the ties with the observed sum included")),
                    (1, N_("doubles for the mirror images and divides by 32"))),
-           level=3),
+           level=3, about=("precision_at_k",)),
     written("sign-flips-p-too-small", family="many_queries",
             title=N_("A p-value five queries cannot give"),
-            question=N_("A classmate compares two rankers on 5 queries and reports: \"exact two-sided sign-flip test, p "
+            question=N_("A classmate compares two rankers' P@10 on 5 queries and reports: \"exact two-sided sign-flip test, p "
                         "= 0.03, so B is significantly better at the 0.05 level.\" In four or five sentences, explain "
                         "why an exact two-sided sign-flip test on 5 queries cannot give this p-value, what test the "
                         "number most likely comes from, and what you would advise."),
@@ -308,5 +308,5 @@ EXERCISES = [
                     (1, N_("identifies 0.03 as 1/32, a one-sided p with B winning on every query")),
                     (1, N_("advises fixing the alternative in advance and using many more queries (with an interval "
                            "for the difference)"))),
-            level=3),
+            level=3, about=("precision_at_k",)),
 ]
