@@ -3,8 +3,6 @@ the code under test (fractions by hand, an enumeration of sign flips, scikit-lea
 
 import itertools
 import math
-import subprocess
-import sys
 from collections import Counter
 from fractions import Fraction
 
@@ -12,6 +10,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score, roc_auc_score
 
 import ltr_teach as lt
+from ltr_teach.cli import main
 from ltr_teach.core.i18n import translate, using_language
 
 #: The level-3 exercises this change adds, by family.
@@ -315,16 +314,11 @@ def test_kappa_derivation_option_by_hand():
 
 
 # -- Cohen's kappa in the registry: the command line and the widgets ------------------------------------------------
-def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "ltr_teach.cli", *args], capture_output=True, text=True,
-                          encoding="utf-8", timeout=120)
-
-
-def test_cli_explains_kappa_for_two_judges():
-    done = _cli("explain", "kappa", *map(str, JUDGE_A), ",", *map(str, JUDGE_B))
-    assert done.returncode == 0 and "κ = 1/3" in done.stdout
-    done = _cli("explain", "cohen_kappa", *map(str, JUDGE_A), ",", *map(str, JUDGE_B), "--marginals", "pooled")
-    assert done.returncode == 0 and "κ = 11/35" in done.stdout
+def test_cli_explains_kappa_for_two_judges(capsys):
+    assert main(["explain", "kappa", *map(str, JUDGE_A), ",", *map(str, JUDGE_B)]) == 0
+    assert "κ = 1/3" in capsys.readouterr().out
+    assert main(["explain", "cohen_kappa", *map(str, JUDGE_A), ",", *map(str, JUDGE_B), "--marginals", "pooled"]) == 0
+    assert "κ = 11/35" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("args, says", [
@@ -337,12 +331,13 @@ def test_cli_explains_kappa_for_two_judges():
     (["１", "0", ",", "1", "0"], ""),
     (["1", "0", ",", "1", "0", "--k", "3"], "--k does not apply to cohen_kappa"),
 ])
-def test_cli_kappa_refuses_bad_input_in_one_line(args, says):
-    done = _cli("explain", "kappa", *args)
-    if done.returncode == 0:  # a full-width digit is read as the digit
-        assert args[0] == "１" and "κ" in done.stdout
+def test_cli_kappa_refuses_bad_input_in_one_line(args, says, capsys):
+    code = main(["explain", "kappa", *args])
+    printed = capsys.readouterr()
+    if code == 0:  # a full-width digit is read as the digit
+        assert args[0] == "１" and "κ" in printed.out
         return
-    assert done.returncode == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert code == 2 and says in printed.err and len(printed.err.strip().splitlines()) == 1, printed.err
 
 
 def test_the_ranking_editor_refuses_kappa_with_a_clear_message():

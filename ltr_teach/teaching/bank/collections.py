@@ -60,7 +60,7 @@ def _kappa_task(d) -> str:
              "from **each judge's own** shares of relevant and non-relevant (Cohen's convention, that of "
              "lt.cohen_kappa; Manning et al., section 8.5, pool the two judges' shares instead: not here); then Cohen's "
              "kappa, κ = (P(A) − P(E)) / (1 − P(E)).").format(n=len(d["judge_a"]),
-                                                              table="\n".join((header, rule, rows)))
+                                                              table=f"{header}\n{rule}\n{rows}")
 
 
 # Three systems' top 5 for one query, pooled to a depth; a fourth system, N, contributed nothing
