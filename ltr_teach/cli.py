@@ -32,7 +32,7 @@ _RANKING_KEYWORDS = ("scores", "docids", "ties", "convention")
 
 #: Every option of ``explain`` that is a keyword of some metric, as its Python name.
 _METRIC_OPTIONS = ("k", "g_max", "n_relevant", "n_nonrelevant", "beta", "threshold", "recall", "rule", "ideal", "gain",
-                   "discount", "zero", "p", "weight")
+                   "discount", "zero", "p", "weight", "marginals")
 
 #: What stands for an unjudged document among the values of bpref, judged_at_k and rbp.
 _UNJUDGED = ("-", "?")
@@ -176,6 +176,12 @@ def _explain(args) -> int:
         if any(not q for q in queries):
             raise UsageError("an empty query: separate queries with ',' as in `mrr 0 1 0 , 1 0 0`")
         ex = info.func([[parse_number(v, "value") for v in q] for q in queries], **kwargs)
+    elif info.takes == "judge_pair":
+        judges = _split_queries(args.values)
+        if len(judges) != 2 or any(not j for j in judges):
+            raise UsageError(f"{info.name} needs two judges' labels separated by ',' as in `{info.name} 1 0 1 , "
+                             "1 1 0`")
+        ex = info.func(*[[parse_number(v, "label") for v in judge] for judge in judges], **kwargs)
     elif info.takes == "grouped_labels_scores":
         raise UsageError(f"{info.name} needs the user of every impression besides labels and scores; "
                          f"call lt.{info.name}(labels, scores, groups) from Python")
@@ -213,6 +219,9 @@ def _add_explain(sub) -> None:
     p.add_argument("--n-nonrelevant", dest="n_nonrelevant", type=lambda t: _int(t, "--n-nonrelevant"))
     p.add_argument("--p", type=lambda t: parse_number(t, "--p"), help=_("RBP's persistence (default 4/5)"))
     p.add_argument("--weight", help=_("what a relevant document adds to RBP: binary (default) or grade"))
+    p.add_argument("--marginals",
+                   help=_("kappa's chance agreement: separate (each judge's own shares, Cohen) or pooled (Manning "
+                          "et al.)"))
     p.add_argument("--rule", help=_("how a recall level becomes a count: textbook, trec_eval_9 or trec_eval_10"))
     p.add_argument("--beta", type=lambda t: parse_number(t, "--beta"))
     p.add_argument("--threshold", type=lambda t: parse_number(t, "--threshold"))

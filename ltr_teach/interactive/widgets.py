@@ -218,6 +218,9 @@ class RankingEditor(_ExplanationView):
                 f"metric {metric!r} averages over several queries; RankingEditor edits one ranking: use the "
                 "single-query metric ('reciprocal_rank' or 'average_precision') per query"
             )
+        if self._info.takes == "judge_pair":
+            raise ValueError(f"metric {metric!r} compares two assessors' labels of the same items; RankingEditor edits "
+                             "one ranking: call lt.cohen_kappa(judge_a, judge_b)")
         self._items = self._check_items(items)
         self._labelled = self._info.takes == "labels_scores"
         self._binary = self._info.takes == _BINARY and metric_kwargs.get("threshold") is None

@@ -48,7 +48,8 @@ class MetricInfo:
     function: str  # "graded.ndcg": the module of ltr_teach.metrics and the function, imported on first use (func)
     title: str
     takes: str  # "grades", "rels", "judged_rels" (None = unjudged), "queries" (list of rankings), "labels_scores",
-    # "grouped_labels_scores" (labels, scores and the user of each impression)
+    # "grouped_labels_scores" (labels, scores and the user of each impression), "judge_pair" (two assessors' labels
+    # of the same items)
     options: tuple
     aliases: tuple = ()
     bulk: Bulk | None = None
@@ -141,6 +142,8 @@ METRICS = {
         MetricInfo("judged_at_k", "binary.judged_at_k", "Judged at k (已标注比例)", "judged_rels", ("k",),
                    aliases=("judged",),
                    bulk=Bulk("judged", "optional", "judged@k: the share of the top k that has a judgment")),
+        MetricInfo("cohen_kappa", "agreement.cohen_kappa", "Cohen's kappa (Cohen kappa 系数)", "judge_pair",
+                   ("marginals",), aliases=("kappa",)),
         MetricInfo("rbp", "user_models.rbp", "Rank-biased precision (排序偏置精确率)", "judged_rels",
                    ("p", "k", "threshold", "weight"),
                    bulk=Bulk("rbp", "optional", "rank-biased precision, persistence 0.8 (rbp.0.95: p = 0.95; rbp@k: "

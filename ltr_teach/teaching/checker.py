@@ -527,6 +527,8 @@ def _facts(ex: Explanation, context: dict) -> dict:
         facts.update(p=p, r=r, b=b, b2=b**2)
     elif m in ("roc_curve", "auc"):
         facts.update(pairs=ex.params["n_pos"] * ex.params["n_neg"])
+    elif m == "cohen_kappa":
+        facts.update(p_agree=ex.params["p_agree"], p_chance=ex.params["p_chance"], marginals=ex.params["marginals"])
     return facts
 
 
@@ -861,10 +863,68 @@ SLIPS = (
     Slip("not_divided", ("roc_curve", "auc"), N_("You counted the pairs won but did not divide by the {pairs} "
                                               "positive-negative pairs."),
          recompute=lambda f: [(f["exact"] * f["pairs"], {})]),
+    # -- Cohen's kappa ------------------------------------------------------------------------------------------
+    Slip("kappa_marginals", ("cohen_kappa",), lambda f: translate(_KAPPA_MARGINALS_SENTENCE[f["marginals"]]),
+         recompute=lambda f: [(_kappa_other_marginals(f["ex"]), {})]),
+    Slip("kappa_agreement", ("cohen_kappa",), N_("That is P(A), the share of items the two judges agree on; kappa "
+                                                 "takes away the agreement expected by chance: (P(A) − P(E)) / "
+                                                 "(1 − P(E))."),
+         recompute=lambda f: [(f["p_agree"], {})]),
+    Slip("kappa_not_divided", ("cohen_kappa",), N_("That is P(A) − P(E); kappa divides it by 1 − P(E), the most "
+                                                   "agreement beyond chance there could be."),
+         recompute=lambda f: [(f["p_agree"] - f["p_chance"], {})]),
+    # -- bpref ------------------------------------------------------------------------------------------------------
+    Slip("bpref_unjudged", ("bpref",), N_("You counted the unjudged documents as judged non-relevant; bpref skips "
+                                          "them: only judged non-relevant documents above a relevant one count."),
+         recompute=lambda f: [(_bpref_unjudged_as_nonrelevant(f["context"]), {})],
+         when=lambda f: None in (f["context"].get("judgments") or ())),
+    # -- judged@k of a system scored against a pool ---------------------------------------------------------------
+    Slip("pool_depth", ("judged_at_k",), N_("You pooled each system's top {used}; this pool goes down to depth "
+                                            "{depth}."),
+         recompute=lambda f: _judged_at_other_depths(f), when=lambda f: "pool_runs" in f["context"]),
     # -- every metric ----------------------------------------------------------------------------------------
     Slip("percent", ("*",), N_("You gave a percentage without the percent sign: write “%” after it, or divide by 100."),
          recompute=lambda f: [(f["exact"] * 100, {})]),
 )
+
+
+#: The kappa slip of the other chance agreement, by the convention the exercise uses.
+_KAPPA_MARGINALS_SENTENCE = {
+    "separate": N_("You pooled the two judges' shares (P(E) = Σ p(c)², as Manning et al. do); this question uses "
+                   "each judge's own shares, as Cohen does: P(E) = Σ p_A(c)·p_B(c)."),
+    "pooled": N_("You used each judge's own shares (P(E) = Σ p_A(c)·p_B(c), as Cohen does); this question pools the "
+                 "two judges' shares, as Manning et al. do: P(E) = Σ p(c)²."),
+}
+
+
+def _kappa_other_marginals(ex: Explanation):
+    """Kappa with the other convention's chance agreement, from the step table's per-category counts."""
+    n, p_agree = ex.params["n"], ex.params["p_agree"]
+    if ex.params["marginals"] == "separate":
+        p_chance = sum(Rational(row["a"] + row["b"], 2 * n) ** 2 for row in ex.steps)
+    else:
+        p_chance = sum(Rational(row["a"] * row["b"], n * n) for row in ex.steps)
+    return None if p_chance == 1 else (p_agree - p_chance) / (1 - p_chance)
+
+
+def _bpref_unjudged_as_nonrelevant(context):
+    """bpref with every unjudged document of the exercise's list read as judged non-relevant."""
+    judgments = [0 if j is None else j for j in context["judgments"]]
+    n_nonrelevant = max(context.get("n_nonrelevant") or 0, sum(j == 0 for j in judgments))
+    return binary.bpref(judgments, n_relevant=context.get("n_relevant"), n_nonrelevant=n_nonrelevant).exact
+
+
+def _judged_at_other_depths(facts) -> list:
+    """judged@k of the exercise's new system against the pool one rank shallower and one deeper (the context holds
+    the pooled systems' lists, the pool depth and the new system's list)."""
+    context, k = facts["context"], facts["k"]
+    depth, new_run = context["pool_depth"], list(context["new_run"])[:k]
+    out = []
+    for used in (depth - 1, depth + 1):
+        if used >= 1:
+            pooled = {doc for ranking in context["pool_runs"].values() for doc in list(ranking)[:used]}
+            out.append((Rational(sum(doc in pooled for doc in new_run), k), {"used": used, "depth": depth}))
+    return out
 
 
 def _tied_credit(ex: Explanation):

@@ -30,6 +30,8 @@ GENERIC_HINTS = {
     "bpref": N_("Skip unjudged documents; for each relevant one count the judged non-relevant ranked above it (n) and "
              "add 1 - min(n, R)/min(N, R); divide the sum by R."),
     "judged_at_k": N_("Count the documents of the top k that have a judgment (0 is a judgment too) and divide by k."),
+    "cohen_kappa": N_("Count the items the judges agree on (P(A) = agreed / n); count each judge's items per "
+                      "category; P(E) adds the products of their shares; then κ = (P(A) − P(E)) / (1 − P(E))."),
     "rbp": N_("Rank i is read with probability p^(i-1): add p^(i-1) for each relevant rank, then multiply by 1 - p."),
     "rbp_residual": N_("Add (1 - p)·p^(i-1) for each unjudged rank i, then p^d for everything below the depth d."),
     "roc_curve": N_("For every positive-negative pair: 1 if the positive scores higher, 1/2 if tied; divide by the "

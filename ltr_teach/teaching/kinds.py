@@ -85,6 +85,8 @@ CONCEPTS = {
                 "non-relevant ones, so unjudged documents change nothing."),
     "judged_at_k": N_("judged@k measures how much of the top k has a judgment at all: how far a score built on the "
                       "judgments can be trusted."),
+    "cohen_kappa": N_("Cohen's kappa measures how much two assessors agree beyond the agreement chance alone would "
+                      "give: 1 is perfect agreement, 0 no better than chance."),
     "rbp": N_("RBP follows a user who reads rank 1 and goes on to each next rank with probability p (the "
               "persistence), and counts the relevant results they see."),
     "rbp_residual": N_("The RBP residual is the most RBP could still grow if every unjudged document, in the list or "
@@ -135,6 +137,8 @@ PITFALLS = {
     "bpref": N_("Check: skip the unjudged documents altogether; only judged non-relevant ones above a relevant one "
                 "count against it."),
     "judged_at_k": N_("Check: a grade of 0 is a judgment; only the unjudged ranks are missing."),
+    "cohen_kappa": N_("Check: P(E) adds, for each category, the product of the two judges' own shares of it; "
+                      "the question says whether to pool the judges' shares instead."),
     "rbp": N_("Check: multiply the sum by (1 − p); rank i has weight p^(i − 1), so rank 1 has weight 1 before it."),
     "rbp_residual": N_("Check: only the ranks below the list can still add to RBP; add their weights "
                        "(1 − p)·p^(i − 1) as a geometric series, and leave the list's own ranks out."),

@@ -5,7 +5,7 @@ from ...metrics.binary import recall_at_k, reciprocal_rank
 from ...metrics.ctr import gauc
 from ...metrics.roc import auc
 from ...metrics.sampled import sampled_metric
-from ..kinds import _e, choice, create
+from ..kinds import _e, choice, create, written
 
 FAMILY = ("choosing", N_("Choosing a metric"))
 
@@ -227,4 +227,28 @@ EXERCISES = [
                      "the top 5."),
                   N_("Give A an early first hit; give B more hits in the top 5, starting later."),
                   N_("A = [1, 0, 0, 0, 0] has RR = 1; what must B's first two ranks look like?"))),
+    written("choose-written-legal-review", family="choosing",
+            title=N_("Find every relevant document"),
+            question=N_("A law firm must find every document relevant to a case among 200,000; its reviewers read what "
+                        "the system returns, in order, up to a budget of 5,000 documents. A vendor reports P@10 = 0.9 "
+                        "and MRR = 1.0 for its system. In four or five sentences, explain why these numbers do not "
+                        "answer the firm's question, which metric you would ask for instead, and what that metric needs "
+                        "from the relevance judgments."),
+            model=N_("The firm's task is recall-oriented: a relevant document the reviewers never reach is a loss, "
+                     "however good the top of the list is. P@10 and MRR look only at the first ten results and the "
+                     "first relevant one, a few documents out of a budget of 5,000. Ask for recall at the budget, "
+                     "R@5000: the share of all relevant documents that fall within the 5,000 reviewed (AP or a "
+                     "recall–effort curve add how early they come). Recall divides by the number of relevant "
+                     "documents in the whole collection, so the judgments must reach beyond the top of a few runs: a "
+                     "deep pool, or a random sample of the unjudged documents to estimate how many relevant ones "
+                     "remain."),
+            hints=(N_("Ask what the firm loses: a bad document at the top, or a relevant one never read?"),
+                  N_("Compare how many documents P@10 and MRR look at with how many the reviewers read."),
+                  N_("Then ask what a recall needs in its denominator.")),
+            rubric=((1, N_("identifies the task as recall-oriented (a missed relevant document is the loss)")),
+                    (1, N_("says that P@10 and MRR see only the top of the list")),
+                    (1, N_("asks for recall at the review budget (R@5000), or AP / a recall–effort curve")),
+                    (1, N_("notes that recall needs the total number of relevant documents, so judgments must go deep "
+                           "or be sampled"))),
+            level=3, about=("recall_at_k", "precision_at_k", "mrr")),
 ]

@@ -11,7 +11,7 @@ from fractions import Fraction
 from ...core.i18n import N_, _
 from ...metrics import binary, graded
 from .. import examples
-from ..kinds import choice, create
+from ..kinds import choice, create, written
 
 FAMILY = ("comparing", N_("Comparing metrics, the posts' errata and the tools"))
 
@@ -470,4 +470,27 @@ EXERCISES = [
                   N_("Write ln(i + 1) with log2 and see what happens to DCG and to IDCG."),
                   N_("ln(i + 1) = ln 2 · log2(i + 1), and ln 2 ≈ 0.693.")),
            source="notebook 10"),
+    written("compare-written-two-verdicts", family="comparing",
+            title=N_("Two metrics, two verdicts"),
+            question=N_("Rankers A and B are compared on the same 50 queries. Mean NDCG@10: A 0.612, B 0.598. MRR: A "
+                        "0.701, B 0.734. Exact paired randomisation test: p = 0.31 for the NDCG@10 difference, p = 0.04 "
+                        "for the MRR difference. The product is a question-answering box that shows the user one "
+                        "answer. In four or five sentences, recommend A or B to the product team and say why."),
+            model=N_("The box shows one answer, so what matters is whether the first result is relevant: MRR (or "
+                     "success@1) fits the task, while NDCG@10 also rewards results ranked 2 to 10 that the user never "
+                     "sees. On NDCG@10 the gap of 0.014 is well within chance (p = 0.31), so it does not show that A "
+                     "is better at anything. B leads on MRR with p = 0.04, but that holds only if MRR was chosen as the "
+                     "primary metric before the results were seen; picking the better of two tests afterwards calls "
+                     "for a correction (Holm: 2 × 0.04 = 0.08). Recommendation: B, with MRR as the declared metric, "
+                     "confirmed on a fresh set of queries before shipping."),
+            hints=(N_("Start from the user: what does a box that shows one answer ask of the ranking?"),
+                  N_("Read each p-value: which difference could easily be chance?"),
+                  N_("Then ask what changes if the metric is picked after both results are known.")),
+            rubric=((1, N_("matches the metric to the task: one answer shown, so the first result (MRR, success@1) "
+                           "counts")),
+                    (1, N_("reads p = 0.31 as no evidence of a difference in NDCG@10")),
+                    (1, N_("notes that choosing between two tests after the fact needs a correction, or a primary "
+                           "metric fixed in advance")),
+                    (1, N_("gives a clear recommendation with the evidence still needed"))),
+            level=3, about=("mrr", "ndcg")),
 ]

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 from ...core.i18n import N_, _
 from ...metrics.graded import err, ndcg
-from ..kinds import _e, choice, create
+from ..kinds import _e, choice, create, derive
 from ._compute import _err_data, _err_task, _persistent, _rbp_residual_task, _rbp_task
 
 FAMILY = ("err", N_("ERR, the cascade model"))
@@ -38,6 +38,23 @@ def _err_prefers_a_ndcg_prefers_b(pair):
         return _("NDCG does not prefer B: NDCG(A) ≈ {a}, NDCG(B) ≈ {b}").format(a=ndcg_a.decimal_str,
                                                                              b=ndcg_b.decimal_str)
     return None
+
+
+#: Grades for the users-who-never-stop derivation, on a 0-3 scale.
+_NOBODY_STOPS = [3, 2, 3]
+
+
+def _nobody_stops_facts() -> dict:
+    steps = err(_NOBODY_STOPS, g_max=3).steps
+    rs = [Fraction(str(row["R"])) for row in steps]
+    none = Fraction(1)
+    for r in rs:
+        none *= 1 - r
+    all_r = Fraction(1)
+    for r in rs:
+        all_r *= r
+    return {"grades": ", ".join(map(str, _NOBODY_STOPS)), "rs": ", ".join(map(str, rs)), "none": str(none),
+            "first": str(1 - rs[0]), "some": str(1 - none), "all_r": str(all_r)}
 
 
 EXERCISES = [
@@ -147,4 +164,37 @@ EXERCISES = [
                      "medium item and a weak one, then the grade-3 items."),
                   N_("Try five items with three grade-3 ones; compute ERR's R_1 for a grade-2 and a grade-1 first "
                      "item (3/8 and 1/8)."))),
+    derive("err-derive-nobody-stops", family="err",
+           title=N_("The users who never stop"),
+           claim=N_("In the cascade model a user stops at rank r with probability R_r·(1 − R_1)···(1 − R_(r−1)). Show "
+                    "that the chances of stopping at ranks 1 to n add up to 1 − (1 − R_1)···(1 − R_n), and deduce that "
+                    "ERR ≤ 1 − (1 − R_1)···(1 − R_n)."),
+           steps=(N_("Write the chance of reaching rank r + 1 in terms of the chance of reaching rank r, and the chance "
+                     "of stopping at r as the difference of the two."),
+                  N_("Add the stopping chances from r = 1 to n: the sum telescopes. What is left?"),
+                  N_("ERR weighs the chance of stopping at r by 1/r ≤ 1: bound it by the sum of step 2.")),
+           question=N_("A ranking has grades {grades} on a 0–3 scale (R = (2^g − 1)/8). What share of users reads all "
+                       "three results and is satisfied by none?"),
+           facts=_nobody_stops_facts,
+           options={"p-none": N_("{none}"), "p-first": N_("{first}"), "p-some": N_("{some}"), "p-all-r": N_("{all_r}")},
+           correct="p-none",
+           why={"p-first": N_("That is 1 − R_1, the users who pass rank 1 only. Step 1: a user reaches rank r + 1 only "
+                              "after passing every rank above it, so the factors multiply."),
+                "p-some": N_("That is the share who stop somewhere in the list, the sum of step 2; the question asks "
+                             "for the others."),
+                "p-all-r": N_("That multiplies the R_i: the chance of being satisfied at every rank, which the cascade "
+                              "never asks for. Passing a rank unsatisfied has probability 1 − R.")},
+           model=N_("Let reach_r = (1 − R_1)···(1 − R_(r−1)), with reach_1 = 1. Then reach_(r+1) = reach_r·(1 − R_r), so "
+                    "stop_r = reach_r·R_r = reach_r − reach_(r+1). Summed from 1 to n, the terms telescope to reach_1 − "
+                    "reach_(n+1) = 1 − (1 − R_1)···(1 − R_n). ERR = Σ stop_r / r ≤ Σ stop_r, as 1/r ≤ 1. For grades "
+                    "{grades}: R = {rs}, and the users who never stop are the product of the 1 − R: {none}."),
+           hints=(N_("A user reaches rank r + 1 only if they reach rank r and are not satisfied there."),
+                  N_("Write each stopping chance as a difference of two reaching chances; in the sum most terms "
+                     "cancel."),
+                  N_("The step students get wrong: the factor for passing a rank is 1 − R, not R.")),
+           rubric=((1, N_("writes stop_r = reach_r − reach_(r+1) from reach_(r+1) = reach_r·(1 − R_r)")),
+                   (1, N_("telescopes the sum to 1 − Π(1 − R_r)")),
+                   (1, N_("bounds ERR with 1/r ≤ 1")),
+                   (1, N_("computes the share of users who never stop as the product of the 1 − R"))),
+           level=3, about=("err",), source="Chapelle et al. 2009"),
 ]

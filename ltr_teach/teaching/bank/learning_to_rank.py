@@ -1,10 +1,12 @@
 """The learning_to_rank family's exercises: pairs, surrogate losses, LambdaRank's swap weights (notebook 15)."""
 
+import math
+
 from ...core.i18n import N_, _
-from ...metrics.graded import ndcg
+from ...metrics.graded import dcg, idcg, ndcg
 from ...metrics.pairs import misordered_pairs
 from ...metrics.roc import auc
-from ..kinds import choice, create
+from ..kinds import choice, create, derive, written
 
 FAMILY = ("learning_to_rank", N_("From AUC to learning to rank"))
 
@@ -35,6 +37,24 @@ def _fewer_pairs_lower_ndcg(pair):
     if not nd_a.value < nd_b.value:
         return _("NDCG of A = {a} is not below NDCG of B = {b}").format(a=nd_a.decimal_str, b=nd_b.decimal_str)
     return None
+
+
+#: The ranking and the swapped ranks of the LambdaRank derivation.
+_DELTA_GRADES, _DELTA_I, _DELTA_J = [1, 0, 3, 2], 1, 3
+
+
+def _swap_facts() -> dict:
+    swapped = list(_DELTA_GRADES)
+    swapped[_DELTA_I - 1], swapped[_DELTA_J - 1] = swapped[_DELTA_J - 1], swapped[_DELTA_I - 1]
+    delta = abs(ndcg(swapped).value - ndcg(_DELTA_GRADES).value)
+    raw = abs(dcg(swapped).value - dcg(_DELTA_GRADES).value)
+    linear = abs(ndcg(swapped, gain="linear").value - ndcg(_DELTA_GRADES, gain="linear").value)
+    gi, gj = (2 ** _DELTA_GRADES[_DELTA_I - 1] - 1), (2 ** _DELTA_GRADES[_DELTA_J - 1] - 1)
+    return {"grades": "[" + ", ".join(map(str, _DELTA_GRADES)) + "]", "i": _DELTA_I, "j": _DELTA_J,
+            "right": f"{delta:.4f}", "raw": f"{raw:.4f}", "linear": f"{linear:.4f}",
+            "by_dcg": f"{raw / dcg(_DELTA_GRADES).value:.4f}", "gain_gap": abs(gi - gj),
+            "discount_gap": f"{abs(1 / math.log2(_DELTA_I + 1) - 1 / math.log2(_DELTA_J + 1)):.4f}",
+            "idcg": f"{idcg(_DELTA_GRADES).value:.4f}"}
 
 
 EXERCISES = [
@@ -126,4 +146,55 @@ EXERCISES = [
                   N_("Let A keep the low grades in order but put a mid grade first; let B put the best grade first."),
                   N_("Try the grades 3, 1, 0, 0, 0, and for each order count the pairs where a lower grade stands "
                      "above a higher one."))),
+    derive("lambda-swap-delta", family="learning_to_rank",
+           title=N_("The weight of one swap"),
+           claim=N_("LambdaRank weighs a pair of documents by |ΔNDCG|, the change in NDCG if the two swapped places. "
+                    "Show that for ranks i < j, with gains G and discounts D(r) = log2(r + 1), |ΔNDCG| = |G_i − G_j|·"
+                    "|1/D(i) − 1/D(j)| / IDCG, whatever the other documents are."),
+           steps=(N_("Write DCG before and after the swap. Which terms of the sum change?"),
+                  N_("Subtract, and factor the difference into a gain part and a discount part."),
+                  N_("Does IDCG change with the swap? Divide.")),
+           question=N_("A ranking has grades {grades} (gain 2^rel − 1, discount log2(i + 1)). What is |ΔNDCG| of swapping "
+                       "ranks {i} and {j}?"),
+           facts=_swap_facts,
+           options={"d-right": N_("{right}"), "d-raw": N_("{raw}"), "d-linear": N_("{linear}"), "d-by-dcg": N_("{by_dcg}")},
+           correct="d-right",
+           why={"d-raw": N_("That is |ΔDCG|, not divided by IDCG (step 3): NDCG is DCG / IDCG, so its change is ΔDCG / "
+                            "IDCG."),
+                "d-linear": N_("That uses the grades themselves as gains; the question's gain is 2^rel − 1, in the "
+                               "difference and in IDCG."),
+                "d-by-dcg": N_("That divides by the ranking's own DCG; NDCG divides by IDCG, which the swap leaves as "
+                               "it is (step 3).")},
+           model=N_("Only ranks i and j change: before, G_i/D(i) + G_j/D(j); after, G_j/D(i) + G_i/D(j). The difference "
+                    "is (G_j − G_i)(1/D(i) − 1/D(j)). IDCG depends only on the grades, not on their order, so ΔNDCG = "
+                    "ΔDCG / IDCG. Here |G_i − G_j| = {gain_gap}, |1/D(i) − 1/D(j)| = {discount_gap}, IDCG = {idcg}: "
+                    "|ΔNDCG| = {right}."),
+           hints=(N_("NDCG = DCG / IDCG; ask what a swap does to each."),
+                  N_("Write the two changed terms before and after the swap and subtract."),
+                  N_("The step students get wrong: IDCG sorts the grades, so it is the same before and after the swap.")),
+           rubric=((1, N_("shows that only the terms of ranks i and j change")),
+                   (1, N_("factors ΔDCG as (G_j − G_i)(1/D(i) − 1/D(j))")),
+                   (1, N_("divides by an IDCG the swap leaves unchanged and computes the value"))),
+           level=3, about=("ndcg",), source="Burges et al. 2006"),
+    written("pairwise-loss-written", family="learning_to_rank",
+            title=N_("A pair loss that misses the top"),
+            question=N_("A ranker is trained with a pairwise loss that charges every misordered pair the same (RankNet "
+                        "without weights). After training it misorders fewer pairs than before, yet its NDCG@10 on the "
+                        "test queries fell. In four or five sentences, explain how both can be true and how LambdaRank "
+                        "changes the training so that NDCG@10 follows."),
+            model=N_("A pair count weighs a mistake between ranks 40 and 41 like one between ranks 1 and 2, while "
+                     "NDCG@10 sees only the top 10 and weighs rank 1 most. The training may have fixed many pairs far "
+                     "down the list and, to do so, let one highly relevant document slip from rank 1 to rank 4: fewer "
+                     "misordered pairs, lower NDCG@10. LambdaRank keeps the pairwise gradient but multiplies each "
+                     "pair's by |ΔNDCG@10|, the change in NDCG@10 if the two documents swapped places. Pairs with a "
+                     "large gain gap near the top get large weights, pairs below rank 10 get weight 0, so the updates "
+                     "go where NDCG@10 changes."),
+            hints=(N_("Compare how a pair count and NDCG@10 weigh a mistake at rank 2 and one at rank 40."),
+                  N_("Imagine an update that fixes many low pairs at the cost of one high one."),
+                  N_("Then say what LambdaRank multiplies each pair's gradient by.")),
+            rubric=((1, N_("explains that a pair count weighs every rank alike while NDCG@10 weighs the top")),
+                    (1, N_("gives a way both can happen: many low pairs fixed, a top document lost")),
+                    (1, N_("says LambdaRank weighs each pair's gradient by |ΔNDCG| of swapping it")),
+                    (1, N_("notes that pairs below the cut-off or with equal gains get little or no weight"))),
+            level=3, about=("ndcg",), source="Burges et al. 2006"),
 ]

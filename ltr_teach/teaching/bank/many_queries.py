@@ -7,7 +7,7 @@ flips from ``lt.sign_flips``, the skincare collection's comparison from ``lt.com
 from fractions import Fraction
 
 from ...core.i18n import N_, _
-from ..kinds import choice, create
+from ..kinds import choice, create, derive, written
 
 # ``ltr-teach check`` imports this module for any of its exercises: the runs layer and NumPy are imported by the
 # functions that use them, when a prompt or an answer needs their numbers (issue 21)
@@ -106,6 +106,24 @@ def _wins_but_not_significant(parsed):
         return _("p = {p} is below 1/2: only {count} of {total} sign patterns are as extreme as yours").format(
             p=flips.p_text(), count=flips.count, total=flips.total)
     return None
+
+
+#: Five queries' P@10 differences for the by-hand p-value: two differences of 0.1 tie the observed sum when flipped.
+_FIVE = (Fraction(3, 10), Fraction(1, 10), Fraction(-1, 10), Fraction(2, 10), Fraction(4, 10))
+
+
+def _five_facts() -> dict:
+    from ...runs.compare import sign_flips
+
+    flips = sign_flips(list(_FIVE))
+    strictly = sum(abs(m) > abs(flips.observed) for m in flips.means)
+    tenths = [int(d * 10) for d in _FIVE]
+    observed, largest = sum(tenths), sum(abs(t) for t in tenths)
+    return {"d": ", ".join(f"{float(d):+.1f}" for d in _FIVE), "right": str(flips.p_value),
+            "one_side": str(sign_flips(list(_FIVE), "greater").p_value),
+            "strict": str(Fraction(strictly, flips.total)), "single": str(Fraction(1, flips.total)),
+            "tenths": ", ".join(f"{t:+d}" for t in tenths), "observed": observed, "largest": largest,
+            "slack": (largest - observed) // 2, "one_count": flips.count // 2, "two_count": flips.count}
 
 
 EXERCISES = [
@@ -231,4 +249,64 @@ EXERCISES = [
                      "one above the level."),
                   N_("The smallest p-value is A's; m = 3.")),
            ),
+    derive("sign-flips-five-by-hand", family="many_queries",
+           title=N_("A permutation p-value by hand"),
+           claim=N_("Run B minus run A on five queries (P@10): {d}. Under the null hypothesis that the two runs are "
+                    "equally good, each difference was as likely to come out with the other sign. Find the exact "
+                    "two-sided randomisation (sign-flip) p-value by hand."),
+           steps=(N_("Work in tenths and with sums instead of means (dividing by 5 keeps the order). Write the "
+                     "observed sum, and the largest sum any sign pattern can reach."),
+                  N_("Start from the pattern with every difference positive: making a set S of them negative lowers "
+                     "the sum by twice their absolute values. List every S that keeps the sum at least as large as the "
+                     "observed one (the observed pattern is one of them)."),
+                  N_("Add their mirror images, the patterns whose sum is at most minus the observed one, and divide "
+                     "the count by the 2^5 = 32 patterns.")),
+           question=N_("What is the exact two-sided p-value?"),
+           facts=_five_facts,
+           options={"p3-16": N_("p = {right}"), "p3-32": N_("p = {one_side}"), "p1-16": N_("p = {strict}"),
+                    "p1-32": N_("p = {single}")},
+           correct="p3-16",
+           why={"p3-32": N_("That is one side only, the patterns whose sum is at least the observed one. Two-sided "
+                            "also counts their mirror images (step 3), whose sums are at most minus the observed one."),
+                "p1-16": N_("That counts only the patterns strictly more extreme than the observed one. A pattern whose "
+                            "sum equals the observed sum is as extreme and counts too: the observed pattern itself, "
+                            "and the one that makes the other difference of 0.1 negative instead."),
+                "p1-32": N_("That is the chance of the observed pattern alone. The p-value counts every pattern at least "
+                            "as extreme as it, on both sides.")},
+           model=N_("In tenths the differences are {tenths}: the observed sum is {observed}, the largest possible "
+                    "{largest} (all positive). Making a set S negative lowers the sum by 2·Σ|d| over S, so the sum "
+                    "stays ≥ {observed} when Σ|d| over S ≤ {slack}: S is empty (sum {largest}) or one of the two "
+                    "differences of 1 (sum {observed}; one of them is the observed pattern): {one_count} patterns. Their mirror images have sums ≤ −{observed}: "
+                    "{two_count} of 32 in all, p = {right}. lt.sign_flips gives the same count."),
+           hints=(N_("Under the null hypothesis every one of the 2^n sign patterns is equally likely; p is the share "
+                     "that is at least as extreme as the observed one."),
+                  N_("Use sums in tenths, and think of which differences a pattern flips: a flip of d lowers the sum "
+                     "by 2|d|."),
+                  N_("The step students get wrong is a tie: a pattern whose sum equals the observed one is as "
+                     "extreme, and counts.")),
+           rubric=((1, N_("writes the observed sum and how flipping a set lowers it")),
+                   (1, N_("lists every one-sided pattern at least as extreme, the ties with the observed sum included")),
+                   (1, N_("doubles for the mirror images and divides by 32"))),
+           level=3, about=("precision_at_k",)),
+    written("sign-flips-p-too-small", family="many_queries",
+            title=N_("A p-value five queries cannot give"),
+            question=N_("A classmate compares two rankers' P@10 on 5 queries and reports: \"exact two-sided sign-flip test, p "
+                        "= 0.03, so B is significantly better at the 0.05 level.\" In four or five sentences, explain "
+                        "why an exact two-sided sign-flip test on 5 queries cannot give this p-value, what test the "
+                        "number most likely comes from, and what you would advise."),
+            model=N_("With 5 queries there are 2^5 = 32 equally likely sign patterns. However large the differences, "
+                     "a two-sided test counts at least the observed pattern and its mirror image, so p is at least "
+                     "2/32 = 1/16 = 0.0625: above 0.05 whatever the data. 0.03 is 1/32 = 0.03125 rounded, the "
+                     "smallest one-sided p, reached when B wins on all five queries: the classmate ran (or read) a "
+                     "one-sided test. Advice: say which alternative was tested and fix it before looking at the data; "
+                     "five queries cannot show a two-sided difference at 0.05 at all, so evaluate on many more "
+                     "queries (tens at least) and report the mean difference with its confidence interval."),
+            hints=(N_("An exact test on n queries can only give p-values that are multiples of 1/2^n."),
+                  N_("Ask which patterns a two-sided test always counts, whatever the differences are."),
+                  N_("Then compare 0.03 with the multiples of 1/32.")),
+            rubric=((2, N_("shows that the smallest two-sided p with 5 queries is 2/32 = 0.0625, above 0.05")),
+                    (1, N_("identifies 0.03 as 1/32, a one-sided p with B winning on every query")),
+                    (1, N_("advises fixing the alternative in advance and using many more queries (with an interval "
+                           "for the difference)"))),
+            level=3, about=("precision_at_k",)),
 ]

@@ -4,10 +4,30 @@ from fractions import Fraction
 
 from ...core.i18n import N_, _
 from ...metrics import ctr, roc
-from ..kinds import _e, choice
+from ..kinds import _e, choice, derive
 from ._compute import _auc_task, _labels_scores
 
 FAMILY = ("roc_auc", N_("ROC and AUC"))
+
+#: Seven items for the rank-sum derivation, by descending score.
+_RANK_SUM_LABELS = [1, 0, 1, 0, 1, 0, 0]
+_RANK_SUM_SCORES = [Fraction(7, 10), Fraction(6, 10), Fraction(5, 10), Fraction(4, 10), Fraction(3, 10),
+                    Fraction(2, 10), Fraction(1, 10)]
+
+
+def _rank_sum_facts() -> dict:
+    right = roc.auc(_RANK_SUM_LABELS, [float(s) for s in _RANK_SUM_SCORES]).exact
+    n = len(_RANK_SUM_LABELS)
+    ascending = sorted(zip(_RANK_SUM_SCORES, _RANK_SUM_LABELS))
+    ranks = [i for i, (_score, label) in enumerate(ascending, start=1) if label]
+    n_pos, n_neg = len(ranks), n - len(ranks)
+    return {"items": ", ".join(f"{'+' if y else '−'}{float(s)}" for y, s in zip(_RANK_SUM_LABELS, _RANK_SUM_SCORES)),
+            "right": str(right), "no_shift": str(Fraction(sum(ranks), n_pos * n_neg)),
+            "descending": str(1 - Fraction(int(right.p), int(right.q))), "all_pairs": str(
+                Fraction(int(right.p), int(right.q)) * n_pos * n_neg / (n * (n - 1) // 2)),
+            "ranks": ", ".join(map(str, ranks)), "r_plus": sum(ranks), "n_pos": n_pos, "n_neg": n_neg,
+            "shift": n_pos * (n_pos + 1) // 2, "pairs": n_pos * n_neg}
+
 
 EXERCISES = [
     _e("auc-tie", "roc_auc", "auc", {"labels": [1, 0, 1, 0], "scores": [0.9, 0.8, 0.8, 0.1], "_tie": True},
@@ -22,6 +42,39 @@ EXERCISES = [
        _auc_task, [N_("Walk down the scores: a positive moves up 1/3, a negative right 1/3, a tied pair diagonally.")],
        intro=N_("Post 000 describes AUC as the area under the ROC curve."), source="doc 000",
        randomize=_labels_scores),
+    derive("auc-derive-rank-sum", family="roc_auc",
+           title=N_("AUC from the ranks alone"),
+           claim=N_("Sort n items by ascending score (no ties) and number them 1 to n; n₊ are positive, n₋ negative, "
+                    "and R₊ is the sum of the positives' numbers. Show that AUC = (R₊ − n₊(n₊ + 1)/2) / (n₊·n₋), the "
+                    "Mann–Whitney U statistic divided by the number of pairs."),
+           steps=(N_("Take the positive with the k-th smallest number, r_k. How many items lie below it, how many of "
+                     "them are positive, and so how many negatives does it beat?"),
+                  N_("Add over k = 1 … n₊: write the number of positive–negative pairs won in terms of R₊."),
+                  N_("Divide by the number of positive–negative pairs.")),
+           question=N_("A model scores seven items (+ positive, − negative): {items}. Using the formula, what is its "
+                       "AUC?"),
+           facts=_rank_sum_facts,
+           options={"auc-right": N_("{right}"), "auc-no-shift": N_("{no_shift}"), "auc-descending": N_("{descending}"),
+                    "auc-all-pairs": N_("{all_pairs}")},
+           correct="auc-right",
+           why={"auc-no-shift": N_("That is R₊ / (n₊·n₋), above 1: step 1 counts the positives below each positive, "
+                                   "which are not negatives; n₊(n₊ + 1)/2 takes them away."),
+                "auc-descending": N_("That numbers the items by descending score, so R₊ counts the negatives above "
+                                     "each positive: it is 1 − AUC. The formula numbers by ascending score."),
+                "auc-all-pairs": N_("That divides by every pair of the seven items, n(n − 1)/2; step 3 divides by the "
+                                    "positive–negative pairs only, n₊·n₋.")},
+           model=N_("The positive numbered r_k has r_k − 1 items below it, of which k − 1 are the positives with "
+                    "smaller numbers, so it beats r_k − k negatives. Summed over k: Σ r_k − Σ k = R₊ − n₊(n₊ + 1)/2 "
+                    "pairs won; divided by the n₊·n₋ pairs, that is AUC. Here the positives are numbered {ranks}: R₊ = "
+                    "{r_plus}, n₊ = {n_pos}, n₋ = {n_neg}, and AUC = ({r_plus} − {shift}) / {pairs} = {right}."),
+           hints=(N_("AUC is the share of positive–negative pairs in which the positive scores higher."),
+                  N_("Count, for one positive, the negatives below it: the items below it minus the positives below "
+                     "it."),
+                  N_("The step students get wrong: number the items from the lowest score up.")),
+           rubric=((1, N_("counts r_k − k negatives below the k-th positive")),
+                   (1, N_("sums to R₊ − n₊(n₊ + 1)/2 and divides by n₊·n₋")),
+                   (1, N_("applies it to the seven items with ascending numbers"))),
+           level=3, about=("auc",), source="Mann & Whitney 1947"),
 ]
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 from ...core.i18n import N_, _
 from ...metrics.graded import err
 from ...metrics.user_models import PERSISTENCE, browsing_model, rbp
-from ..kinds import _e, choice, create
+from ..kinds import _e, choice, create, derive
 
 FAMILY = ("user_models", N_("User models: RBP, the cascade and the discount as a reader"))
 
@@ -67,6 +67,25 @@ def _err_prefers_a_rbp_prefers_b(parsed):
     if not rbp_b.exact > rbp_a.exact:
         return _("RBP does not prefer B: RBP(A) = {a}, RBP(B) = {b}").format(a=rbp_a.decimal_str, b=rbp_b.decimal_str)
     return None
+
+
+#: The RBP target and persistence for the all-relevant derivation.
+_RBP_TARGET, _RBP_P = Fraction(9, 10), Fraction(4, 5)
+
+
+def _all_relevant_facts() -> dict:
+    import math
+
+    n = 1
+    while rbp([1] * n, p=_RBP_P).exact < _RBP_TARGET:
+        n += 1
+    rest = 1 - _RBP_TARGET
+    depth = int(1 / (1 - _RBP_P))
+    return {"p": str(_RBP_P), "target": str(_RBP_TARGET), "rest": str(rest), "right": n, "short": n - 1,
+            "long": n + 1, "depth": depth, "short_rest": f"{float(_RBP_P ** (n - 1)):.3f}",
+            "short_rbp": rbp([1] * (n - 1), p=_RBP_P).decimal_str, "right_rbp": rbp([1] * n, p=_RBP_P).decimal_str,
+            "depth_rbp": rbp([1] * depth, p=_RBP_P).decimal_str,
+            "bound": f"{math.log(float(rest)) / math.log(float(_RBP_P)):.2f}"}
 
 
 EXERCISES = [
@@ -172,4 +191,36 @@ EXERCISES = [
                   N_("The expected number of results read is 1/(1 - p); solve it for p."),
                   N_("Two results on average: 1/(1 - p) = 2.")),
            ),
+    derive("rbp-derive-all-relevant", family="user_models",
+           title=N_("How long must a perfect list be?"),
+           claim=N_("RBP = (1 − p)·Σ_i rel_i·p^(i − 1). Show that a list of n documents, all relevant, has RBP = 1 − p^n, "
+                    "and that p^n is the weight RBP gives to everything below the list."),
+           steps=(N_("Write RBP of n relevant documents as (1 − p) times a finite geometric series, and sum it."),
+                  N_("Sum the weights (1 − p)·p^(i − 1) of every rank below n, from n + 1 on."),
+                  N_("For a given target t, write the condition RBP ≥ t as an inequality on p^n and solve it for a "
+                     "whole number n.")),
+           question=N_("With persistence p = {p}, how many documents, all relevant, does a list need at least for RBP "
+                       "to reach {target}?"),
+           facts=_all_relevant_facts,
+           options={"n-short": N_("{short}"), "n-right": N_("{right}"), "n-long": N_("{long}"), "n-depth": N_("{depth}")},
+           correct="n-right",
+           why={"n-short": N_("That rounds n down: with {short} documents p^n = {short_rest}, above {rest}, so RBP is "
+                              "only {short_rbp}. Step 3 needs the smallest whole n with p^n ≤ {rest}."),
+                "n-long": N_("That solves p^(n − 1) ≤ {rest}: step 1's sum of p^0 … p^(n − 1) is "
+                             "(1 − p^n)/(1 − p), so the power is n."),
+                "n-depth": N_("That is 1/(1 − p), the average number of ranks a user reads; RBP counts how much of the "
+                              "reader's attention the list covers, and a list as long as the average depth covers "
+                              "only {depth_rbp} of it.")},
+           model=N_("RBP = (1 − p)(1 + p + … + p^(n − 1)) = (1 − p)·(1 − p^n)/(1 − p) = 1 − p^n. Below the list the "
+                    "weights add up to (1 − p)·p^n·(1 + p + …) = p^n: the attention no document of the list gets. RBP ≥ "
+                    "{target} means p^n ≤ {rest}, so n ≥ ln({rest}) / ln({p}) ≈ {bound}: the smallest whole n is "
+                    "{right} (RBP = {right_rbp}), while {short} documents give {short_rbp}."),
+           hints=(N_("RBP of an all-relevant list is the share of the reader's attention spent on the list."),
+                  N_("Sum the geometric series 1 + p + … + p^(n − 1), then turn RBP ≥ t into p^n ≤ 1 − t."),
+                  N_("The step students get wrong: n is a whole number, so the bound from the logarithm is rounded "
+                     "up, not down.")),
+           rubric=((1, N_("sums the geometric series to 1 − p^n")),
+                   (1, N_("shows that the ranks below the list carry weight p^n")),
+                   (1, N_("solves p^n ≤ 1 − t and rounds n up"))),
+           level=3, about=("rbp",), source="Moffat & Zobel 2008"),
 ]
