@@ -18,7 +18,8 @@ import pytest
 from lab_driver import LOOPBACK, UI_TIMEOUT_MS, free_port, isolated_jupyter_env, printed_server
 
 from conftest import SAVED_SCREENSHOTS, require_browser
-from ltr_teach import classroom, course_path
+from ltr_teach import classroom
+from ltr_teach.teaching import course_path
 
 REPO = Path(__file__).resolve().parents[2]
 START = classroom.start_page(None, root=REPO)  # the page offering both editions
