@@ -82,7 +82,10 @@ nb_ipywidgets_js = {}
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 EDITIONS = {"zh": ("中文", "zh-CN"), "en": ("English", "en")}
-LITE = "lite/"  # the JupyterLite edition (`make lite`: _build/lite), a sibling folder of the site's
+#: The JupyterLite edition (`make lite`: _build/lite), a sibling folder of the site's (`make serve` serves
+#: both), and its JupyterLab of each edition (tools/build_lite.py: LAB_APPS; lab-zh speaks Chinese).
+LITE = "lite/"
+LITE_APPS = {"zh": "lab-zh", "en": "lab", None: "lab"}
 
 
 def _other_edition(pagename: str, docs=None) -> dict[str, str]:
@@ -117,7 +120,12 @@ def _page_context(app, pagename, templatename, context, doctree):
     notebook = str(source).replace("\\", "/") if source and str(source).endswith(".ipynb") else None
     context["ltr_notebook"] = notebook
     # The lite edition holds the notebooks at the repository's paths: open this one there.
-    context["ltr_lite"] = up + "../" + LITE + (f"lab/index.html?path={notebook}" if notebook else "")
+    # A page that is no notebook (an index, a guide) opens its edition's start notebook (the one list of
+    # them: ltr_teach.teaching.classroom.START_PAGES).
+    from ltr_teach.teaching.classroom import START_PAGES
+
+    opened = notebook if notebook else START_PAGES[edition]
+    context["ltr_lite"] = up + "../" + LITE + f"{LITE_APPS[edition]}/index.html?path={opened}"
     if edition is not None:
         context["language"] = EDITIONS[edition][1]
 
