@@ -23,6 +23,7 @@ copyright = "ltr_teach developers"
 sys.path.insert(0, str(Path(__file__).with_name("_ext")))
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "ltr_reference"]
 autodoc_typehints = "none"  # the docstrings say what each argument takes
+napoleon_use_ivar = True  # a class's "Attributes" section as fields, not a second description of each member
 root_doc = "index"
 exclude_patterns = ["_build", "node_modules", "**.ipynb_checkpoints", "package.json", "package-lock.json",
                     "glossary.jieba.txt", "docs"]
@@ -125,6 +126,7 @@ def _page_context(app, pagename, templatename, context, doctree):
     from ltr_teach.teaching.classroom import START_PAGES
 
     opened = notebook if notebook else START_PAGES[edition]
+    context["ltr_run_box"] = bool(notebook) or (pagename.endswith("index") and pagename.count("/") <= 1)
     context["ltr_lite"] = up + "../" + LITE + f"{LITE_APPS[edition]}/index.html?path={opened}"
     if edition is not None:
         context["language"] = EDITIONS[edition][1]

@@ -72,9 +72,28 @@ def _kind(value) -> str:
     return "data"
 
 
-#: Each kind's heading and autodoc directive (a table's value is its docstring's business, not a repr).
+#: Each kind's heading and autodoc directive. A table (METRICS, CONVENTIONS ...) has no docstring of its own
+#: (a dict's is the type's): it is described by the ``#:`` comment above its definition (see _table).
 KINDS = {"function": ("Functions", "autofunction", ""), "class": ("Classes", "autoclass", "   :members:\n"),
-         "module": ("Modules", "automodule", ""), "data": ("Tables and constants", "autodata", "   :no-value:\n")}
+         "module": ("Modules", "automodule", ""), "data": ("Tables and constants", None, "")}
+
+
+def _table(name: str, value) -> list[str]:
+    """A ``py:data`` entry for a public table: the ``#:`` comment where it is defined, and what it holds."""
+    import sys
+
+    from sphinx.pycode import ModuleAnalyzer
+
+    comment: list[str] = []
+    for module_name, module in sorted(sys.modules.items()):
+        if module_name.startswith("ltr_teach") and getattr(module, name, None) is value:
+            docs = ModuleAnalyzer.for_module(module_name).find_attr_docs().get(("", name))
+            if docs:
+                comment = [line for line in docs if line.strip()]
+                break
+    keys = f"keys: {', '.join(f'``{key}``' for key in list(value)[:20])}" if isinstance(value, dict) else ""
+    return [f".. py:data:: ltr_teach.{name}", "", *(f"   {line}" for line in comment),
+            *([""] if comment else []), f"   A ``{type(value).__name__}``{'; ' + keys if keys else ''}.", ""]
 
 
 class PublicApi(SphinxDirective):
@@ -93,7 +112,11 @@ class PublicApi(SphinxDirective):
                 continue
             lines += [f".. rubric:: {heading}", ""]
             for name in groups[kind]:
-                target = getattr(ltr_teach, name).__name__ if kind == "module" else f"ltr_teach.{name}"
+                value = getattr(ltr_teach, name)
+                if directive is None:
+                    lines += _table(name, value)
+                    continue
+                target = value.__name__ if kind == "module" else f"ltr_teach.{name}"
                 lines += [f".. {directive}:: {target}", *options.splitlines(), ""]
         container = nodes.section()
         self.state.nested_parse(StringList(lines, source="ltr_teach.__all__"), self.content_offset, container)

@@ -380,8 +380,8 @@ class _Interface(HTMLParser):
         attrs = dict(attrs)
         classes = (attrs.get("class") or "").split()
         inherited = bool(self._stack) and self._stack[-1][1]
-        hidden = (inherited or tag in ("article", "script", "style", "head") or attrs.get("lang") == "en"
-                  or "toc-tree" in classes)
+        hidden = (inherited or tag in ("article", "script", "style", "head") or "toc-tree" in classes
+                  or (tag != "html" and attrs.get("lang") == "en"))
         if (not hidden and tag != "link") or "headerlink" in classes:
             self.texts += [attrs[name] for name in ("aria-label", "placeholder", "title", "alt") if attrs.get(name)]
         if tag not in ("input", "img", "br", "meta", "link", "hr", "source", "use", "path"):
@@ -492,3 +492,60 @@ def test_chinese_tables_keep_short_columns_whole(site_url, site_page):
         assert text in [shown for shown, _ in heights], heights
         assert max(height for _, height in heights) < (2.25 if column == 5 else 3.5), heights
     assert watch.problems() == []
+
+
+# --- The manual: user guide, generated references, teacher guides (site/_ext/ltr_reference.py) ------------
+
+def test_cli_reference_is_the_parsers_help(site, monkeypatch):
+    """The command-line page holds, for ltr-teach and every subcommand, exactly what ``--help`` prints."""
+    import argparse
+    import html as html_module
+
+    from ltr_teach.cli import build_parser
+
+    monkeypatch.setenv("COLUMNS", "100")   # the width the page is built at (ltr_reference.HELP_WIDTH)
+    page = (site / "en" / "reference" / "cli.html").read_text(encoding="utf-8")
+    blocks = [html_module.unescape(re.sub(r"<[^>]+>", "", block))
+              for block in re.findall(r'<div class="highlight"><pre>(.*?)</pre>', page, re.DOTALL)]
+    todo, helps = [build_parser()], []
+    while todo:
+        parser = todo.pop(0)
+        helps.append(parser.format_help())
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo += list(action.choices.values())
+    assert len(helps) >= 12
+    assert [block.strip() for block in blocks] == [help_text.strip() for help_text in helps]
+
+
+def test_api_reference_documents_every_public_name(site):
+    """The API page documents each name of ``ltr_teach.__all__`` with its docstring's first line."""
+    import html as html_module
+    import inspect
+
+    import ltr_teach
+
+    page = html_module.unescape((site / "en" / "reference" / "api.html").read_text(encoding="utf-8"))
+    missing = []
+    for name in dict.fromkeys(ltr_teach.__all__):
+        value = getattr(ltr_teach, name)
+        target = value.__name__ if inspect.ismodule(value) else f"ltr_teach.{name}"
+        if f'id="{target}"' not in page and f'id="module-{target}"' not in page:
+            missing.append(name)
+        doc = inspect.getdoc(value) if callable(value) or inspect.ismodule(value) else None
+        if doc:
+            first = re.sub(r"[`*:]|\s+", " ", doc.splitlines()[0]).split()[:4]
+            text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>|[`*:]", " ", page))
+            if " ".join(first) not in text:
+                missing.append(f"{name}: {' '.join(first)}")
+    assert missing == []
+
+
+def test_teacher_guides_are_on_the_site_in_both_languages(site):
+    for lang, source, heading in (("en", "teacher_guide.md", "Teacher guide"), ("zh", "teacher_guide.zh.md", "教师指南")):
+        page = (site / lang / "teacher_guide.html").read_text(encoding="utf-8")
+        assert f"<h1>{heading}" in page
+        # every section of the guide is there
+        sections = re.findall(r"^## (.+)$", (REPO / "docs" / source).read_text(encoding="utf-8"), re.MULTILINE)
+        assert sections and all(section.replace("`", "").split()[0] in page for section in sections)
+    assert "pip install ltr_teach " not in (REPO / "docs" / "teacher_guide.md").read_text(encoding="utf-8")
