@@ -92,7 +92,7 @@ def _table(name: str, value) -> list[str]:
                 comment = [line for line in docs if line.strip()]
                 break
     keys = f"keys: {', '.join(f'``{key}``' for key in list(value)[:20])}" if isinstance(value, dict) else ""
-    return [f".. py:data:: ltr_teach.{name}", "", *(f"   {line}" for line in comment),
+    return [f".. py:data:: {name}", "", *(f"   {line}" for line in comment),
             *([""] if comment else []), f"   A ``{type(value).__name__}``{'; ' + keys if keys else ''}.", ""]
 
 
@@ -111,6 +111,8 @@ class PublicApi(SphinxDirective):
             if not groups[kind]:
                 continue
             lines += [f".. rubric:: {heading}", ""]
+            if directive is None:  # the automodule entries above changed the current module
+                lines += [".. py:currentmodule:: ltr_teach", ""]
             for name in groups[kind]:
                 value = getattr(ltr_teach, name)
                 if directive is None:

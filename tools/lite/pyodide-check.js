@@ -25,9 +25,10 @@
     box.setAttribute("role", "alert");
     box.lang = zh ? "zh-CN" : "en";
     box.textContent = text;
-    box.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:100000;padding:0.8em 3em 0.8em 1.2em;" +
-      "background:#fff4e5;color:#5f2100;border-bottom:2px solid #e65100;font:14px/1.5 sans-serif;";
-    const close = document.createElement("button");  // the message covers the menu bar until it is read
+    // at the bottom, above JupyterLab's status bar: the menus and the notebook's first cells stay usable
+    box.style.cssText = "position:fixed;bottom:24px;left:0;right:0;z-index:100000;padding:0.8em 3em 0.8em 1.2em;" +
+      "background:#fff4e5;color:#5f2100;border-top:2px solid #e65100;font:14px/1.5 sans-serif;";
+    const close = document.createElement("button");  // it covers the notebook's lower part until it is read
     close.textContent = "×";
     close.setAttribute("aria-label", zh ? "关闭" : "Close");
     close.style.cssText = "position:absolute;top:0.5em;right:0.8em;font-size:18px;cursor:pointer;";
