@@ -54,10 +54,20 @@ test: $(VENV)/.installed-test $(VENV)/.installed-site browser-deps
 	$(BIN)/python -m pytest
 
 ## lite: build the JupyterLite edition of both editions (Pyodide in the browser, nothing installed) into
-## _build/lite; serve that folder (python -m http.server -d _build/lite) and open it. See tools/build_lite.py.
+## _build/lite; `make serve` serves it beside the website. See tools/build_lite.py. PYODIDE=FOLDER takes
+## Pyodide from a local distribution instead of its CDN (a classroom without internet).
+PYODIDE ?=
 .PHONY: lite
 lite: $(VENV)/.installed
-	$(BIN)/python tools/build_lite.py
+	$(BIN)/python tools/build_lite.py $(if $(PYODIDE),--pyodide $(PYODIDE))
+
+## serve: the website (make site) and the JupyterLite edition (make lite) from one server, so each page's
+## "run it in the browser" link opens its notebook: open http://127.0.0.1:$(SERVE_PORT)/site/
+SERVE_PORT ?= 8000
+.PHONY: serve
+serve:
+	@echo "website: http://127.0.0.1:$(SERVE_PORT)/site/   JupyterLite: http://127.0.0.1:$(SERVE_PORT)/lite/"
+	$(PYTHON) -m http.server $(SERVE_PORT) --bind 127.0.0.1 --directory _build
 
 ## browser-deps: in CI (root), Debian's Chromium and a CJK font for tests/browser (Playwright comes
 ## from the test extra and drives this Chromium: no browser download)

@@ -1,7 +1,7 @@
 """Time and peak memory of the exact path at its documented limits, and of a 200-item widget.
 
 Every exact call, with its ``str()``, HTML (``_repr_html_``) and ``latex()``, should answer within
-2 s up to the limits stated in the README ("Limits"): 1,000 items per ranking
+2 s up to the limits stated in the user guide (site/en/guide/limits.md): 1,000 items per ranking
 (``ltr_teach.core.validate.MAX_ITEMS``), 10,000 items over the queries of one MRR/MAP, ERR with
 g_max × ranks up to 20,000, 300 items for ``compare_conventions``. This script measures each case once (after a warm-up call of the same
 kind on a small input) and prints the seconds and the peak memory that ``tracemalloc`` sees; it

@@ -1,7 +1,7 @@
 """The documented import path of the editors: ``from ltr_teach.widgets import RankingEditor``.
 
 The code lives in :mod:`ltr_teach.interactive.widgets` and :mod:`ltr_teach.interactive.plots`;
-this module re-exports what the README and the notebooks use.
+this module re-exports what the user guide and the notebooks use.
 """
 
 from .interactive.explorers import PersistenceExplorer, SignFlipExplorer

@@ -98,8 +98,10 @@ def test_the_import_walker_sees_relative_and_nested_imports():
 
 
 def _documented_imports():
-    """Every ``from ltr_teach... import ...`` and ``lt.name`` the README and the notebooks use."""
-    texts = [(ROOT / "README.md").read_text(encoding="utf-8")]
+    """Every ``from ltr_teach... import ...`` and ``lt.name`` the README, the site's user guide and the
+    notebooks use."""
+    texts = [path.read_text(encoding="utf-8")
+             for path in [ROOT / "README.md", *sorted((ROOT / "site" / "en" / "guide").glob("*.md"))]]
     for nb in [p for folder in ("notebooks", "exercises") for p in sorted((ROOT / folder).rglob("*.ipynb"))
                if ".ipynb_checkpoints" not in p.parts]:
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]

@@ -1,9 +1,11 @@
-"""The README's examples run unchanged and print what the README shows.
+"""The examples of the README and of the site's user guide run unchanged and print what they show.
 
-Each ```python block runs in order in one namespace; a line followed by ``# value`` comments is
-checked against what the library gives (the comment is either the value's repr, its float, or the
-explanation's result line). The text blocks that show a printed table or the CLI's output are
-compared with the real output, character for character.
+The README is the front page; the sections it had before are the user guide's pages (``site/en/guide/``,
+in its toctree's order). Each ```python block of the README and then of each page runs in order in one
+namespace; a line followed by ``# value`` comments is checked against what the library gives (the comment
+is either the value's repr, its float, or the explanation's result line). The text blocks that show a
+printed table or the CLI's output are compared with the real output, character for character. The
+README itself stays a front page: at most 200 lines, pointing to the site for the rest.
 """
 
 import ast
@@ -18,7 +20,19 @@ import pytest
 import ltr_teach as lt
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+GUIDE = ROOT / "site" / "en" / "guide"
+
+
+def _guide_pages() -> list[Path]:
+    """The user guide's pages in its toctree's order (site/en/guide/index.md)."""
+    index = (GUIDE / "index.md").read_text(encoding="utf-8")
+    toctree = re.search(r"```\{toctree\}\n(.*?)```", index, re.DOTALL).group(1)
+    return [GUIDE / f"{line.strip()}.md" for line in toctree.splitlines() if line.strip() and not line.startswith(":")]
+
+
+#: The README, then every page of the user guide: what a reader follows in order.
+DOCS = [ROOT / "README.md", *_guide_pages()]
+README = "\n".join(path.read_text(encoding="utf-8") for path in DOCS)
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, flags=re.DOTALL)
 
 
@@ -27,7 +41,7 @@ def _python_blocks():
 
 
 def _text_after(marker: str) -> str:
-    """The first ```text block after ``marker`` in the README."""
+    """The first ```text block after ``marker`` in the README and the guide."""
     start = README.index(marker)
     match = re.compile(r"```text\n(.*?)```", re.DOTALL).search(README, start)
     return match.group(1)
@@ -102,3 +116,19 @@ def test_the_eval_example_prints_the_output_shown(tmp_path, args, marker):
     out = subprocess.run([sys.executable, "-m", "ltr_teach.cli", "eval", "qrels.txt", "run.txt", *args],
                          cwd=tmp_path, env=env, capture_output=True, text=True, encoding="utf-8", check=True).stdout
     assert out == _text_after(marker)
+
+
+def test_the_readme_is_a_front_page_and_the_guide_holds_the_rest():
+    """At most 200 lines, the two commands, the three ways to take the course; every section the README
+    used to hold is a page of the user guide, and every page of the guide is in its toctree."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    assert "make tutorial" in readme and "make test" in readme
+    assert "## Three ways to take the course" in readme and "make site" in readme and "make lite" in readme
+    titles = {path.stem: path.read_text(encoding="utf-8").splitlines()[0] for path in DOCS[1:]}
+    for stem, heading in {"conventions": "# Conventions", "evaluating": "# Evaluating a run",
+                          "comparing": "# Comparing runs", "speed": "# Speed", "limits": "# Limits",
+                          "classroom": "# Classroom", "install": "# Installing", "metrics": "# Metrics",
+                          "course": "# The course", "cli_examples": "# The command line", "layout": "# Project layout"}.items():
+        assert titles[stem].startswith(heading), (stem, titles[stem])
+    assert sorted(path.name for path in GUIDE.glob("*.md")) == sorted(["index.md", *(path.name for path in DOCS[1:])])

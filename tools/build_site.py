@@ -17,6 +17,7 @@ folder. The output is ``_build/site`` unless OUT is given.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -52,6 +53,7 @@ def assemble(source: Path) -> None:
     ignore = shutil.ignore_patterns(".ipynb_checkpoints", ".ltr-teach-language")
     shutil.copytree(REPO / "notebooks", source / "notebooks", ignore=ignore)
     shutil.copytree(REPO / "exercises", source / "exercises", ignore=ignore)
+    shutil.copytree(REPO / "docs", source / "docs")   # the teacher guides, included by {en,zh}/teacher_guide.md
     mathjax = ensure_mathjax()
     for part in MATHJAX_PARTS:
         src, dst = mathjax / part, source / "_static" / "mathjax" / part
@@ -61,6 +63,28 @@ def assemble(source: Path) -> None:
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dst)
     shutil.copy2(FONT, source / "_static" / FONT.name)
+    write_search_dictionary(source / SEARCH_DICTIONARY)
+
+
+#: jieba's user dictionary for the Chinese search (site/conf.py: html_search_options)
+SEARCH_DICTIONARY = "glossary.jieba.txt"
+
+
+def search_words() -> list[str]:
+    """The glossary's Chinese terms and their accepted alternatives as search words: each run of a
+    term that holds Chinese (``ROC 曲线下面积`` gives 曲线下面积; jieba never joins across a space)."""
+    from ltr_teach.core.glossary import TERMS
+
+    words = []
+    for term in TERMS.values():
+        for name in (term.zh, *term.alternatives):
+            words += [part for part in name.split() if re.search(r"[\u4e00-\u9fff]", part) and len(part) > 1]
+    return sorted(set(words))
+
+
+def write_search_dictionary(path: Path) -> None:
+    """One word a line, no frequency: jieba then gives each the frequency that keeps it whole."""
+    path.write_text("".join(f"{word}\n" for word in search_words()), encoding="utf-8")
 
 
 def build(out: Path, quiet: bool = True) -> Path:

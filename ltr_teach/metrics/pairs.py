@@ -235,7 +235,7 @@ def swap_deltas(grades, k=None, gain="exp2", discount="log2") -> SwapDeltas:
     Examples
     --------
     Grades 0, 1 (exponential gain, log2 discount): NDCG = (1/log2 3) / 1; swapped, the ranking is ideal,
-    NDCG = 1. So |ΔNDCG| = 1 − 1/log2(3) ≈ 0.369.
+    NDCG = 1. So ``|ΔNDCG|`` = 1 − 1/log2(3) ≈ 0.369.
 
     >>> import ltr_teach as lt
     >>> sd = lt.swap_deltas([0, 1])

@@ -3,21 +3,24 @@ notebook opened in Chromium, the Pyodide kernel started, ``ltr_teach`` installed
 wheel folder and imported.
 
 A student online gets Pyodide and its packages from Pyodide's CDN (cdn.jsdelivr.net). This machine
-cannot reach it, so the test stands in for the CDN with what the package registries give:
+cannot reach it, which is the classroom without internet ``make lite PYODIDE=FOLDER`` is for: the test
+makes such a FOLDER, a local Pyodide distribution, from what the package registries give:
 
 - Pyodide's core (``pyodide.mjs``, the WebAssembly interpreter, the standard library, the package
   lock) from the npm package ``pyodide`` at the version the site's kernel asks for, installed by
-  ``npm`` into ``_build/pyodide-npm`` (kept: a second run installs nothing);
-- the pure-Python packages the kernel loads from the CDN (micropip, IPython and its dependencies,
+  ``npm install --prefix _build/pyodide-npm pyodide@VERSION`` (kept: a second run installs nothing);
+- the pure-Python packages the kernel loads when it starts (micropip, IPython and its dependencies,
   Jedi, SymPy, mpmath) as PyPI's wheels of the versions Pyodide's lock names, downloaded by ``pip``
   into ``_build/pyodide-wheels``. Pyodide repacks its wheels, so their checksums differ from PyPI's:
-  the lock the test serves has the checksums of the files it serves (Pyodide checks them).
+  the folder's lock has the checksums of the files beside it (Pyodide checks them).
 
-Playwright answers every request for the CDN from these folders; any other CDN file (NumPy,
-Matplotlib: no WebAssembly wheels outside the CDN) is refused and listed. Hence what is *not* tested
-here: the notebooks' own first cell (``%pip install ltr_teach`` with its dependencies, NumPy and
-Matplotlib among them) and every cell that computes with NumPy or draws a plot; the test installs the
-package without dependencies (and SymPy, which it needs) and runs cells that need no NumPy.
+The site built with ``--pyodide`` that folder serves Pyodide itself; the kernel test refuses every
+request to the CDN and the kernel starts. The site built without it (Pyodide from the CDN) is opened
+with the CDN unreachable: the page says so within 30 s. Hence what is *not* tested here: the
+notebooks' own first cell (``%pip install ltr_teach`` with its dependencies, NumPy and Matplotlib
+among them: their WebAssembly wheels exist only in Pyodide's full distribution, not on npm or PyPI) and
+every cell that computes with NumPy or draws a plot; the test installs the package without
+dependencies (and SymPy, which it needs) and runs cells that need no NumPy.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import ast
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -55,6 +59,23 @@ def lite_site(tmp_path_factory) -> Path:
     """The site ``make lite`` builds, built afresh by the same script into a temporary folder."""
     site = tmp_path_factory.mktemp("lite") / "site"
     run([sys.executable, REPO / "tools" / "build_lite.py", "--output-dir", site], cwd=REPO,
+        stdout=subprocess.DEVNULL)
+    return site
+
+
+@pytest.fixture(scope="module")
+def offline_lite_site(tmp_path_factory, pyodide_core, pyodide_wheels) -> Path:
+    """The site ``make lite PYODIDE=FOLDER`` builds for a classroom without internet: FOLDER is a local Pyodide
+    distribution made here from the npm package ``pyodide`` (the core) with PyPI's wheels of the packages the
+    kernel loads beside it, and the lock holding their checksums."""
+    wheels, lock = pyodide_wheels
+    folder = tmp_path_factory.mktemp("pyodide") / "pyodide"
+    shutil.copytree(pyodide_core, folder, ignore=shutil.ignore_patterns("node_modules", "*.d.ts"))
+    for wheel in wheels.glob("*.whl"):
+        shutil.copy2(wheel, folder / wheel.name)
+    (folder / "pyodide-lock.json").write_bytes(lock)
+    site = tmp_path_factory.mktemp("lite-offline") / "site"
+    run([sys.executable, REPO / "tools" / "build_lite.py", "--output-dir", site, "--pyodide", folder], cwd=REPO,
         stdout=subprocess.DEVNULL)
     return site
 
@@ -115,6 +136,15 @@ def pyodide_wheels(pyodide_core) -> tuple[Path, bytes]:
 @pytest.fixture(scope="module")
 def lite_url(lite_site):
     """The site served by Python's own static file server on 127.0.0.1."""
+    yield from _served(lite_site)
+
+
+@pytest.fixture(scope="module")
+def offline_lite_url(offline_lite_site):
+    yield from _served(offline_lite_site)
+
+
+def _served(lite_site: Path):
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", LOOPBACK,
                                "--directory", str(lite_site)],
@@ -134,27 +164,6 @@ def lite_url(lite_site):
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-def serve_cdn(context, core: Path, wheels: Path, lock: bytes, refused: list[str]) -> None:
-    """Answer the page's (and its workers') requests for Pyodide's CDN from the local files."""
-    headers = {"Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin"}
-    types = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-             ".zip": "application/zip", ".whl": "application/zip", ".json": "application/json"}
-
-    def answer(route):
-        name = CDN.match(route.request.url)["file"]
-        kind = types.get(Path(name).suffix, "application/octet-stream")
-        if name == "pyodide-lock.json":
-            route.fulfill(status=200, headers=headers, content_type=kind, body=lock)
-        elif (core / name).is_file() or (wheels / name).is_file():
-            path = core / name if (core / name).is_file() else wheels / name
-            route.fulfill(status=200, headers=headers, content_type=kind, body=path.read_bytes())
-        else:
-            refused.append(name)
-            route.fulfill(status=404, headers=headers, body=b"not available offline")
-
-    context.route("https://cdn.jsdelivr.net/pyodide/**", answer)
 
 
 def code_cell(page, index: int):
@@ -197,7 +206,10 @@ def test_the_lite_site_holds_the_course_with_its_editions_and_the_wheel(lite_sit
     wheels = json.loads((lite_site / "pypi" / "all.json").read_text(encoding="utf-8"))
     assert "ltr-teach" in wheels
     notebook = json.loads((files / "notebooks" / "en" / "04_dcg_ndcg.ipynb").read_text(encoding="utf-8"))
-    assert "".join(notebook["cells"][0]["source"]) == "%pip install -q ltr_teach"
+    install = "".join(notebook["cells"][0]["source"]).splitlines()
+    # not quiet, and the dependencies imported in the same cell: a failed download is named there
+    assert install[0] == "%pip install ltr_teach"
+    assert install[1] == "import ltr_teach, numpy, matplotlib, sympy, ipywidgets"
     original = json.loads((REPO / "notebooks" / "en" / "04_dcg_ndcg.ipynb").read_text(encoding="utf-8"))
     assert notebook["cells"][1:] == original["cells"]
 
@@ -270,14 +282,36 @@ def test_every_dependency_of_the_wheel_installs_under_pyodide(lite_site, pyodide
     assert {"jupyterlab", "jupyterlab-language-pack-zh-cn"} <= on_linux
 
 
+def test_the_offline_build_serves_pyodide_itself(offline_lite_site, pyodide_core):
+    """``--pyodide FOLDER``: the distribution is in the site and the kernel's pyodideUrl points there."""
+    config = json.loads((offline_lite_site / "jupyter-lite.json").read_text(encoding="utf-8"))
+    settings = config["jupyter-config-data"]["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert settings["pyodideUrl"] == "./static/pyodide/pyodide.mjs"
+    local = offline_lite_site / "static" / "pyodide"
+    assert (local / "pyodide.mjs").read_bytes() == (pyodide_core / "pyodide.mjs").read_bytes()
+    assert (local / "pyodide.asm.wasm").is_file() and (local / "pyodide-lock.json").is_file()
+    assert '"./static/pyodide/pyodide.mjs"' in (offline_lite_site / "ltr-pyodide-check.js").read_text(encoding="utf-8")
+
+
+def test_a_folder_that_is_no_pyodide_is_refused(tmp_path):
+    (tmp_path / "pyodide.mjs").write_text("", encoding="utf-8")   # no lock beside it
+    for folder in (tmp_path, tmp_path / "missing"):
+        done = subprocess.run([sys.executable, REPO / "tools" / "build_lite.py", "--output-dir", tmp_path / "out",
+                               "--pyodide", folder], cwd=REPO, capture_output=True, text=True, check=False)
+        assert done.returncode == 1 and str(folder) in done.stderr and "pyodide" in done.stderr, done.stderr
+        assert not (tmp_path / "out").exists()
+
+
 def test_a_notebook_starts_the_pyodide_kernel_and_imports_ltr_teach(
-        chromium, lite_site, lite_url, pyodide_core, pyodide_wheels, screenshot_dir, capsys):
-    wheels, lock = pyodide_wheels
+        chromium, offline_lite_site, offline_lite_url, screenshot_dir, capsys):
+    """The offline build (``--pyodide``): with every request to Pyodide's CDN refused, the kernel starts from
+    the site's own copy of Pyodide and imports ltr_teach."""
+    lite_url = offline_lite_url
     context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     context.set_default_timeout(UI_TIMEOUT_MS)
     refused: list[str] = []
     errors: list[str] = []
-    serve_cdn(context, pyodide_core, wheels, lock, refused)
+    context.route("https://cdn.jsdelivr.net/**", lambda route: (refused.append(route.request.url), route.abort()))
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
@@ -289,7 +323,7 @@ def test_a_notebook_starts_the_pyodide_kernel_and_imports_ltr_teach(
         with capsys.disabled():
             print(f"\nPyodide kernel idle after {time.monotonic() - started:.0f} s")
         first = code_cell(page, 0).locator(".jp-InputArea-editor").inner_text()
-        assert "%pip install -q ltr_teach" in first
+        assert "%pip install ltr_teach" in first
         # Offline the dependencies NumPy and Matplotlib cannot come from the CDN: the same %pip (piplite)
         # installs the package alone from the site's wheel folder, and SymPy and mpmath from Pyodide's lock.
         out = run_code(page, 0, "%pip install -q --no-deps mpmath sympy ltr_teach\n"
@@ -308,13 +342,15 @@ def test_a_notebook_starts_the_pyodide_kernel_and_imports_ltr_teach(
         # the English exercises' folder, through the same drive: its edition file says en
         out = run_code(page, 1, "os.chdir('/drive/exercises/en')\nprint(lt.get_language(), _('hint'))")
         assert out.strip() == "en hint", out
+        banner = page.locator("#ltr-pyodide-missing").count()
     except BaseException:
         page.screenshot(path=str(screenshot_dir / "FAILED-lite.png"))
         raise
     finally:
         context.close()
     assert not errors, errors
-    assert not [name for name in refused if not name.startswith(("numpy", "matplotlib"))], refused
+    assert refused == []   # nothing asked of the CDN: Pyodide and its packages came from the site
+    assert not banner, "the page said Pyodide could not be loaded, but it was"
 
 
 def test_the_lite_site_switches_jupyterlab_to_chinese(chromium, lite_url):
@@ -334,3 +370,49 @@ def test_the_lite_site_switches_jupyterlab_to_chinese(chromium, lite_url):
         assert page.locator(".lm-MenuBar-item").all_inner_texts()[:3] == ["文件", "编辑", "查看"]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("app", "lang", "message", "menu"), [
+    ("lab-zh", "zh", "无法加载 Python（Pyodide）", "文件"), ("lab", "en", "Python (Pyodide) could not be loaded", "File")])
+def test_without_pyodide_the_page_says_so_within_30_s(app, lang, message, menu, chromium, lite_site, lite_url):
+    """Pyodide's CDN unreachable (no internet): the page opened from the site's link (the edition's start
+    notebook, in the edition's JupyterLab) shows why no cell will run, in the notebook's language, within
+    30 s of opening, instead of a silent [*]."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context.set_default_timeout(UI_TIMEOUT_MS)
+    context.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+    page = context.new_page()
+    try:
+        started = time.monotonic()
+        page.goto(f"{lite_url}/{app}/index.html?path=notebooks/{lang}/00_start_here.ipynb", timeout=UI_TIMEOUT_MS)
+        alert = page.locator("#ltr-pyodide-missing[role=alert]")
+        alert.wait_for(timeout=30_000 - (time.monotonic() - started) * 1000)
+        assert message in alert.inner_text()
+        assert alert.get_attribute("lang") == ("zh-CN" if lang == "zh" else "en")
+        # the edition's start notebook is open, in the edition's JupyterLab
+        page.locator(".jp-NotebookPanel .jp-Notebook .jp-Cell").first.wait_for(timeout=UI_TIMEOUT_MS)
+        assert page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").inner_text().strip() == \
+            "00_start_here.ipynb"
+        page.locator(".lm-MenuBar-item", has_text=menu).first.wait_for(timeout=UI_TIMEOUT_MS)
+    finally:
+        context.close()
+
+
+def test_the_site_links_open_an_existing_lab_and_notebook(lite_site):
+    """What the website's JupyterLite links name (site/conf.py: LITE_APPS and the start pages) exists here:
+    both labs, and each edition's start notebook; served as the README says (``make serve``: _build holds
+    site/ and lite/), a page's ``../lite/<lab>/index.html?path=...`` resolves."""
+    sys.path.insert(0, str(REPO / "site"))
+    try:
+        import conf as site_conf
+    finally:
+        sys.path.remove(str(REPO / "site"))
+    from ltr_teach.classroom import START_PAGES
+
+    for app in set(site_conf.LITE_APPS.values()):
+        assert (lite_site / app / "index.html").is_file()
+        assert 'src="../ltr-pyodide-check.js"' in (lite_site / app / "index.html").read_text(encoding="utf-8")
+    for page in START_PAGES.values():
+        assert (lite_site / "files" / page).is_file()
+    zh = json.loads((lite_site / "lab-zh" / "jupyter-lite.json").read_text(encoding="utf-8"))["jupyter-config-data"]
+    assert zh["settingsOverrides"]["@jupyterlab/translation-extension:plugin"]["locale"] == "zh_CN"

@@ -172,7 +172,7 @@ def test_every_internal_link_resolves(site):
             checked += 1
             if not target.is_relative_to(site):
                 # The one way out: the JupyterLite edition, built beside the site by `make lite`.
-                if target != lite and target != lite / "lab" / "index.html":
+                if target not in (lite / "lab" / "index.html", lite / "lab-zh" / "index.html"):
                     broken.append(f"{page.relative_to(site)}: {value} leaves the site")
                 continue
             if target.is_dir():
@@ -195,8 +195,13 @@ def test_every_page_has_the_switch_and_the_run_box(site):
             assert f'href="../{other}/{page.name}"' in switch, page
             assert 'class="ltr-run"' in html and "make tutorial" in html and "ltr-teach tutorial" in html
             folder = page.parent.parent.name
-            lite = f'class="ltr-lite" href="../../../lite/lab/index.html?path={folder}/{lang}/{page.stem}.ipynb"'
+            app = "lab-zh" if lang == "zh" else "lab"
+            lite = f'class="ltr-lite" href="../../../lite/{app}/index.html?path={folder}/{lang}/{page.stem}.ipynb"'
             assert lite in html, page
+    # a page that is no notebook opens its edition's start notebook, in its edition's JupyterLab
+    for lang, app in (("zh", "lab-zh"), ("en", "lab")):
+        html = (site / lang / "index.html").read_text(encoding="utf-8")
+        assert f'href="../../lite/{app}/index.html?path=notebooks/{lang}/00_start_here.ipynb"' in html
 
 
 def _open(page, url: str):
@@ -341,3 +346,210 @@ def test_every_page_opens_without_errors(site, site_url, site_page):
     assert len(pages) >= 60
     assert unreadable == []
     assert watch.problems() == []
+
+
+# --- Each edition's interface and search (site/conf.py: "Each edition's interface") -----------------
+
+#: The page of the zh edition that teaches each glossary term (ltr_teach.core.glossary.TERMS).
+TEACHES = {
+    "precision": "01_precision_recall_f", "recall": "01_precision_recall_f", "accuracy": "01_precision_recall_f",
+    "f_beta": "01_precision_recall_f", "harmonic_mean": "01_precision_recall_f", "cutoff": "01_precision_recall_f",
+    "reciprocal_rank": "02_mrr", "mrr": "02_mrr", "query": "02_mrr", "rank": "02_mrr",
+    "average_precision": "03_ap_map", "map": "03_ap_map", "interpolated_precision": "03_ap_map",
+    "cg": "04_dcg_ndcg", "gain": "04_dcg_ndcg", "discount": "04_dcg_ndcg", "dcg": "04_dcg_ndcg",
+    "idcg": "04_dcg_ndcg", "ndcg": "04_dcg_ndcg", "ideal_order": "04_dcg_ndcg", "relevance": "04_dcg_ndcg",
+    "judged_pool": "04_dcg_ndcg", "cascade_model": "06_err_cascade", "err": "06_err_cascade",
+    "roc": "07_roc_auc", "auc": "07_roc_auc", "pr_curve": "07_roc_auc",
+}
+#: Names a Chinese page may show in Latin letters outside its text: the theme's credits.
+INTERFACE_NAMES = {"Sphinx", "Furo", "pradyunsg"}
+
+
+class _Interface(HTMLParser):
+    """A page's interface: what the theme writes around the course's text. That is the text and the
+    accessible names and hints (aria-label, placeholder, title, alt) outside <article> and outside the
+    list of the page's headings, with the permalinks' titles inside; less what is marked lang="en"
+    (the language switch's link to the English edition)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.texts: list[str] = []
+        self._stack: list[tuple[str, bool]] = []   # (tag, not the theme's)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        inherited = bool(self._stack) and self._stack[-1][1]
+        hidden = (inherited or tag in ("article", "script", "style", "head") or "toc-tree" in classes
+                  or (tag != "html" and attrs.get("lang") == "en"))
+        if (not hidden and tag != "link") or "headerlink" in classes:
+            self.texts += [attrs[name] for name in ("aria-label", "placeholder", "title", "alt") if attrs.get(name)]
+        if tag not in ("input", "img", "br", "meta", "link", "hr", "source", "use", "path"):
+            self._stack.append((tag, hidden))
+
+    def handle_endtag(self, tag):
+        if any(open_tag == tag for open_tag, _ in self._stack):   # an end tag nobody opened closes nothing
+            while self._stack.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data):
+        if data.strip() and not (self._stack and self._stack[-1][1]):
+            self.texts.append(data.strip())
+
+
+def test_zh_pages_have_no_english_interface_string(site):
+    """Every page of the zh edition (its notebooks, exercises, index and search page): the theme's
+    navigation, buttons, footer, icon titles and accessible names are Chinese."""
+    from ltr_teach.core.glossary import english_sentences
+
+    pages = [page for page in _pages(site) if "zh" in page.relative_to(site).parts]
+    assert len(pages) >= 30
+    found = {}
+    for page in pages:
+        parser = _Interface()
+        parser.feed(page.read_text(encoding="utf-8"))
+        english = [words for text in parser.texts for words in english_sentences(text, min_words=1)
+                   if words not in INTERFACE_NAMES]
+        if english:
+            found[page.relative_to(site).as_posix()] = sorted(set(english))
+    assert found == {}
+    # the sentinel: the same scan finds the English interface on an English page
+    parser = _Interface()
+    parser.feed((site / PAGE.format(lang="en")).read_text(encoding="utf-8"))
+    english = {words for text in parser.texts for words in english_sentences(text, min_words=1)}
+    assert {"Skip to content", "Back to top", "Next", "Previous"} <= english, english
+
+
+def _search(page, url: str) -> list[str]:
+    """The result links of a search page once the search has finished (its status line is written)."""
+    page.goto(url)
+    # the summary line is written when the last result is shown
+    page.wait_for_function("() => (document.querySelector('#search-results .search-summary') || {}).innerText")
+    return page.locator("#search-results ul li > a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+
+
+def test_each_glossary_term_finds_the_page_that_teaches_it(site_url, site_page):
+    """The zh edition's search, with the course's glossary as jieba's dictionary: each of the glossary's
+    terms, typed as the glossary writes it, finds the notebook that teaches it (and no English page)."""
+    from ltr_teach.core.glossary import TERMS
+
+    page, watch = site_page
+    assert set(TEACHES) == set(TERMS)
+    missed, english = {}, {}
+    for key, term in TERMS.items():
+        hrefs = [href.split("?")[0].split("#")[0] for href in _search(page, site_url + f"search-zh.html?q={term.zh}")]
+        if f"notebooks/zh/{TEACHES[key]}.html" not in hrefs:
+            missed[term.zh] = hrefs
+        if [href for href in hrefs if "/en/" in "/" + href]:
+            english[term.zh] = hrefs
+    assert missed == {}
+    assert english == {}
+    assert watch.problems() == []
+
+
+@pytest.mark.parametrize(("lang", "query"), [("en", "NDCG"), ("zh", "NDCG"), ("en", "precision")])
+def test_a_search_stays_in_its_edition(lang, query, site_url, site_page):
+    """A search from an edition's pages (its search box goes to its own search page and index) lists
+    only that edition's pages, and the snippets hold no TeX source and no "how to run" box."""
+    page, watch = site_page
+    page.goto(site_url + f"notebooks/{lang}/02_mrr.html")
+    action = page.locator("form.sidebar-search-container").first.get_attribute("action")
+    assert action == f"../../search-{lang}.html"
+    hrefs = _search(page, site_url + f"search-{lang}.html?q={query}")
+    assert len(hrefs) >= 3
+    assert [href for href in hrefs if f"/{lang}/" not in "/" + href] == []
+    snippets = " ".join(page.locator("#search-results p.context").all_inner_texts())
+    assert snippets
+    for leftover in ("\\(", "\\[", "$$", "如何运行本页", "How to run this"):
+        assert leftover not in snippets
+    assert watch.problems() == []
+
+
+def test_the_zh_search_page_speaks_chinese(site_url, site_page):
+    """Sphinx's own search strings on the zh search page (title, status, no-result message) are Chinese."""
+    from ltr_teach.core.glossary import english_sentences
+
+    page, watch = site_page
+    _search(page, site_url + "search-zh.html?q=xyzzyplugh")
+    shown = page.locator("#search-results").inner_text()
+    assert "搜索结果" in shown and "没有匹配" in shown, shown
+    english = [words for words in english_sentences(page.locator("body").inner_text(), min_words=1)
+               if words not in INTERFACE_NAMES]
+    assert english == [], english
+    assert watch.problems() == []
+
+
+def test_chinese_tables_keep_short_columns_whole(site_url, site_page):
+    """On zh 00 the course table's 用时 (""20 分钟"") and 路线 (""核心"") columns are not one character a line."""
+    page, watch = site_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site_url + "notebooks/zh/00_start_here.html")
+    table = page.locator("article table.docutils").first
+    for column, text in ((4, "20 分钟"), (5, "核心")):
+        # a cell's height in characters: one line is about 1.5 font sizes, one character a line 2 × 1.5
+        heights = table.locator(f"tbody tr td:nth-child({column}) p").evaluate_all(
+            "ps => ps.map(p => [p.innerText, p.getBoundingClientRect().height / parseFloat(getComputedStyle(p).fontSize)])")
+        assert text in [shown for shown, _ in heights], heights
+        assert max(height for _, height in heights) < (2.25 if column == 5 else 3.5), heights
+    assert watch.problems() == []
+
+
+# --- The manual: user guide, generated references, teacher guides (site/_ext/ltr_reference.py) ------------
+
+def test_cli_reference_is_the_parsers_help(site, monkeypatch):
+    """The command-line page holds, for ltr-teach and every subcommand, exactly what ``--help`` prints."""
+    import argparse
+    import html as html_module
+
+    from ltr_teach.cli import build_parser
+
+    monkeypatch.setenv("COLUMNS", "100")   # the width the page is built at (ltr_reference.HELP_WIDTH)
+    page = (site / "en" / "reference" / "cli.html").read_text(encoding="utf-8")
+    blocks = [html_module.unescape(re.sub(r"<[^>]+>", "", block))
+              for block in re.findall(r'<div class="highlight"><pre>(.*?)</pre>', page, re.DOTALL)]
+    todo, helps = [build_parser()], []
+    while todo:   # depth first: each command, then its subcommands
+        parser = todo.pop(0)
+        helps.append(parser.format_help())
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo[0:0] = list(action.choices.values())
+    assert len(helps) >= 12
+    assert [block.strip() for block in blocks] == [help_text.strip() for help_text in helps]
+
+
+def test_api_reference_documents_every_public_name(site):
+    """The API page documents each name of ``ltr_teach.__all__`` (its anchor), with its docstring's first
+    words for a function, a class or a module."""
+    import html as html_module
+    import inspect
+
+    import ltr_teach
+
+    def words(text: str) -> str:   # :func:`check` and check() both read "check"; Sphinx's quotes are typographic
+        text = re.sub(r":\w+:|[`*:]|\(\)", " ", text.translate(str.maketrans("‘’“”", "''\"\"")))
+        return " ".join(text.split())
+
+    page = html_module.unescape((site / "en" / "reference" / "api.html").read_text(encoding="utf-8"))
+    shown = words(re.sub(r"<[^>]+>", " ", page))
+    missing = []
+    for name in dict.fromkeys(ltr_teach.__all__):
+        value = getattr(ltr_teach, name)
+        target = value.__name__ if inspect.ismodule(value) else f"ltr_teach.{name}"
+        if f'id="{target}"' not in page and f'id="module-{target}"' not in page:
+            missing.append(f"{name}: no anchor")
+        if callable(value) or inspect.ismodule(value):
+            first = " ".join(words(inspect.getdoc(value).splitlines()[0]).split()[:4])
+            if first not in shown:
+                missing.append(f"{name}: {first}")
+    assert missing == []
+
+
+def test_teacher_guides_are_on_the_site_in_both_languages(site):
+    for lang, source, heading in (("en", "teacher_guide.md", "Teacher guide"), ("zh", "teacher_guide.zh.md", "教师指南")):
+        page = (site / lang / "teacher_guide.html").read_text(encoding="utf-8")
+        assert f"<h1>{heading}" in page
+        # every section of the guide is there
+        sections = re.findall(r"^## (.+)$", (REPO / "docs" / source).read_text(encoding="utf-8"), re.MULTILINE)
+        assert sections and all(section.replace("`", "").split()[0] in page for section in sections)
+    assert "pip install ltr_teach " not in (REPO / "docs" / "teacher_guide.md").read_text(encoding="utf-8")
