@@ -321,15 +321,15 @@ EXERCISES = [
            question=N_("For which two judges do the two conventions give the same kappa?"),
            options={"same-shares": N_("Judges who put the same number of items in each category, whichever items "
                                       "they are"),
-                    "agree-most": N_("Judges who agree on at least 90 % of the items"),
+                    "agree-most": N_("Judges who agree on at least nine items in ten"),
                     "half-relevant": N_("Judges whose judgments, taken together, are half relevant and half not"),
                     "never": N_("None: the two conventions always give different kappas")},
            correct="same-shares",
            why={"agree-most": N_("Step 1 shows that the two P(E) differ by the squares of the differences of the "
                                  "judges' shares; how often the judges agree (P(A)) does not enter P(E) at all."),
                 "half-relevant": N_("Pooled shares of 1/2 make P_pool(E) = 1/2, but step 1 still leaves "
-                                    "((a_c − b_c)/2)² for each category: judges at 30 % and 70 % relevant have "
-                                    "P_sep(E) = 0.42."),
+                                    "((a_c − b_c)/2)² for each category: judges who call 0.3 and 0.7 of the items "
+                                    "relevant have P_sep(E) = 0.42."),
                 "never": N_("Step 2: the difference is a sum of squares, and a sum of squares is 0 when every one of "
                             "them is.")},
            model=N_("((a + b)/2)² − a·b = (a² + 2ab + b² − 4ab)/4 = ((a − b)/2)² ≥ 0 for each category, so "
