@@ -52,7 +52,9 @@ class Post:
         ``"000"`` to ``"004"``: what every record's id starts with.
     title : str
         The post's title as the post writes it (its first line; ``#`` heading marks dropped). Post 000 has no
-        title line: its opening sentence stands for one, without its full stop.
+        title line: its opening sentence stands for one, without its full stop. The titles are catalogue
+        messages only so that the Chinese edition spaces them by its house style (“使用 NDCG 评估”,
+        docs/zh_style.md: a quote keeps its words, spaces between Chinese and Latin are the edition's).
     file : str
         The post's file name in ``shared/seeds``: data for the tests that read the seeds, never shown to a
         student (a hashed name says nothing and cannot be opened from the course).
@@ -68,15 +70,15 @@ class Post:
     @property
     def label(self) -> Message:
         """``post 002 · <title>`` (zh ``博文 002 · <title>``), translated when shown."""
-        return Message(N_("post {number} · {title}"), number=self.number, title=self.title)
+        return Message(N_("post {number} · {title}"), number=self.number, title=Message(self.title))
 
 
 POSTS = {post.number: post for post in (
-    Post("000", "最近想要总结一下 LTR的算法", "000_b1a303f0d127bb54.txt"),
-    Post("001", "使用NDCG评估关键词推荐系统的相关性", "001_f62375b9f13c28c0.txt"),
-    Post("002", "Ranking算法评估指标:NDCG", "002_49b5566977780c7f.txt"),
-    Post("003", "排序学习评价指标解析", "003_fe5496d0a2b52eda.txt"),
-    Post("004", "IR的评价指标-MAP,MRR和NDCG的形象理解", "004_3f068810c7945fd7.txt"),
+    Post("000", N_("最近想要总结一下 LTR的算法"), "000_b1a303f0d127bb54.txt"),
+    Post("001", N_("使用NDCG评估关键词推荐系统的相关性"), "001_f62375b9f13c28c0.txt"),
+    Post("002", N_("Ranking算法评估指标:NDCG"), "002_49b5566977780c7f.txt"),
+    Post("003", N_("排序学习评价指标解析"), "003_fe5496d0a2b52eda.txt"),
+    Post("004", N_("IR的评价指标-MAP,MRR和NDCG的形象理解"), "004_3f068810c7945fd7.txt"),
 )}
 
 #: Each post's file name in ``shared/seeds`` by its number (data for the seeds' tests; shown nowhere).
