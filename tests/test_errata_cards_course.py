@@ -45,7 +45,7 @@ def cards(source: Path) -> list[str]:
         names = _STRING.findall(args)
         if function == "errata_panel":
             (document,) = names
-            shown += [e.id for e in examples.ERRATA if e.document == examples.DOCUMENTS[document]]
+            shown += [e.id for e in examples.ERRATA if e.post.number == document]
         else:
             shown += names
     return shown

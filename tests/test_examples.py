@@ -119,7 +119,7 @@ def test_example_exact_value(ex):
     assert same(sympy.sympify(ex.exact), sympy.sympify(HAND[ex.id]))
     assert ex.value == pytest.approx(float(sympy.N(HAND[ex.id], 30)), rel=1e-12)
     assert ex.explanation().exact == ex.exact
-    assert ex.document in examples.DOCUMENTS.values() and ex.id[:3] == ex.document[:3]
+    assert ex.document in examples.DOCUMENTS.values() and ex.id[:3] == ex.document[:3] == ex.post.number
 
 
 @pytest.mark.parametrize("ex", examples.WORKED_EXAMPLES, ids=lambda ex: ex.id)
@@ -359,7 +359,7 @@ def test_errata_fields_and_ids():
     assert len(examples.ERRATA) >= 20
     for e in examples.ERRATA:
         assert re.fullmatch(r"00[0-4]-[a-z0-9-]+", e.id)
-        assert e.document == examples.DOCUMENTS[e.id[:3]]
+        assert e.document == examples.DOCUMENTS[e.id[:3]] and e.post is examples.POSTS[e.id[:3]]
         assert e.where and e.printed and e.correct and e.explanation
         if e.call is None:
             assert e.exact is None
@@ -409,7 +409,7 @@ def test_format_examples_lists_every_example_and_flags_mismatches():
 def test_format_errata_lists_every_erratum():
     text = examples.format_errata()
     for e in examples.ERRATA:
-        assert f"{e.id}  {e.document}" in text
+        assert f"{e.id}  post {e.id[:3]} · {e.post.title}" in text and e.document not in text
     assert "599/840 ≈ 0.713095" in text
 
 

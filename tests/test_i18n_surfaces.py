@@ -137,11 +137,11 @@ def test_an_erratum_card_labels_kind_and_verdict_are_chinese():
     card = erratum_card("000-map-value")
     lt.set_language("zh")
     text = str(card)
-    assert text.startswith("勘误 000-map-value（000_b1a303f0d127bb54.txt）\n  类型      错误\n  出处      1.2 MAP")
+    assert text.startswith("勘误 000-map-value（博文 000 · 最近想要总结一下 LTR 的算法）\n  类型      错误\n  出处      1.2 MAP")
     assert "  博文原文  599/420\n" in text and text.endswith("  => 博文此处有误；正确的版本见上")
     assert "<th style='text-align:left;padding:1px 10px 1px 0;vertical-align:top'>原因</th>" in card._repr_html_()
     lt.set_language("en")
-    assert re.match(r"erratum 000-map-value \(000_b1a303f0d127bb54.txt\)\n  kind +error\n", str(card))
+    assert re.match(r"erratum 000-map-value \(post 000 · 最近想要总结一下 LTR的算法\)\n  kind +error\n", str(card))
 
 
 def test_table_headers_are_chinese_and_the_data_keeps_english_columns():

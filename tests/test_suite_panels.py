@@ -119,9 +119,9 @@ def test_errata_cards_hold_the_library_value():
     assert "convention" in convention and "the post is wrong" not in convention
     assert ">usual<" in convention and ">correct<" not in convention
     panel = errata_panel("000")
-    records = [e for e in lt.examples.ERRATA if e.document == lt.examples.DOCUMENTS["000"]]
+    records = [e for e in lt.examples.ERRATA if e.id.startswith("000-")]
     errors = sum(e.kind == "error" for e in records)
-    assert str(panel).splitlines()[0].startswith(f"{len(records)} records in {lt.examples.DOCUMENTS['000']} ({errors} error")
+    assert str(panel).splitlines()[0].startswith(f"{len(records)} records in post 000 · 最近想要总结一下 LTR的算法 ({errors} error")
     assert panel._repr_html_().count("class='ltr-erratum ") == len(records)
     assert panel._repr_html_().count("the post is wrong here") == errors
     with pytest.raises(ValueError, match="document = '007' must be one of"):

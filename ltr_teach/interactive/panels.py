@@ -225,23 +225,23 @@ def errata_panel(document: str) -> HTMLPanel:
     Parameters
     ----------
     document : str
-        The post's number, ``"000"`` to ``"004"`` (the keys of ``lt.examples.DOCUMENTS``).
+        The post's number, ``"000"`` to ``"004"`` (the keys of ``lt.examples.POSTS``).
 
     Examples
     --------
     Post 002's lipstick example is computed right: its one record is a slip of a word.
 
-    >>> print(errata_panel("002"))    # doctest: +ELLIPSIS
-    1 records in 002_... (1 typo)
+    >>> print(errata_panel("002"))
+    1 records in post 002 · Ranking算法评估指标:NDCG (1 typo)
       002-rank-for-evaluate (typo)
     """
-    if document not in examples.DOCUMENTS:
-        raise ValueError(f"document = {document!r} must be one of {', '.join(examples.DOCUMENTS)}")
-    name = examples.DOCUMENTS[document]
-    records = [e for e in examples.ERRATA if e.document == name]
+    if document not in examples.POSTS:
+        raise ValueError(f"document = {document!r} must be one of {', '.join(examples.POSTS)}")
+    post = examples.POSTS[document]
+    records = [e for e in examples.ERRATA if e.post == post]
     kinds = _(", ").join(_("{n} {kind}").format(n=n, kind=translate(kind)) for kind in examples.KINDS
                          if (n := sum(e.kind == kind for e in records)))
-    heading = _("{n} records in {document}").format(n=len(records), document=name) + (
+    heading = _("{n} records in {document}").format(n=len(records), document=_(post.label)) + (
         _(" ({kinds})").format(kinds=kinds) if kinds else "")
     markup = f"<p>{html.escape(heading)}</p>" + "".join(erratum_html(e) for e in records)
     return HTMLPanel(markup, "\n".join([heading] + [f"  {e.id} ({translate(e.kind)})" for e in records]))

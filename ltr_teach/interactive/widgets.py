@@ -954,7 +954,7 @@ def example_card(example) -> Card:
     (364/420 + 235/420) / 2 = 599/840, but the post prints the sum 599/420.
 
     >>> print(example_card("000-map-two-queries"))   # doctest: +NORMALIZE_WHITESPACE
-    000 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
+    post 000 · 最近想要总结一下 LTR的算法 · 1.2 MAP · 查询1 MAC 口红 + 查询2 神仙水
       quantity        MAP(Q)
       post says   599/420
       exact (ltr_teach)  (13/15 + 47/84)/2 = 599/840 ≈ 0.713095
@@ -972,7 +972,7 @@ def example_card(example) -> Card:
     agrees = ex.matches
     verdict = (N_("the post's number agrees with the exact value at the precision printed") if agrees
                else N_("the post is wrong here (see the errata)"))
-    return Card(Message("{document} · {section} · {title}", document=ex.id[:3], section=ex.section, title=ex.title),
+    return Card(Message("{document} · {section} · {title}", document=ex.post.label, section=ex.section, title=ex.title),
                 rows, verdict, agrees)
 
 
@@ -995,7 +995,7 @@ def erratum_card(erratum) -> Card:
     not 599/420.
 
     >>> print(erratum_card("000-map-value"))   # doctest: +NORMALIZE_WHITESPACE
-    erratum 000-map-value (000_b1a303f0d127bb54.txt)
+    erratum 000-map-value (post 000 · 最近想要总结一下 LTR的算法)
       kind           error
       where          1.2 MAP: MAP(Q) = (13/15 + 47/84) / 2 = 599/420 (formula)
       post says  599/420
@@ -1012,7 +1012,7 @@ def erratum_card(erratum) -> Card:
     if er.call is not None:
         rows.append((N_("computed by"), str(er.call)))
     rows.insert(0, (N_("kind"), Message(er.kind)))  # the kinds are message ids (examples.KINDS)
-    return Card(Message(N_("erratum {id} ({document})"), id=er.id, document=er.document), rows, er.verdict,
+    return Card(Message(N_("erratum {id} ({document})"), id=er.id, document=er.post.label), rows, er.verdict,
                 er.kind == "convention")
 
 

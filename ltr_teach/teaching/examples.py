@@ -38,17 +38,51 @@ from ..core.validate import as_queries
 from ..metrics import binary, graded, roc
 
 __all__ = [
-    "Call", "WorkedExample", "Erratum", "WORKED_EXAMPLES", "ERRATA", "DOCUMENTS",
+    "Call", "Post", "WorkedExample", "Erratum", "POSTS", "WORKED_EXAMPLES", "ERRATA", "DOCUMENTS",
     "mean_ndcg", "by_id", "format_examples", "format_errata", "printed_agrees", "KINDS", "wrong_code_outputs",
 ]
 
-DOCUMENTS = {
-    "000": "000_b1a303f0d127bb54.txt",
-    "001": "001_f62375b9f13c28c0.txt",
-    "002": "002_49b5566977780c7f.txt",
-    "003": "003_fe5496d0a2b52eda.txt",
-    "004": "004_3f068810c7945fd7.txt",
-}
+@dataclass(frozen=True)
+class Post:
+    """One of the five source posts: what a student reads it by, and where the seeds keep it.
+
+    Attributes
+    ----------
+    number : str
+        ``"000"`` to ``"004"``: what every record's id starts with.
+    title : str
+        The post's title as the post writes it (its first line; ``#`` heading marks dropped). Post 000 has no
+        title line: its opening sentence stands for one, without its full stop. The titles are catalogue
+        messages only so that the Chinese edition spaces them by its house style (“使用 NDCG 评估”,
+        docs/zh_style.md: a quote keeps its words, spaces between Chinese and Latin are the edition's).
+    file : str
+        The post's file name in ``shared/seeds``: data for the tests that read the seeds, never shown to a
+        student (a hashed name says nothing and cannot be opened from the course).
+
+    >>> print(POSTS["002"].label)
+    post 002 · Ranking算法评估指标:NDCG
+    """
+
+    number: str
+    title: str
+    file: str
+
+    @property
+    def label(self) -> Message:
+        """``post 002 · <title>`` (zh ``博文 002 · <title>``), translated when shown."""
+        return Message(N_("post {number} · {title}"), number=self.number, title=Message(self.title))
+
+
+POSTS = {post.number: post for post in (
+    Post("000", N_("最近想要总结一下 LTR的算法"), "000_b1a303f0d127bb54.txt"),
+    Post("001", N_("使用NDCG评估关键词推荐系统的相关性"), "001_f62375b9f13c28c0.txt"),
+    Post("002", N_("Ranking算法评估指标:NDCG"), "002_49b5566977780c7f.txt"),
+    Post("003", N_("排序学习评价指标解析"), "003_fe5496d0a2b52eda.txt"),
+    Post("004", N_("IR的评价指标-MAP,MRR和NDCG的形象理解"), "004_3f068810c7945fd7.txt"),
+)}
+
+#: Each post's file name in ``shared/seeds`` by its number (data for the seeds' tests; shown nowhere).
+DOCUMENTS = {number: post.file for number, post in POSTS.items()}
 
 
 def mean_ndcg(queries, **kwargs) -> Explanation:
@@ -173,7 +207,7 @@ class WorkedExample:
     id : str
         Short slug, ``"000-ndcg-mac-lipstick"``.
     document : str
-        File name of the post in ``shared/seeds``.
+        File name of the post in ``shared/seeds`` (data; a student reads :attr:`post`'s label).
     section : str
         The post's section (``"1.3 NDCG"``).
     title : str
@@ -253,6 +287,11 @@ class WorkedExample:
         """Whether :attr:`printed` agrees with :attr:`exact` at the precision printed."""
         return printed_agrees(self.printed, self.exact)
 
+    @property
+    def post(self) -> Post:
+        """The post this record is from (:data:`POSTS`): its number, title and :attr:`Post.label`."""
+        return POSTS[self.id[:3]]
+
 
 #: What an erratum record is, and the verdict its card and ``ltr-teach errata`` print.
 KINDS = {
@@ -273,7 +312,7 @@ class Erratum:
     id : str
         Short slug, ``"000-map-value"``.
     document : str
-        File name of the post.
+        File name of the post in ``shared/seeds`` (data; a student reads :attr:`post`'s label).
     where : str
         Section and a quote of the wrong line.
     printed : str
@@ -323,6 +362,11 @@ class Erratum:
     def exact(self):
         """The exact correct value (SymPy), or None when the erratum is a statement."""
         return None if self.call is None else self.call().exact
+
+    @property
+    def post(self) -> Post:
+        """The post this record is from (:data:`POSTS`): its number, title and :attr:`Post.label`."""
+        return POSTS[self.id[:3]]
 
 
 def _text(value):
@@ -819,7 +863,7 @@ def format_examples() -> str:
     >>> [line.split()[0] for line in text.splitlines() if line.endswith("MISMATCH")]
     ['000-map-two-queries', '000-err-lipstick', '004-idcg-movies', '004-ndcg-movies']
     """
-    rows = [[ex.id, ex.document, ex.quantity, ex.printed, _exact_and_decimal(ex), _("yes") if ex.matches else
+    rows = [[ex.id, _(ex.post.label), ex.quantity, ex.printed, _exact_and_decimal(ex), _("yes") if ex.matches else
              _("MISMATCH")] for ex in WORKED_EXAMPLES]
     head = ["id", _("post"), _("quantity"), _("printed"), _("exact"), _("agrees")]
     mismatches = sum(not ex.matches for ex in WORKED_EXAMPLES)
@@ -850,13 +894,13 @@ def format_errata() -> str:
     """Every erratum as an aligned text block: where, what is printed, what is correct, and why.
 
     >>> print(format_errata().splitlines()[0])
-    000-mrr-sum  000_b1a303f0d127bb54.txt
+    000-mrr-sum  post 000 · 最近想要总结一下 LTR的算法
     """
     labels = [N_("kind"), N_("where"), N_("printed"), N_("correct"), N_("usual"), N_("why")]
     label = max(display_width(_(w)) for w in labels)
     blocks = []
     for e in ERRATA:
-        lines = [f"{e.id}  {e.document}"]
+        lines = [f"{e.id}  {_(e.post.label)}"]
         for name, text in (("kind", f"{_(e.kind)}: {_(e.verdict)}"), ("where", e.where), ("printed", e.printed),
                            (e.correct_label, e.correct), ("why", e.explanation)):
             shown = _(name)

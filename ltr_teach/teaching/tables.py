@@ -185,7 +185,7 @@ def documents_table() -> Table:
     Post 002 (the lipstick example) prints seven numbers and gets all of them right:
 
     >>> table = documents_table()
-    >>> row = [row for row in table.rows if row[0].startswith("002")][0]
+    >>> row = [row for row in table.rows if row[0].startswith("post 002 · Ranking")][0]
     >>> dict(zip(table.header, row))["worked examples"], dict(zip(table.header, row))["printed numbers wrong"]
     ('7', '0')
     """
@@ -193,13 +193,13 @@ def documents_table() -> Table:
     code_outputs = examples.wrong_code_outputs()
     rows = []
     totals = [0] * (len(kinds) + 2)
-    for name in examples.DOCUMENTS.values():
-        counts = [sum(1 for e in examples.ERRATA if e.document == name and e.kind == kind) for kind in kinds]
-        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name))
-        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.document == name and not ex.matches)
-                      + sum(1 for e in code_outputs if e.document == name))
+    for post in examples.POSTS.values():
+        counts = [sum(1 for e in examples.ERRATA if e.post == post and e.kind == kind) for kind in kinds]
+        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.post == post))
+        counts.append(sum(1 for ex in examples.WORKED_EXAMPLES if ex.post == post and not ex.matches)
+                      + sum(1 for e in code_outputs if e.post == post))
         totals = [t + c for t, c in zip(totals, counts)]
-        rows.append((name, *(str(c) for c in counts)))
+        rows.append((post.label, *(str(c) for c in counts)))
     rows.append((Message(N_("total")), *(str(t) for t in totals)))
     header = (N_("post"), *(_KIND_COLUMNS[kind] for kind in kinds),
               N_("worked examples"), N_("printed numbers wrong"))
