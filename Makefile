@@ -49,9 +49,19 @@ tutorial: $(VENV)/.installed
 	@printf '{"locale": "%s"}\n' $(LAB_LOCALE) > $(TRANSLATION)
 	$(abspath $(BIN))/jupyter lab --ip=127.0.0.1 --port=$(PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/$(START_PAGE) --LabApp.user_settings_dir=$(LAB_SETTINGS) $(AS_ROOT)
 
-## test: install the test extra and run every test (tests/browser/test_site_browser.py builds the site: the site extra too)
+# The tests that build the website (Sphinx, every page) or the JupyterLite site (its own environment, Pyodide in
+# Chromium): heavy builds, run by `make test-web` (and by .ci/run after `make test`) so `make test` stays under 25
+# minutes on two cores.
+WEB_TESTS = tests/browser/test_site_browser.py tests/browser/test_self_tests_browser.py tests/browser/test_lite.py
+
+## test: install the test extra and run every test but the website's and JupyterLite's builds (make test-web)
 test: $(VENV)/.installed-test $(VENV)/.installed-site browser-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(foreach t,$(WEB_TESTS),--ignore=$(t))
+
+## test-web: build the course website and the JupyterLite site and test them in Chromium (self-tests, search, links)
+.PHONY: test-web
+test-web: $(VENV)/.installed-test $(VENV)/.installed-site browser-deps
+	$(BIN)/python -m pytest $(WEB_TESTS)
 
 ## lite: build the JupyterLite edition of both editions (Pyodide in the browser, nothing installed) into
 ## _build/lite; `make serve` serves it beside the website. See tools/build_lite.py. PYODIDE=FOLDER takes
