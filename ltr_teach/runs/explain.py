@@ -67,7 +67,7 @@ class QueryExplanation:
 
     def header(self) -> str:
         """One line naming the query, the run's list and the judged pool."""
-        pool = ", ".join(_("{count} of grade {grade}").format(count=n, grade=g)
+        pool = _(", ").join(_("{count} of grade {grade}").format(count=n, grade=g)
                          for g, n in sorted(self.pool.items(), reverse=True))
         return _("query {query}, {metric} under {convention}: {ranked} documents ranked ({unjudged} unjudged); "
                  "judged pool {total}: {pool}").format(

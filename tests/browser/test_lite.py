@@ -297,7 +297,8 @@ def test_a_folder_that_is_no_pyodide_is_refused(tmp_path):
     (tmp_path / "pyodide.mjs").write_text("", encoding="utf-8")   # no lock beside it
     for folder in (tmp_path, tmp_path / "missing"):
         done = subprocess.run([sys.executable, REPO / "tools" / "build_lite.py", "--output-dir", tmp_path / "out",
-                               "--pyodide", folder], cwd=REPO, capture_output=True, text=True, check=False)
+                               "--pyodide", folder], cwd=REPO, capture_output=True, text=True, encoding="utf-8",
+                              errors="replace", check=False)
         assert done.returncode == 1 and str(folder) in done.stderr and "pyodide" in done.stderr, done.stderr
         assert not (tmp_path / "out").exists()
 
